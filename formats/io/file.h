@@ -1,0 +1,24 @@
+// Files on disk, for the programs and tests: readers themselves only ever see bytes.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "formats/io/read_context.h"
+#include "formats/io/result.h"
+
+namespace marrow::formats {
+
+// Reads a whole file; refuses files over `maxBytes`.
+Result<std::vector<std::byte>> readFile(const std::string& path,
+                                        std::uint64_t maxBytes = 4ull << 30);
+
+// A resolver that finds sibling files in `directory`, trying the name as given, then with
+// backslashes as slashes, then case-insensitively. It never leaves `directory`'s tree.
+Resolver diskResolver(const std::string& directory);
+
+// A context for a file on disk: its name for messages, default limits, a resolver beside it.
+ReadContext contextForFile(const std::string& path);
+
+}  // namespace marrow::formats

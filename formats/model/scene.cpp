@@ -1,0 +1,206 @@
+#include "formats/model/scene.h"
+
+#include <algorithm>
+#include <limits>
+
+#include <glm/gtc/quaternion.hpp>
+#include <glm/gtx/transform.hpp>
+
+namespace marrow::formats {
+
+glm::mat4 toDisplay(const Basis& basis) {
+  // Left-handed data is first mirrored along its depth axis (the one neither up nor X), which
+  // makes it right-handed; then a proper rotation brings the up axis to +Y.
+  glm::mat4 m(1.0f);
+  switch (basis.up) {
+    case Axis::Y: break;
+    case Axis::Z:  // (x, y, z) -> (x, z, -y)
+      m = glm::mat4(glm::vec4(1, 0, 0, 0), glm::vec4(0, 0, -1, 0), glm::vec4(0, 1, 0, 0),
+                    glm::vec4(0, 0, 0, 1));
+      break;
+    case Axis::X:  // (x, y, z) -> (-y, x, z)
+      m = glm::mat4(glm::vec4(0, 1, 0, 0), glm::vec4(-1, 0, 0, 0), glm::vec4(0, 0, 1, 0),
+                    glm::vec4(0, 0, 0, 1));
+      break;
+  }
+  if (!basis.rightHanded) {
+    glm::mat4 mirror(1.0f);
+    const int depth = basis.up == Axis::Z ? 1 : 2;
+    mirror[depth][depth] = -1.0f;
+    m = m * mirror;
+  }
+  const float s = basis.unitMeters > 0.0f ? basis.unitMeters : 1.0f;
+  return glm::scale(glm::vec3(s)) * m;
+}
+
+bool flipsWinding(const Basis& basis) { return !basis.rightHanded; }
+
+std::string describe(const Basis& basis) {
+  std::string s = basis.up == Axis::X ? "X-up" : basis.up == Axis::Y ? "Y-up" : "Z-up";
+  s += basis.rightHanded ? ", right-handed" : ", left-handed";
+  if (basis.unitMeters != 1.0f) s += ", 1 unit = " + std::to_string(basis.unitMeters) + " m";
+  return s;
+}
+
+std::span<const Influence> Mesh::influencesOf(std::size_t vertex) const {
+  if (vertex + 1 >= influenceStart.size()) return {};
+  const std::uint32_t b = influenceStart[vertex];
+  const std::uint32_t e = influenceStart[vertex + 1];
+  return std::span<const Influence>(influences).subspan(b, e - b);
+}
+
+std::uint32_t Mesh::maxInfluences() const {
+  std::uint32_t n = parentBone >= 0 ? 1 : 0;
+  for (std::size_t v = 0; v + 1 < influenceStart.size(); ++v)
+    n = std::max(n, influenceStart[v + 1] - influenceStart[v]);
+  return n;
+}
+
+void Mesh::addInfluences(std::span<const Influence> vertexInfluences) {
+  if (influenceStart.empty()) influenceStart.push_back(0);
+  influences.insert(influences.end(), vertexInfluences.begin(), vertexInfluences.end());
+  influenceStart.push_back(static_cast<std::uint32_t>(influences.size()));
+}
+
+int Skeleton::find(std::string_view name) const {
+  for (std::size_t i = 0; i < bones.size(); ++i)
+    if (bones[i].name == name) return static_cast<int>(i);
+  return -1;
+}
+
+std::size_t Skeleton::rootCount() const {
+  return static_cast<std::size_t>(
+      std::count_if(bones.begin(), bones.end(), [](const Bone& b) { return b.parent < 0; }));
+}
+
+std::vector<glm::mat4> Skeleton::restModelMatrices() const {
+  std::vector<glm::mat4> model(bones.size());
+  for (std::size_t i = 0; i < bones.size(); ++i) {
+    const Bone& b = bones[i];
+    const glm::mat4 local =
+        glm::translate(b.translation) * glm::mat4_cast(b.rotation) * glm::scale(b.scale);
+    model[i] = (b.parent >= 0 && static_cast<std::size_t>(b.parent) < i) ? model[b.parent] * local
+                                                                         : local;
+  }
+  return model;
+}
+
+std::vector<glm::mat4> Skeleton::inverseBindMatrices() const {
+  if (inverseBind.size() == bones.size()) return inverseBind;
+  std::vector<glm::mat4> inv = restModelMatrices();
+  for (auto& m : inv) m = glm::inverse(m);
+  return inv;
+}
+
+std::size_t Clip::keyCount() const {
+  std::size_t n = 0;
+  for (const auto& t : tracks) n += t.keyCount();
+  return n;
+}
+
+int Material::diffuseTexture() const {
+  for (const auto& m : maps)
+    if (m.kind == "diffuse") return m.texture;
+  return -1;
+}
+
+namespace {
+
+bool sameBoneNames(const Skeleton& a, const Skeleton& b) {
+  if (a.bones.size() != b.bones.size()) return false;
+  for (std::size_t i = 0; i < a.bones.size(); ++i)
+    if (a.bones[i].name != b.bones[i].name) return false;
+  return true;
+}
+
+// Re-targets a mesh's bone references from the skeleton it was made for to `target`.
+void remapMeshBones(Mesh& mesh, const Skeleton& from, const Skeleton& target,
+                    const std::string& partName, Diagnostics& diag) {
+  std::vector<int> map(from.bones.size(), -1);
+  for (std::size_t i = 0; i < from.bones.size(); ++i) map[i] = target.find(from.bones[i].name);
+  std::size_t dropped = 0;
+  for (auto& inf : mesh.influences) {
+    const int to = inf.bone < map.size() ? map[inf.bone] : -1;
+    if (to < 0) {
+      inf.weight = 0.0f;
+      ++dropped;
+    } else {
+      inf.bone = static_cast<std::uint32_t>(to);
+    }
+  }
+  if (mesh.parentBone >= 0) {
+    const int to = static_cast<std::size_t>(mesh.parentBone) < map.size() ? map[mesh.parentBone]
+                                                                          : -1;
+    if (to < 0) ++dropped;
+    mesh.parentBone = to;
+  }
+  if (!mesh.inverseBind.empty()) {
+    std::vector<glm::mat4> ib = target.inverseBindMatrices();
+    for (std::size_t i = 0; i < map.size() && i < mesh.inverseBind.size(); ++i)
+      if (map[i] >= 0) ib[map[i]] = mesh.inverseBind[i];
+    mesh.inverseBind = std::move(ib);
+  }
+  if (dropped)
+    diag.warn(partName, "mesh '" + mesh.name + "'", kNoOffset,
+              std::to_string(dropped) +
+                  " bone references name bones the loaded skeleton does not have; they are "
+                  "left unskinned");
+}
+
+}  // namespace
+
+void merge(Scene& into, Scene part, const std::string& partName) {
+  const bool intoEmpty = into.meshes.empty() && into.skeleton.empty() && into.clips.empty() &&
+                         into.materials.empty();
+  if (intoEmpty) {
+    into.basis = part.basis;
+  } else if (!(into.basis == part.basis)) {
+    into.diagnostics.warn(partName, "basis", kNoOffset,
+                          "coordinates are " + describe(part.basis) + " but the model is " +
+                              describe(into.basis) + "; the part is shown as if they matched");
+  }
+  into.format = into.format.empty() ? part.format : into.format + " + " + part.format;
+  into.diagnostics.append(part.diagnostics);
+
+  bool remap = false;
+  if (!part.skeleton.empty()) {
+    if (into.skeleton.empty()) {
+      into.skeleton = std::move(part.skeleton);
+    } else if (!sameBoneNames(into.skeleton, part.skeleton)) {
+      into.diagnostics.warn(partName, "skeleton", kNoOffset,
+                            "a second skeleton with other bones was ignored; its meshes are "
+                            "bound to the first skeleton by bone name");
+      remap = true;
+    }
+  }
+
+  const int materialBase = static_cast<int>(into.materials.size());
+  const int textureBase = static_cast<int>(into.textures.size());
+  for (auto& m : part.materials) {
+    for (auto& map : m.maps)
+      if (map.texture >= 0) map.texture += textureBase;
+    into.materials.push_back(std::move(m));
+  }
+  for (auto& t : part.textures) into.textures.push_back(std::move(t));
+  for (auto& mesh : part.meshes) {
+    if (mesh.material >= 0) mesh.material += materialBase;
+    if (remap) remapMeshBones(mesh, part.skeleton, into.skeleton, partName, into.diagnostics);
+    into.meshes.push_back(std::move(mesh));
+  }
+  for (auto& c : part.clips) into.clips.push_back(std::move(c));
+}
+
+bool restBounds(const Scene& scene, glm::vec3& lo, glm::vec3& hi) {
+  lo = glm::vec3(std::numeric_limits<float>::max());
+  hi = glm::vec3(std::numeric_limits<float>::lowest());
+  bool any = false;
+  for (const auto& mesh : scene.meshes)
+    for (const auto& p : mesh.positions) {
+      lo = glm::min(lo, p);
+      hi = glm::max(hi, p);
+      any = true;
+    }
+  return any;
+}
+
+}  // namespace marrow::formats

@@ -1,0 +1,188 @@
+// The neutral model every reader fills and every consumer reads: plain data, no Qt, no GL.
+//
+// Conventions (the same for every format, so consumers never ask where data came from):
+// - Positions, normals and bone transforms stay in the file's own coordinates; `Scene::basis`
+//   says what those are. `toDisplay(basis)` is the one conversion to Y-up right-handed metres.
+// - Triangles are lists of three indices, counter-clockwise front faces *in the native basis*.
+// - Texture coordinates: v = 0 is the top row of the image (glTF and Direct3D convention).
+// - Skinning: v' = sum_i w_i * (M_bone_i(t) * inverseBind_i) * v, the formula render/anim owns.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "formats/model/diagnostics.h"
+#include "formats/model/glm.h"
+
+namespace marrow::formats {
+
+enum class Axis : std::uint8_t { X, Y, Z };
+
+// What the native coordinates of a scene mean.
+struct Basis {
+  Axis up = Axis::Y;
+  bool rightHanded = true;
+  float unitMeters = 1.0f;  // length of one model unit in metres (1 when the format does not say)
+
+  bool operator==(const Basis&) const = default;
+};
+
+// Native → display (Y-up, right-handed, metres). Its determinant is negative exactly when the
+// basis is left-handed: then triangle winding must be flipped to keep front faces in front.
+glm::mat4 toDisplay(const Basis& basis);
+bool flipsWinding(const Basis& basis);
+std::string describe(const Basis& basis);
+
+struct Influence {
+  std::uint32_t bone = 0;
+  float weight = 0.0f;
+  bool operator==(const Influence&) const = default;
+};
+
+struct MorphTarget {
+  std::string name;
+  std::vector<glm::vec3> positionDeltas;  // one per vertex
+  std::vector<glm::vec3> normalDeltas;    // empty or one per vertex
+};
+
+struct Mesh {
+  std::string name;
+  std::vector<glm::vec3> positions;
+  std::vector<glm::vec3> normals;                // empty, or one per vertex
+  std::vector<glm::vec4> tangents;               // empty, or one per vertex (w: bitangent sign)
+  std::vector<std::vector<glm::vec2>> uvSets;    // each set has one per vertex
+  std::vector<glm::vec4> colors;                 // empty, or one per vertex, RGBA in 0..1
+  // Influences in compressed rows: vertex v owns influences[influenceStart[v], influenceStart[v+1]).
+  // Both empty for a mesh that is not skinned.
+  std::vector<std::uint32_t> influenceStart;
+  std::vector<Influence> influences;
+  std::vector<std::uint32_t> indices;            // triangle list
+  int material = -1;                             // index into Scene::materials, -1 for none
+  // >= 0: the mesh is rigidly attached to this bone; its vertices are in model space at rest
+  // and move with that bone's skinning matrix, whatever the influences say.
+  int parentBone = -1;
+  // Per-bone inverse bind matrices for this mesh when they differ from the skeleton's
+  // (glTF skins, assimp offset matrices); empty means Skeleton::inverseBind.
+  std::vector<glm::mat4> inverseBind;
+  std::vector<MorphTarget> morphs;
+
+  std::size_t vertexCount() const { return positions.size(); }
+  std::size_t triangleCount() const { return indices.size() / 3; }
+  bool skinned() const { return !influenceStart.empty(); }
+  std::span<const Influence> influencesOf(std::size_t vertex) const;
+  std::uint32_t maxInfluences() const;
+  // Appends one vertex's influences; call once per vertex, in order.
+  void addInfluences(std::span<const Influence> vertexInfluences);
+};
+
+struct Bone {
+  std::string name;
+  int parent = -1;  // always < the bone's own index
+  glm::vec3 translation{0.0f};             // rest pose, relative to the parent
+  glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
+  glm::vec3 scale{1.0f};
+};
+
+struct Skeleton {
+  std::vector<Bone> bones;
+  // Per bone: the inverse of its model-space bind matrix. Empty means "the rest pose is the bind
+  // pose"; `inverseBindOf` derives it then.
+  std::vector<glm::mat4> inverseBind;
+
+  bool empty() const { return bones.empty(); }
+  int find(std::string_view name) const;  // -1 when absent
+  std::size_t rootCount() const;
+  std::vector<glm::mat4> restModelMatrices() const;
+  std::vector<glm::mat4> inverseBindMatrices() const;  // the stored ones, or derived from rest
+};
+
+enum class Interpolation : std::uint8_t { Step, Linear };
+
+template <class T>
+struct Channel {
+  std::vector<float> times;  // seconds, strictly increasing
+  std::vector<T> values;     // one per time
+  Interpolation interpolation = Interpolation::Linear;
+
+  bool empty() const { return times.empty(); }
+  std::size_t size() const { return times.size(); }
+  void add(float t, const T& v) {
+    times.push_back(t);
+    values.push_back(v);
+  }
+};
+
+// Animation of one bone, naming the bone so that a clip plays on any skeleton that matches.
+struct Track {
+  std::string bone;
+  int sourceIndex = -1;  // the bone's index in the file the track came from
+  Channel<glm::vec3> translation;
+  Channel<glm::quat> rotation;
+  Channel<glm::vec3> scale;
+
+  std::size_t keyCount() const {
+    return translation.size() + rotation.size() + scale.size();
+  }
+};
+
+struct Clip {
+  std::string name;
+  float duration = 0.0f;   // seconds
+  float frameRate = 30.0f;  // frames per second the file was authored at
+  std::vector<Track> tracks;
+
+  std::size_t keyCount() const;
+};
+
+struct Texture {
+  std::string name;
+  std::string path;              // as the file names it
+  std::vector<std::byte> data;   // encoded image when embedded in the file; empty otherwise
+};
+
+struct MaterialMap {
+  std::string kind;  // "diffuse", "normal", "specular", … as the format calls it
+  int texture = -1;  // index into Scene::textures
+};
+
+struct MaterialProperty {
+  std::string name;
+  std::string value;
+};
+
+struct Material {
+  std::string name;
+  glm::vec4 diffuse{1.0f};
+  glm::vec4 ambient{0.0f, 0.0f, 0.0f, 1.0f};
+  glm::vec4 specular{0.0f, 0.0f, 0.0f, 1.0f};
+  float shininess = 0.0f;
+  std::vector<MaterialMap> maps;
+  std::vector<MaterialProperty> properties;  // everything else the format says, for inspectors
+
+  int diffuseTexture() const;  // the first "diffuse" map's texture, or -1
+};
+
+struct Scene {
+  std::string format;  // e.g. "OMF 1", "assimp: glTF 2.0"
+  Basis basis;
+  std::vector<Mesh> meshes;
+  Skeleton skeleton;
+  std::vector<Clip> clips;
+  std::vector<Material> materials;
+  std::vector<Texture> textures;
+  Diagnostics diagnostics;
+};
+
+// Combines several files into one model: the first skeleton wins, meshes that reference bones
+// need the skeleton they were made for, clips bind by bone name later. Everything `part` brings
+// is appended to `into`; conflicts become diagnostics.
+void merge(Scene& into, Scene part, const std::string& partName);
+
+// Axis-aligned bounds of all mesh positions at rest (native coordinates); false when empty.
+bool restBounds(const Scene& scene, glm::vec3& lo, glm::vec3& hi);
+
+}  // namespace marrow::formats

@@ -1,0 +1,27 @@
+// One entry point from bytes or paths to a validated Scene, whatever the format.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "formats/io/detect.h"
+#include "formats/io/read_context.h"
+#include "formats/io/result.h"
+#include "formats/model/scene.h"
+
+namespace marrow::formats {
+
+// Detects the format and reads it; the scene is validated (formats/model/validate.h) so that
+// consumers can index without checking.
+Result<Scene> readScene(std::span<const std::byte> data, const ReadContext& ctx);
+
+// Reads one file from disk.
+Result<Scene> loadFile(const std::string& path);
+
+// Reads several files as one model (a skeleton, its meshes, its clips): files that bring a
+// skeleton are merged first so that meshes and clips find their bones. The first error stops.
+Result<Scene> loadFiles(const std::vector<std::string>& paths);
+
+}  // namespace marrow::formats

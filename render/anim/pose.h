@@ -1,0 +1,72 @@
+// Binding clips to skeletons, sampling them, and the pose that results. No Qt, no GL.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "formats/model/scene.h"
+
+namespace marrow::anim {
+
+using formats::Clip;
+using formats::Skeleton;
+
+struct Transform {
+  glm::vec3 translation{0.0f};
+  glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
+  glm::vec3 scale{1.0f};
+
+  glm::mat4 matrix() const;  // T * R * S
+};
+
+// A clip's tracks resolved against one skeleton, by bone name.
+struct Binding {
+  std::vector<int> boneOfTrack;                // per track: skeleton bone index, -1 when unmatched
+  std::vector<std::string> tracksWithoutBone;  // bones the clip animates that the skeleton lacks
+  std::vector<std::string> bonesWithoutTrack;  // skeleton bones the clip leaves at rest
+  std::size_t matched() const;
+};
+
+Binding bind(const Clip& clip, const Skeleton& skeleton);
+
+enum class PlayMode { Loop, Once, PingPong };
+const char* playModeName(PlayMode mode);
+
+// Maps a playhead time (seconds since start, any sign) to a time inside [0, duration].
+// Loop wraps, so a looping clip reaches its first key again at `duration`; Once clamps;
+// PingPong runs forwards then backwards.
+float clipTime(float playhead, float duration, PlayMode mode);
+
+struct Pose {
+  std::vector<Transform> local;  // relative to the parent bone
+  std::vector<glm::mat4> model;  // bone → model space
+};
+
+// Remembers the last key used per channel so that playing forwards costs O(1) per channel;
+// a seek anywhere else falls back to a binary search. One cache per (clip, pose) pair.
+class SamplingCache {
+ public:
+  std::uint32_t& cursor(std::size_t track, int channel);
+  void reset() { cursors_.clear(); }
+
+ private:
+  std::vector<std::uint32_t> cursors_;
+};
+
+Pose restPose(const Skeleton& skeleton);
+
+// Samples `clip` at clip time `t` into pose.local (pose must hold one entry per bone); bones
+// without a track keep their rest transform. Before the first key and after the last, hold.
+// Between keys: lerp for translation and scale, shortest-path slerp for rotation; step channels
+// hold the earlier key.
+void sample(const Clip& clip, const Binding& binding, const Skeleton& skeleton, float t,
+            Pose& pose, SamplingCache* cache = nullptr);
+
+// pose.local → pose.model, parents before children.
+void computeModel(const Skeleton& skeleton, Pose& pose);
+
+// Convenience: rest pose, then the clip (if any) at `t`, then model matrices.
+Pose evaluate(const Skeleton& skeleton, const Clip* clip, float t);
+
+}  // namespace marrow::anim
