@@ -28,22 +28,29 @@ Result<Scene> loadFile(const std::string& path) {
   return readScene(*bytes, contextForFile(path));
 }
 
+Result<Scene> combine(std::vector<Part> parts, std::vector<std::size_t>* order) {
+  std::vector<std::size_t> idx(parts.size());
+  for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
+  std::stable_sort(idx.begin(), idx.end(), [&](std::size_t a, std::size_t b) {
+    return !parts[a].scene.skeleton.empty() && parts[b].scene.skeleton.empty();
+  });
+  Scene out;
+  for (std::size_t i : idx) merge(out, std::move(parts[i].scene), parts[i].name);
+  if (auto problems = validate(out); !problems.empty())
+    return FormatError{parts.empty() ? "" : parts[idx.front()].name, "", kNoOffset,
+                       "the files do not form one model: " + problems.front()};
+  if (order) *order = std::move(idx);
+  return out;
+}
+
 Result<Scene> loadFiles(const std::vector<std::string>& paths) {
-  std::vector<std::pair<std::string, Scene>> parts;
+  std::vector<Part> parts;
   for (const auto& p : paths) {
     auto r = loadFile(p);
     if (!r) return r.error();
-    parts.emplace_back(p, std::move(r).value());
+    parts.push_back({p, std::move(r).value()});
   }
-  std::stable_sort(parts.begin(), parts.end(), [](const auto& a, const auto& b) {
-    return !a.second.skeleton.empty() && b.second.skeleton.empty();
-  });
-  Scene out;
-  for (auto& [name, scene] : parts) merge(out, std::move(scene), name);
-  if (auto problems = validate(out); !problems.empty())
-    return FormatError{paths.empty() ? "" : paths.front(), "", kNoOffset,
-                       "the files do not form one model: " + problems.front()};
-  return out;
+  return combine(std::move(parts));
 }
 
 }  // namespace marrow::formats

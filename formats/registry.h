@@ -20,6 +20,16 @@ Result<Scene> readScene(std::span<const std::byte> data, const ReadContext& ctx)
 // Reads one file from disk.
 Result<Scene> loadFile(const std::string& path);
 
+struct Part {
+  std::string name;
+  Scene scene;
+};
+
+// Merges parts into one model: parts that bring a skeleton first (in the order given), then the
+// rest in the order given, so that meshes and clips find their bones. `order`, when given,
+// receives the indices of `parts` in the order they were merged. The result is validated.
+Result<Scene> combine(std::vector<Part> parts, std::vector<std::size_t>* order = nullptr);
+
 // Reads several files as one model (a skeleton, its meshes, its clips): files that bring a
 // skeleton are merged first so that meshes and clips find their bones. The first error stops.
 Result<Scene> loadFiles(const std::vector<std::string>& paths);

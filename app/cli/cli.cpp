@@ -1,0 +1,130 @@
+#include "app/cli/cli.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+
+#include "app/document.h"
+
+namespace marrow::app::cli {
+namespace {
+
+struct CommandSpec {
+  const char* name;
+  const char* usage;
+  std::vector<std::string> valueOptions;
+  std::vector<std::string> flagOptions;
+};
+
+const std::vector<CommandSpec>& commands() {
+  static const std::vector<CommandSpec> specs = {
+      {"info", "info INPUT... [--json]", {}, {"--json"}},
+      {"pose",
+       "pose INPUT... [--clip NAME|INDEX|none] [--time SECONDS] [--space native|display] "
+       "[--mode once|loop|ping-pong] [--json]",
+       {"--clip", "--time", "--space", "--mode"},
+       {"--json"}},
+      {"convert", "convert INPUT... -o OUTPUT.omf", {"-o", "--output"}, {}},
+      {"render",
+       "render INPUT... -o OUT.png [--clip NAME|INDEX|none] [--time SECONDS] [--size WxH] "
+       "[--yaw DEG] [--pitch DEG] [--wireframe] [--no-grid] [--no-skeleton] [--bone NAME]",
+       {"-o", "--output", "--clip", "--time", "--size", "--yaw", "--pitch", "--bone", "--mode"},
+       {"--wireframe", "--no-grid", "--no-skeleton", "--skeleton", "--json"}},
+  };
+  return specs;
+}
+
+const CommandSpec* findCommand(const std::string& name) {
+  for (const auto& c : commands())
+    if (name == c.name) return &c;
+  return nullptr;
+}
+
+void printHelp(std::FILE* out) {
+  std::fprintf(out,
+               "marrow-cli: inspect, pose, convert and render skinned models without a window\n\n"
+               "usage:\n");
+  for (const auto& c : commands()) std::fprintf(out, "  marrow-cli %s\n", c.usage);
+  std::fprintf(out,
+               "\nA model may be given as several INPUTs (a skeleton, its meshes, its clips).\n"
+               "':demo' names the bundled demo character.\n"
+               "Exit codes: 0 ok, 1 load or write error, 2 usage.\n");
+}
+
+}  // namespace
+
+const std::string* Args::option(const std::string& name) const {
+  const auto it = options.find(name);
+  return it == options.end() ? nullptr : &it->second;
+}
+
+QStringList Args::inputPaths() const {
+  QStringList out;
+  for (const auto& i : inputs)
+    out << (i == ":demo" ? kDemoPath : QString::fromStdString(i));
+  return out;
+}
+
+int usageError(const std::string& command, const std::string& message) {
+  std::fprintf(stderr, "marrow-cli: %s\n", message.c_str());
+  if (const auto* c = findCommand(command))
+    std::fprintf(stderr, "usage: marrow-cli %s\n", c->usage);
+  else
+    printHelp(stderr);
+  return kUsage;
+}
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    printHelp(stderr);
+    return kUsage;
+  }
+  const std::string command = argv[1];
+  if (command == "--help" || command == "-h" || command == "help") {
+    printHelp(stdout);
+    return kOk;
+  }
+  const CommandSpec* spec = findCommand(command);
+  if (!spec) return usageError("", "unknown command '" + command + "'");
+
+  Args args;
+  args.command = command;
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--help" || a == "-h") {
+      std::printf("usage: marrow-cli %s\n", spec->usage);
+      return kOk;
+    }
+    std::string value;
+    bool hasValue = false;
+    if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {  // --time=0.5
+      value = a.substr(a.find('=') + 1);
+      a = a.substr(0, a.find('='));
+      hasValue = true;
+    }
+    const auto isIn = [&](const std::vector<std::string>& v) {
+      return std::find(v.begin(), v.end(), a) != v.end();
+    };
+    if (isIn(spec->valueOptions)) {
+      if (!hasValue) {
+        if (i + 1 >= argc) return usageError(command, a + " needs a value");
+        value = argv[++i];
+      }
+      args.options[a == "--output" ? "-o" : a] = value;
+    } else if (isIn(spec->flagOptions) && !hasValue) {
+      args.flags.insert(a);
+    } else if (a.size() > 1 && a[0] == '-' && a != "-") {
+      return usageError(command, "unknown option '" + a + "'");
+    } else {
+      args.inputs.push_back(a);
+    }
+  }
+  if (args.inputs.empty()) return usageError(command, "no INPUT given");
+
+  if (command == "info") return runInfo(args);
+  if (command == "pose") return runPose(args);
+  if (command == "convert") return runConvert(args);
+  return runRender(argc, argv, args);
+}
+
+}  // namespace marrow::app::cli

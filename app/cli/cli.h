@@ -1,0 +1,38 @@
+// marrow-cli: everything that needs no window. Exit codes: 0 ok, 1 load or write error, 2 usage.
+#pragma once
+
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <QStringList>
+
+namespace marrow::app::cli {
+
+inline constexpr int kOk = 0;
+inline constexpr int kLoadError = 1;
+inline constexpr int kUsage = 2;
+
+struct Args {
+  std::string command;
+  std::vector<std::string> inputs;
+  std::map<std::string, std::string> options;  // "--clip" → "walk"
+  std::set<std::string> flags;                 // "--json"
+
+  bool has(const std::string& flag) const { return flags.count(flag) > 0; }
+  const std::string* option(const std::string& name) const;
+  QStringList inputPaths() const;  // ":demo" names the bundled demo character
+};
+
+// Prints "marrow-cli: message" and the command's usage line to stderr; returns kUsage.
+int usageError(const std::string& command, const std::string& message);
+
+int runInfo(const Args& args);
+int runPose(const Args& args);
+int runConvert(const Args& args);
+int runRender(int argc, char** argv, const Args& args);
+
+int main(int argc, char** argv);
+
+}  // namespace marrow::app::cli

@@ -1,0 +1,83 @@
+#include "app/cli/common.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+
+namespace marrow::app::cli {
+
+std::optional<Document> loadInputs(const Args& args, bool decodeTextures) {
+  auto doc = loadDocument(args.inputPaths(), decodeTextures);
+  if (!doc) {
+    std::fprintf(stderr, "marrow-cli: %s\n", doc.error().describe().c_str());
+    return std::nullopt;
+  }
+  return std::move(doc).value();
+}
+
+bool chooseClip(const Args& args, const formats::Scene& scene, int& clipIndex) {
+  const std::string* c = args.option("--clip");
+  if (!c) {
+    clipIndex = scene.clips.empty() ? -1 : 0;
+    return true;
+  }
+  if (*c == "none" || *c == "rest") {
+    clipIndex = -1;
+    return true;
+  }
+  for (std::size_t i = 0; i < scene.clips.size(); ++i)
+    if (scene.clips[i].name == *c) {
+      clipIndex = static_cast<int>(i);
+      return true;
+    }
+  int index = -1;
+  const auto r = std::from_chars(c->data(), c->data() + c->size(), index);
+  if (r.ec == std::errc() && r.ptr == c->data() + c->size() && index >= 0 &&
+      static_cast<std::size_t>(index) < scene.clips.size()) {
+    clipIndex = index;
+    return true;
+  }
+  std::string names;
+  for (const auto& clip : scene.clips) names += (names.empty() ? "" : ", ") + clip.name;
+  std::fprintf(stderr, "marrow-cli: no clip '%s' in this model (clips: %s)\n", c->c_str(),
+               names.empty() ? "none" : names.c_str());
+  return false;
+}
+
+bool numberOption(const Args& args, const std::string& name, double& out) {
+  const std::string* v = args.option(name);
+  if (!v) return true;
+  double d = 0.0;
+  const auto r = std::from_chars(v->data(), v->data() + v->size(), d);
+  if (r.ec != std::errc() || r.ptr != v->data() + v->size() || !std::isfinite(d)) {
+    usageError(args.command, name + " needs a number, not '" + *v + "'");
+    return false;
+  }
+  out = d;
+  return true;
+}
+
+void writeDiagnostics(JsonWriter& json, const formats::Diagnostics& diagnostics) {
+  json.key("diagnostics").beginArray();
+  for (const auto& d : diagnostics.items) {
+    json.beginObject()
+        .field("severity", formats::severityName(d.severity))
+        .field("file", d.file)
+        .field("field", d.field);
+    json.key("offset");
+    if (d.offset == formats::kNoOffset)
+      json.null();
+    else
+      json.value(static_cast<std::uint64_t>(d.offset));
+    json.field("message", d.message).endObject();
+  }
+  json.endArray();
+}
+
+void printDiagnostics(const formats::Diagnostics& diagnostics) {
+  for (const auto& d : diagnostics.items)
+    std::fprintf(stderr, "%s: %s\n", formats::severityName(d.severity),
+                 formats::describe(d).c_str());
+}
+
+}  // namespace marrow::app::cli

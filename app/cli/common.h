@@ -1,0 +1,27 @@
+// Helpers the CLI commands share: loading, clip choice, diagnostics output.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include "app/cli/cli.h"
+#include "app/cli/json_writer.h"
+#include "app/document.h"
+
+namespace marrow::app::cli {
+
+// Loads the inputs as one model; prints the error ("marrow-cli: file: field at offset: ...")
+// to stderr and returns nothing when it fails.
+std::optional<Document> loadInputs(const Args& args, bool decodeTextures = false);
+
+// Resolves --clip (a name, an index, or "none"); defaults to the first clip when the model has
+// any. Returns false (after printing why) when the clip does not exist.
+bool chooseClip(const Args& args, const formats::Scene& scene, int& clipIndex);
+
+// Parses a number option; false (after printing why) when present but not a number.
+bool numberOption(const Args& args, const std::string& name, double& out);
+
+void writeDiagnostics(JsonWriter& json, const formats::Diagnostics& diagnostics);
+void printDiagnostics(const formats::Diagnostics& diagnostics);  // to stderr, one per line
+
+}  // namespace marrow::app::cli

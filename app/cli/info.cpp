@@ -1,0 +1,153 @@
+// marrow-cli info: what a model holds.
+#include <cstdio>
+
+#include "app/cli/common.h"
+#include "render/anim/pose.h"
+
+namespace marrow::app::cli {
+namespace {
+
+const char* axisName(formats::Axis a) {
+  return a == formats::Axis::X ? "X" : a == formats::Axis::Y ? "Y" : "Z";
+}
+
+std::string materialName(const formats::Scene& s, int index) {
+  return index >= 0 && static_cast<std::size_t>(index) < s.materials.size() ? s.materials[index].name
+                                                                             : std::string();
+}
+
+std::vector<std::string> texturePaths(const formats::Scene& s, const formats::Material& m) {
+  std::vector<std::string> out;
+  for (const auto& map : m.maps)
+    if (map.texture >= 0 && static_cast<std::size_t>(map.texture) < s.textures.size()) {
+      const auto& t = s.textures[map.texture];
+      out.push_back(t.path.empty() ? t.name : t.path);
+    }
+  return out;
+}
+
+void printJson(const Args& args, const Document& doc) {
+  const formats::Scene& s = *doc.scene;
+  JsonWriter j;
+  j.beginObject();
+  j.key("inputs").beginArray();
+  for (const auto& i : args.inputs) j.value(i);
+  j.endArray();
+  j.field("format", s.format);
+  j.key("basis").beginObject()
+      .field("up", axisName(s.basis.up))
+      .field("handedness", s.basis.rightHanded ? "right" : "left")
+      .field("unit_meters", s.basis.unitMeters)
+      .endObject();
+
+  j.key("meshes").beginArray();
+  for (const auto& m : s.meshes) {
+    j.beginObject()
+        .field("name", m.name)
+        .field("vertices", static_cast<std::uint64_t>(m.vertexCount()))
+        .field("triangles", static_cast<std::uint64_t>(m.triangleCount()))
+        .field("max_influences", m.maxInfluences())
+        .field("skinned", m.skinned() || m.parentBone >= 0);
+    j.key("material");
+    if (m.material >= 0) j.value(materialName(s, m.material)); else j.null();
+    j.field("uv_sets", static_cast<std::uint64_t>(m.uvSets.size()))
+        .field("normals", !m.normals.empty())
+        .field("colors", !m.colors.empty())
+        .field("morph_targets", static_cast<std::uint64_t>(m.morphs.size()));
+    j.endObject();
+  }
+  j.endArray();
+
+  j.key("skeleton").beginObject();
+  j.key("bones").beginArray();
+  for (const auto& b : s.skeleton.bones) {
+    j.beginObject().field("name", b.name);
+    j.key("parent");
+    if (b.parent >= 0) j.value(s.skeleton.bones[b.parent].name); else j.null();
+    j.endObject();
+  }
+  j.endArray();
+  j.field("roots", static_cast<std::uint64_t>(s.skeleton.rootCount()));
+  j.endObject();
+
+  j.key("clips").beginArray();
+  for (const auto& c : s.clips) {
+    const anim::Binding b = anim::bind(c, s.skeleton);
+    j.beginObject()
+        .field("name", c.name)
+        .field("duration", c.duration)
+        .field("frame_rate", c.frameRate)
+        .field("tracks", static_cast<std::uint64_t>(c.tracks.size()))
+        .field("keys", static_cast<std::uint64_t>(c.keyCount()));
+    j.key("unmatched_tracks").beginArray();
+    for (const auto& n : b.tracksWithoutBone) j.value(n);
+    j.endArray();
+    j.endObject();
+  }
+  j.endArray();
+
+  j.key("materials").beginArray();
+  for (const auto& m : s.materials) {
+    j.beginObject().field("name", m.name);
+    j.key("textures").beginArray();
+    for (const auto& t : texturePaths(s, m)) j.value(t);
+    j.endArray();
+    j.key("diffuse").numbers(&m.diffuse.x, 4);
+    j.endObject();
+  }
+  j.endArray();
+
+  j.key("textures").beginArray();
+  for (const auto& t : s.textures)
+    j.beginObject().field("name", t.name).field("path", t.path).field("embedded", !t.data.empty()).endObject();
+  j.endArray();
+
+  writeDiagnostics(j, s.diagnostics);
+  j.endObject();
+  std::printf("%s\n", j.str().c_str());
+}
+
+void printText(const Document& doc) {
+  const formats::Scene& s = *doc.scene;
+  std::printf("%s\n", doc.title().toStdString().c_str());
+  std::printf("  format: %s\n  basis:  %s\n", s.format.c_str(), formats::describe(s.basis).c_str());
+  std::size_t verts = 0, tris = 0;
+  for (const auto& m : s.meshes) verts += m.vertexCount(), tris += m.triangleCount();
+  std::printf("meshes: %zu (%zu vertices, %zu triangles)\n", s.meshes.size(), verts, tris);
+  for (const auto& m : s.meshes) {
+    const std::string mat = materialName(s, m.material);
+    std::printf("  %-24s %7zu vertices %7zu triangles  influences <= %u%s%s\n", m.name.c_str(),
+                m.vertexCount(), m.triangleCount(), m.maxInfluences(),
+                mat.empty() ? "" : "  material ", mat.c_str());
+  }
+  std::printf("skeleton: %zu bones, %zu roots\n", s.skeleton.bones.size(), s.skeleton.rootCount());
+  std::printf("clips: %zu\n", s.clips.size());
+  for (const auto& c : s.clips)
+    std::printf("  %-24s %8.3f s  %6.2f fps  %4zu tracks  %7zu keys\n", c.name.c_str(), c.duration,
+                c.frameRate, c.tracks.size(), c.keyCount());
+  std::printf("materials: %zu\n", s.materials.size());
+  for (const auto& m : s.materials) {
+    std::printf("  %s", m.name.c_str());
+    for (const auto& t : texturePaths(s, m)) std::printf("  [%s]", t.c_str());
+    std::printf("\n");
+  }
+  if (!s.diagnostics.empty()) {
+    std::printf("diagnostics: %zu\n", s.diagnostics.items.size());
+    for (const auto& d : s.diagnostics.items)
+      std::printf("  %s: %s\n", formats::severityName(d.severity), formats::describe(d).c_str());
+  }
+}
+
+}  // namespace
+
+int runInfo(const Args& args) {
+  auto doc = loadInputs(args);
+  if (!doc) return kLoadError;
+  if (args.has("--json"))
+    printJson(args, *doc);
+  else
+    printText(*doc);
+  return kOk;
+}
+
+}  // namespace marrow::app::cli

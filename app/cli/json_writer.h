@@ -1,0 +1,55 @@
+// A small streaming JSON writer: compact or indented output, shortest round-trip floats.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace marrow::app {
+
+class JsonWriter {
+ public:
+  explicit JsonWriter(bool pretty = true) : pretty_(pretty) {}
+
+  JsonWriter& beginObject();
+  JsonWriter& endObject();
+  JsonWriter& beginArray();
+  JsonWriter& endArray();
+  JsonWriter& key(std::string_view k);
+
+  JsonWriter& value(std::string_view s);
+  JsonWriter& value(const char* s) { return value(std::string_view(s)); }
+  JsonWriter& value(const std::string& s) { return value(std::string_view(s)); }
+  JsonWriter& value(bool b);
+  JsonWriter& value(std::int64_t i);
+  JsonWriter& value(std::uint64_t i);
+  JsonWriter& value(int i) { return value(static_cast<std::int64_t>(i)); }
+  JsonWriter& value(unsigned i) { return value(static_cast<std::uint64_t>(i)); }
+  JsonWriter& value(float f);   // shortest text that reads back as the same float; NaN → null
+  JsonWriter& value(double d);
+  JsonWriter& null();
+
+  // An array of numbers on one line, even when pretty (vectors, matrices).
+  JsonWriter& numbers(const float* v, std::size_t n);
+
+  template <class T>
+  JsonWriter& field(std::string_view k, const T& v) {
+    key(k);
+    return value(v);
+  }
+
+  const std::string& str() const { return out_; }
+
+ private:
+  void separate();
+  void newline();
+  void close(char bracket);
+
+  bool pretty_;
+  std::string out_;
+  std::vector<bool> first_;  // per open container: no element written yet
+  bool afterKey_ = false;
+};
+
+}  // namespace marrow::app

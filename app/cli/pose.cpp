@@ -1,0 +1,94 @@
+// marrow-cli pose: bone model matrices and skinned vertex positions at a time of a clip.
+#include <cstdio>
+
+#include "app/cli/common.h"
+#include "render/anim/skinning.h"
+
+namespace marrow::app::cli {
+
+int runPose(const Args& args) {
+  double time = 0.0;
+  if (!numberOption(args, "--time", time)) return kUsage;
+  const std::string space = args.option("--space") ? *args.option("--space") : "native";
+  if (space != "native" && space != "display")
+    return usageError("pose", "--space is native or display, not '" + space + "'");
+  anim::PlayMode mode = anim::PlayMode::Once;
+  if (const std::string* m = args.option("--mode")) {
+    if (*m == "loop") mode = anim::PlayMode::Loop;
+    else if (*m == "ping-pong" || *m == "pingpong") mode = anim::PlayMode::PingPong;
+    else if (*m != "once") return usageError("pose", "--mode is once, loop or ping-pong");
+  }
+  auto doc = loadInputs(args);
+  if (!doc) return kLoadError;
+  const formats::Scene& s = *doc->scene;
+  int clipIndex = -1;
+  if (!chooseClip(args, s, clipIndex)) return kLoadError;
+  const formats::Clip* clip = clipIndex >= 0 ? &s.clips[clipIndex] : nullptr;
+
+  const float t = clip ? anim::clipTime(static_cast<float>(time), clip->duration, mode) : 0.0f;
+  const anim::Pose pose = anim::evaluate(s.skeleton, clip, t);
+
+  // Display space re-expresses the whole model (formats::convertBasis does the same to data):
+  // points map by C, bone frames by C·M·C⁻¹.
+  const bool display = space == "display";
+  const glm::mat4 c = display ? formats::toDisplay(s.basis) : glm::mat4(1.0f);
+  const glm::mat4 cInv = glm::inverse(c);
+
+  JsonWriter j(args.has("--json"));
+  const bool json = args.has("--json");
+  if (json) {
+    j.beginObject();
+    j.key("clip");
+    if (clip) j.value(clip->name); else j.null();
+    j.field("time", static_cast<float>(time)).field("clip_time", t).field("space", space);
+    j.key("bones").beginArray();
+  } else {
+    std::printf("clip: %s  time: %g s (clip time %g s)  space: %s\n",
+                clip ? clip->name.c_str() : "(rest pose)", time, t, space.c_str());
+    std::printf("%-28s %-28s %12s %12s %12s\n", "bone", "parent", "x", "y", "z");
+  }
+  for (std::size_t i = 0; i < s.skeleton.bones.size(); ++i) {
+    const auto& b = s.skeleton.bones[i];
+    const glm::mat4 m = display ? c * pose.model[i] * cInv : pose.model[i];
+    const std::string parent = b.parent >= 0 ? s.skeleton.bones[b.parent].name : std::string();
+    if (json) {
+      j.beginObject().field("name", b.name);
+      j.key("parent");
+      if (b.parent >= 0) j.value(parent); else j.null();
+      j.key("model").numbers(&m[0][0], 16);
+      j.endObject();
+    } else {
+      std::printf("%-28s %-28s %12.6f %12.6f %12.6f\n", b.name.c_str(),
+                  parent.empty() ? "-" : parent.c_str(), m[3][0], m[3][1], m[3][2]);
+    }
+  }
+  if (json) j.endArray().key("meshes").beginArray();
+
+  std::vector<glm::mat4> palette;
+  std::vector<glm::vec3> skinned;
+  for (const auto& mesh : s.meshes) {
+    anim::skinPalette(s.skeleton, mesh, pose, palette);
+    anim::skin(mesh, anim::packInfluences(mesh), palette, skinned);
+    if (display)
+      for (auto& p : skinned) p = glm::vec3(c * glm::vec4(p, 1.0f));
+    if (json) {
+      j.beginObject().field("name", mesh.name);
+      j.key("vertices").beginArray();
+      for (const auto& p : skinned) j.numbers(&p.x, 3);
+      j.endArray().endObject();
+    } else {
+      glm::vec3 lo(0.0f), hi(0.0f);
+      if (!skinned.empty()) lo = hi = skinned.front();
+      for (const auto& p : skinned) lo = glm::min(lo, p), hi = glm::max(hi, p);
+      std::printf("mesh %-24s %7zu vertices  bounds (%g %g %g) – (%g %g %g)\n", mesh.name.c_str(),
+                  skinned.size(), lo.x, lo.y, lo.z, hi.x, hi.y, hi.z);
+    }
+  }
+  if (json) {
+    j.endArray().endObject();
+    std::printf("%s\n", j.str().c_str());
+  }
+  return kOk;
+}
+
+}  // namespace marrow::app::cli

@@ -1,0 +1,33 @@
+// An open model: the files it came from, the merged scene, its decoded textures. Loading is a
+// plain function so that the GUI can run it off the GUI thread and the CLI can run it directly.
+#pragma once
+
+#include <QImage>
+#include <QString>
+#include <QStringList>
+
+#include <memory>
+#include <vector>
+
+#include "formats/io/result.h"
+#include "formats/model/scene.h"
+
+namespace marrow::app {
+
+// The demo character compiled into the programs (written by the project's OMF writer).
+inline const QString kDemoPath = QStringLiteral(":/demo/demo.omf");
+
+struct Document {
+  QStringList paths;                               // as given: disk paths or ":/" resources
+  std::shared_ptr<const formats::Scene> scene;
+  std::vector<QImage> textures;                    // one per scene->textures entry; null if absent
+  QString title() const;                           // "cally.csf + 3 more"
+};
+
+// Reads every file (disk paths, or Qt resource paths starting with ":/"), merges them into one
+// model (files with a skeleton first) and decodes the textures the materials name, looking
+// beside the file that named them. Safe to call from any thread.
+// `decodeTextures` false skips the images (the CLI's info and pose need none).
+formats::Result<Document> loadDocument(const QStringList& paths, bool decodeTextures = true);
+
+}  // namespace marrow::app

@@ -1,0 +1,100 @@
+#include <QFontDatabase>
+#include <QPlainTextEdit>
+#include <QSplitter>
+#include <QTreeWidget>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include "app/gui/docks.h"
+
+namespace marrow::app {
+
+BonesDock::BonesDock(QWidget* parent) : QDockWidget(tr("Bones"), parent) {
+  setObjectName(QStringLiteral("BonesDock"));
+  auto* split = new QSplitter(Qt::Vertical, this);
+  tree_ = new QTreeWidget(split);
+  tree_->setHeaderLabels({tr("Bone"), tr("#")});
+  tree_->setUniformRowHeights(true);
+  transforms_ = new QPlainTextEdit(split);
+  transforms_->setReadOnly(true);
+  transforms_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+  transforms_->setPlaceholderText(tr("Select a bone to see its transforms at the current time."));
+  split->setStretchFactor(0, 3);
+  split->setStretchFactor(1, 2);
+  setWidget(split);
+  connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* cur) {
+    selected_ = cur ? cur->data(0, Qt::UserRole).toInt() : -1;
+    showTransforms();
+    emit boneSelected(selected_);
+  });
+}
+
+void BonesDock::setScene(const formats::Scene* scene) {
+  const QSignalBlocker block(tree_);
+  scene_ = scene;
+  tree_->clear();
+  items_.clear();
+  selected_ = -1;
+  pose_ = {};
+  transforms_->clear();
+  if (!scene) return;
+  const auto& bones = scene->skeleton.bones;
+  items_.resize(bones.size());
+  for (std::size_t i = 0; i < bones.size(); ++i) {
+    const int p = bones[i].parent;  // parents precede children (model invariant)
+    const QStringList cols{QString::fromStdString(bones[i].name), QString::number(i)};
+    auto* it = p >= 0 ? new QTreeWidgetItem(items_[p], cols) : new QTreeWidgetItem(tree_, cols);
+    it->setData(0, Qt::UserRole, static_cast<int>(i));
+    items_[i] = it;
+  }
+  tree_->expandAll();
+  tree_->resizeColumnToContents(0);
+}
+
+void BonesDock::setPose(const anim::Pose& pose) {
+  pose_ = pose;
+  if (selected_ >= 0 && isVisible()) showTransforms();
+}
+
+void BonesDock::selectBone(int bone) {
+  if (bone == selected_) return;
+  if (bone >= 0 && static_cast<std::size_t>(bone) < items_.size())
+    tree_->setCurrentItem(items_[bone]);
+  else
+    tree_->setCurrentItem(nullptr);
+}
+
+namespace {
+
+QString vec(const glm::vec3& v) {
+  return QStringLiteral("%1 %2 %3").arg(v.x, 10, 'f', 5).arg(v.y, 10, 'f', 5).arg(v.z, 10, 'f', 5);
+}
+
+}  // namespace
+
+void BonesDock::showTransforms() {
+  if (!scene_ || selected_ < 0 || static_cast<std::size_t>(selected_) >= pose_.local.size() ||
+      pose_.model.size() != pose_.local.size()) {
+    transforms_->clear();
+    return;
+  }
+  const auto& l = pose_.local[selected_];
+  const glm::mat4& m = pose_.model[selected_];
+  const glm::vec3 euler = glm::degrees(glm::eulerAngles(l.rotation));
+  QString text = QString::fromStdString(scene_->skeleton.bones[selected_].name) + '\n';
+  text += tr("local (relative to the parent)\n");
+  text += QStringLiteral("  translation %1\n").arg(vec(l.translation));
+  text += QStringLiteral("  rotation    %1 %2  (quat x y z w)\n")
+              .arg(vec(glm::vec3(l.rotation.x, l.rotation.y, l.rotation.z)))
+              .arg(l.rotation.w, 10, 'f', 5);
+  text += QStringLiteral("              %1  (euler XYZ, degrees)\n").arg(vec(euler));
+  text += QStringLiteral("  scale       %1\n").arg(vec(l.scale));
+  text += tr("model (rows)\n");
+  for (int r = 0; r < 4; ++r)
+    text += QStringLiteral("  %1 %2 %3 %4\n")
+                .arg(m[0][r], 10, 'f', 5).arg(m[1][r], 10, 'f', 5)
+                .arg(m[2][r], 10, 'f', 5).arg(m[3][r], 10, 'f', 5);
+  transforms_->setPlainText(text);
+}
+
+}  // namespace marrow::app

@@ -1,0 +1,88 @@
+// The inspector docks around the viewport: Scene, Bones, Properties, Log.
+#pragma once
+
+#include <QDockWidget>
+
+#include "app/document.h"
+#include "render/anim/pose.h"
+
+class QPlainTextEdit;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace marrow::app {
+
+enum class ItemKind { Scene, Mesh, Skeleton, Clip, Material, Texture };
+
+// The model as a tree: meshes, skeleton, clips, materials, textures.
+class SceneDock : public QDockWidget {
+  Q_OBJECT
+ public:
+  explicit SceneDock(QWidget* parent = nullptr);
+  void setDocument(const Document* doc);  // null clears
+  void selectClip(int index);
+
+ signals:
+  void itemSelected(marrow::app::ItemKind kind, int index);
+  void clipActivated(int index);
+
+ private:
+  QTreeWidget* tree_;
+};
+
+// The bone hierarchy, and the selected bone's local and model transform at the current time.
+class BonesDock : public QDockWidget {
+  Q_OBJECT
+ public:
+  explicit BonesDock(QWidget* parent = nullptr);
+  void setScene(const formats::Scene* scene);
+  void setPose(const anim::Pose& pose);
+  void selectBone(int bone);
+  int selectedBone() const { return selected_; }
+
+ signals:
+  void boneSelected(int bone);
+
+ private:
+  void showTransforms();
+
+  QTreeWidget* tree_;
+  QPlainTextEdit* transforms_;
+  std::vector<QTreeWidgetItem*> items_;
+  const formats::Scene* scene_ = nullptr;
+  anim::Pose pose_;
+  int selected_ = -1;
+};
+
+// Name / value pairs of whatever is selected.
+class PropertiesDock : public QDockWidget {
+  Q_OBJECT
+ public:
+  explicit PropertiesDock(QWidget* parent = nullptr);
+  void show(const Document& doc, ItemKind kind, int index);
+  void showBone(const formats::Scene& scene, int bone);
+  void clear();
+
+ private:
+  QTreeWidget* tree_;
+};
+
+// Every diagnostic and error, with file, field and offset.
+class LogDock : public QDockWidget {
+  Q_OBJECT
+ public:
+  explicit LogDock(QWidget* parent = nullptr);
+  void add(formats::Severity severity, const QString& file, const QString& field,
+           std::uint64_t offset, const QString& message);
+  void addDiagnostics(const formats::Diagnostics& diagnostics);
+  void addError(const formats::FormatError& error);
+  void addInfo(const QString& message);
+  int count() const;
+
+ private:
+  void updateTitle();
+  QTreeWidget* tree_;
+  int problems_ = 0;
+};
+
+}  // namespace marrow::app

@@ -1,0 +1,338 @@
+#include "app/gui/main_window.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDragEnterEvent>
+#include <QDropEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QKeySequence>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStatusBar>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <fstream>
+
+#include "app/gui/docks.h"
+#include "app/gui/timeline_dock.h"
+#include "app/gui/viewport.h"
+#include "formats/omf/omf.h"
+
+namespace marrow::app {
+
+namespace {
+constexpr int kMaxRecent = 10;
+const char* kFileFilter =
+    "Models (*.omf *.gltf *.glb *.fbx *.dae *.x *.smd *.md5mesh *.md5anim *.obj *.3ds *.bvh *.ms3d "
+    "*.b3d *.ply *.stl *.blend *.lwo *.ase *.md2 *.md3 *.mdl *.xml *.ogex *.3mf);;All files (*)";
+}  // namespace
+
+MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+  setWindowTitle(tr("Marrow"));
+  setAcceptDrops(true);
+  viewport_ = new Viewport(this);
+  setCentralWidget(viewport_);
+  createDocks();
+  createActions();
+  watcher_ = new QFutureWatcher<LoadResult>(this);
+  connect(watcher_, &QFutureWatcherBase::finished, this, &MainWindow::loadFinished);
+  connect(viewport_, &Viewport::glFailed, this, [this](const QString& m) {
+    log_->add(formats::Severity::Error, tr("OpenGL"), {}, formats::kNoOffset, m);
+    statusBar()->showMessage(tr("OpenGL unavailable: %1").arg(m));
+  });
+  resize(1280, 800);
+  readSettings();
+  statusBar()->showMessage(tr("Drop model files here, or use File › Open."));
+}
+
+MainWindow::~MainWindow() {
+  if (watcher_->isRunning()) watcher_->waitForFinished();
+}
+
+void MainWindow::createDocks() {
+  scene_ = new SceneDock(this);
+  bones_ = new BonesDock(this);
+  properties_ = new PropertiesDock(this);
+  log_ = new LogDock(this);
+  timeline_ = new TimelineDock(&player_, this);
+  addDockWidget(Qt::LeftDockWidgetArea, scene_);
+  addDockWidget(Qt::LeftDockWidgetArea, bones_);
+  addDockWidget(Qt::RightDockWidgetArea, properties_);
+  addDockWidget(Qt::BottomDockWidgetArea, timeline_);
+  addDockWidget(Qt::BottomDockWidgetArea, log_);
+  tabifyDockWidget(timeline_, log_);
+  timeline_->raise();
+  resizeDocks({scene_, properties_}, {280, 280}, Qt::Horizontal);
+
+  connect(timeline_, &TimelineDock::poseChanged, this, &MainWindow::updatePose);
+  connect(timeline_, &TimelineDock::clipChanged, scene_, &SceneDock::selectClip);
+  connect(scene_, &SceneDock::itemSelected, this, &MainWindow::onItemSelected);
+  connect(scene_, &SceneDock::clipActivated, timeline_, [this](int clip) {
+    timeline_->setClip(clip);
+    timeline_->play();
+  });
+  connect(bones_, &BonesDock::boneSelected, this, &MainWindow::onBoneSelected);
+}
+
+void MainWindow::createActions() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
+  recentMenu_ = file->addMenu(tr("Open &Recent"));
+  file->addAction(tr("&Reload"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::reload);
+  file->addAction(tr("Open &Demo Character"), this, &MainWindow::openDemo);
+  file->addSeparator();
+  file->addAction(tr("Export as &OMF…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportOmf);
+  file->addAction(tr("Save &Screenshot…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this,
+                  &MainWindow::saveScreenshot);
+  file->addSeparator();
+  file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+  viewMenu_ = menuBar()->addMenu(tr("&View"));
+  viewMenu_->addAction(tr("&Frame All"), QKeySequence(Qt::Key_F), viewport_, &Viewport::frameAll);
+  viewMenu_->addAction(tr("&Reset View"), QKeySequence(Qt::CTRL | Qt::Key_0), viewport_, &Viewport::resetView);
+  viewMenu_->addSeparator();
+  auto toggle = [this](const QString& text, QKeySequence key, bool on, auto setter) {
+    QAction* a = viewMenu_->addAction(text);
+    a->setCheckable(true);
+    a->setShortcut(key);
+    connect(a, &QAction::toggled, this, [this, setter](bool v) {
+      setter(viewport_->options(), v);
+      viewport_->update();
+    });
+    a->setChecked(on);
+    setter(viewport_->options(), on);
+    return a;
+  };
+  wireframe_ = toggle(tr("&Wireframe"), QKeySequence(Qt::Key_W), false,
+                      [](render::ViewOptions& o, bool v) { o.wireframe = v; });
+  skeleton_ = toggle(tr("S&keleton"), QKeySequence(Qt::Key_K), false,
+                     [](render::ViewOptions& o, bool v) { o.showSkeleton = v; });
+  grid_ = toggle(tr("&Grid"), QKeySequence(Qt::Key_G), true,
+                 [](render::ViewOptions& o, bool v) { o.showGrid = v; });
+  lighting_ = toggle(tr("&Lighting"), QKeySequence(Qt::Key_L), true,
+                     [](render::ViewOptions& o, bool v) { o.lit = v; });
+  textures_ = toggle(tr("&Textures"), QKeySequence(Qt::Key_T), true,
+                     [](render::ViewOptions& o, bool v) { o.textured = v; });
+  viewMenu_->addSeparator();
+  for (QDockWidget* d : std::initializer_list<QDockWidget*>{scene_, bones_, properties_, timeline_, log_})
+    viewMenu_->addAction(d->toggleViewAction());
+
+  QMenu* play = menuBar()->addMenu(tr("&Playback"));
+  play->addAction(tr("&Play / Pause"), QKeySequence(Qt::Key_Space), timeline_, &TimelineDock::togglePlay);
+  play->addAction(tr("&Stop"), timeline_, &TimelineDock::stop);
+  play->addAction(tr("&Next Frame"), QKeySequence(Qt::Key_Period), timeline_, &TimelineDock::stepForward);
+  play->addAction(tr("P&revious Frame"), QKeySequence(Qt::Key_Comma), timeline_, &TimelineDock::stepBackward);
+  play->addAction(tr("&First Frame"), QKeySequence(Qt::Key_Home), timeline_, &TimelineDock::firstFrame);
+  play->addAction(tr("&Last Frame"), QKeySequence(Qt::Key_End), timeline_, &TimelineDock::lastFrame);
+
+  QMenu* help = menuBar()->addMenu(tr("&Help"));
+  help->addAction(tr("&Controls"), this, [this] {
+    QMessageBox::information(this, tr("Controls"),
+                             tr("Left drag: orbit\nRight or middle drag, Shift+left drag: pan\n"
+                                "Wheel: zoom\nDouble-click or F: frame all\nSpace: play / pause\n"
+                                ", and .: step one frame\nHome / End: first / last frame"));
+  });
+  help->addAction(tr("&About Marrow"), this, [this] {
+    QMessageBox::about(this, tr("About Marrow"),
+                       tr("<b>Marrow</b> %1<br>A viewer for legacy skinned models and game archives.")
+                           .arg(QApplication::applicationVersion()));
+  });
+}
+
+void MainWindow::openFiles(const QStringList& paths) {
+  if (paths.isEmpty()) return;
+  if (watcher_->isRunning()) {
+    queuedPaths_ = paths;  // the newest request wins once the running load ends
+    return;
+  }
+  loadingPaths_ = paths;
+  statusBar()->showMessage(tr("Loading %1…").arg(paths.join(QStringLiteral(", "))));
+  QApplication::setOverrideCursor(Qt::BusyCursor);
+  watcher_->setFuture(QtConcurrent::run([paths] {
+    return std::make_shared<formats::Result<Document>>(loadDocument(paths));
+  }));
+}
+
+bool MainWindow::loading() const { return watcher_->isRunning(); }
+
+void MainWindow::loadFinished() {
+  QApplication::restoreOverrideCursor();
+  LoadResult r = watcher_->result();
+  if (r && r->ok()) {
+    setDocument(std::move(*r).value());
+  } else {
+    const formats::FormatError e =
+        r ? r->error() : formats::FormatError{"", "", formats::kNoOffset, "loading failed"};
+    log_->addError(e);
+    log_->raise();
+    const QString msg = QString::fromStdString(e.describe());
+    statusBar()->showMessage(tr("Could not open: %1").arg(msg), 15000);
+    emit loadFailed(msg);
+  }
+  if (!queuedPaths_.isEmpty()) openFiles(std::exchange(queuedPaths_, {}));
+}
+
+void MainWindow::setDocument(Document doc) {
+  doc_ = std::make_unique<Document>(std::move(doc));
+  const auto& s = *doc_->scene;
+  player_.setScene(doc_->scene);
+  viewport_->setSelectedBone(-1);
+  // A skeleton without meshes is only visible as a skeleton.
+  if (s.meshes.empty() && !s.skeleton.empty()) skeleton_->setChecked(true);
+  scene_->setDocument(doc_.get());
+  bones_->setScene(doc_->scene.get());
+  properties_->show(*doc_, ItemKind::Scene, -1);
+  timeline_->sceneChanged();
+  updatePose();
+  viewport_->setDocument(*doc_);
+  log_->addInfo(tr("Opened %1: %2 meshes, %3 bones, %4 clips")
+                    .arg(doc_->paths.join(QStringLiteral(", ")))
+                    .arg(s.meshes.size()).arg(s.skeleton.bones.size()).arg(s.clips.size()));
+  log_->addDiagnostics(s.diagnostics);
+  setWindowTitle(tr("%1 — Marrow").arg(doc_->title()));
+  statusBar()->showMessage(
+      s.diagnostics.empty() ? tr("Opened %1").arg(doc_->title())
+                            : tr("Opened %1 with %2 diagnostics (see the Log)").arg(doc_->title()).arg(s.diagnostics.items.size()),
+      8000);
+  if (!doc_->paths.contains(kDemoPath)) addRecent(doc_->paths);
+  if (player_.clip()) timeline_->play();
+  emit documentLoaded();
+}
+
+void MainWindow::updatePose() {
+  const anim::Pose& pose = player_.pose();
+  viewport_->setPose(pose);
+  bones_->setPose(pose);
+}
+
+void MainWindow::onItemSelected(ItemKind kind, int index) {
+  if (!doc_) return;
+  properties_->show(*doc_, kind, index);
+  if (kind == ItemKind::Clip) timeline_->setClip(index);
+}
+
+void MainWindow::onBoneSelected(int bone) {
+  viewport_->setSelectedBone(bone);
+  timeline_->setSelectedBone(bone);
+  if (doc_ && bone >= 0) properties_->showBone(*doc_->scene, bone);
+}
+
+void MainWindow::openDialog() {
+  QSettings settings;
+  const QStringList files = QFileDialog::getOpenFileNames(
+      this, tr("Open model files (several files form one model)"),
+      settings.value(QStringLiteral("lastDirectory")).toString(), tr(kFileFilter));
+  if (files.isEmpty()) return;
+  settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(files.front()).absolutePath());
+  openFiles(files);
+}
+
+void MainWindow::reload() {
+  if (doc_) openFiles(doc_->paths);
+}
+
+void MainWindow::openDemo() { openFiles({kDemoPath}); }
+
+void MainWindow::saveScreenshot() {
+  const QString path = QFileDialog::getSaveFileName(this, tr("Save screenshot"), QStringLiteral("marrow.png"),
+                                                    tr("Images (*.png *.jpg *.bmp)"));
+  if (path.isEmpty()) return;
+  if (viewport_->grabFramebuffer().save(path))
+    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
+  else
+    log_->add(formats::Severity::Error, path, {}, formats::kNoOffset, tr("could not be written"));
+}
+
+void MainWindow::exportOmf() {
+  if (!doc_) return;
+  const QString path = QFileDialog::getSaveFileName(this, tr("Export as OMF"), QStringLiteral("model.omf"),
+                                                    tr("OMF models (*.omf)"));
+  if (path.isEmpty()) return;
+  formats::Diagnostics diag;
+  auto bytes = formats::writeOmf(*doc_->scene, diag);
+  log_->addDiagnostics(diag);
+  if (!bytes) {
+    log_->addError(bytes.error());
+    return;
+  }
+  std::ofstream f(path.toStdString(), std::ios::binary | std::ios::trunc);
+  f.write(reinterpret_cast<const char*>(bytes->data()), static_cast<std::streamsize>(bytes->size()));
+  if (!f)
+    log_->add(formats::Severity::Error, path, {}, formats::kNoOffset, tr("could not be written"));
+  else
+    statusBar()->showMessage(tr("Exported %1").arg(path), 5000);
+}
+
+void MainWindow::addRecent(const QStringList& paths) {
+  QSettings settings;
+  QStringList recent = settings.value(QStringLiteral("recentFiles")).toStringList();
+  QStringList absolute;
+  for (const auto& p : paths) absolute << QFileInfo(p).absoluteFilePath();
+  const QString entry = absolute.join(QLatin1Char('\n'));  // several files open as one model
+  recent.removeAll(entry);
+  recent.prepend(entry);
+  while (recent.size() > kMaxRecent) recent.removeLast();
+  settings.setValue(QStringLiteral("recentFiles"), recent);
+  rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu() {
+  recentMenu_->clear();
+  const QStringList recent = QSettings().value(QStringLiteral("recentFiles")).toStringList();
+  for (const QString& entry : recent) {
+    const QStringList files = entry.split(QLatin1Char('\n'));
+    QString label = QFileInfo(files.front()).fileName();
+    if (files.size() > 1) label += tr(" + %1 more").arg(files.size() - 1);
+    QAction* a = recentMenu_->addAction(label, this, [this, files] { openFiles(files); });
+    a->setToolTip(files.join(QStringLiteral(", ")));
+  }
+  recentMenu_->setEnabled(!recent.isEmpty());
+}
+
+void MainWindow::readSettings() {
+  QSettings s;
+  restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
+  restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+  wireframe_->setChecked(s.value(QStringLiteral("view/wireframe"), false).toBool());
+  skeleton_->setChecked(s.value(QStringLiteral("view/skeleton"), false).toBool());
+  grid_->setChecked(s.value(QStringLiteral("view/grid"), true).toBool());
+  lighting_->setChecked(s.value(QStringLiteral("view/lighting"), true).toBool());
+  textures_->setChecked(s.value(QStringLiteral("view/textures"), true).toBool());
+  rebuildRecentMenu();
+}
+
+void MainWindow::writeSettings() {
+  QSettings s;
+  s.setValue(QStringLiteral("window/geometry"), saveGeometry());
+  s.setValue(QStringLiteral("window/state"), saveState());
+  s.setValue(QStringLiteral("view/wireframe"), wireframe_->isChecked());
+  s.setValue(QStringLiteral("view/skeleton"), skeleton_->isChecked());
+  s.setValue(QStringLiteral("view/grid"), grid_->isChecked());
+  s.setValue(QStringLiteral("view/lighting"), lighting_->isChecked());
+  s.setValue(QStringLiteral("view/textures"), textures_->isChecked());
+}
+
+void MainWindow::closeEvent(QCloseEvent* e) {
+  writeSettings();
+  e->accept();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* e) {
+  if (e->mimeData()->hasUrls()) e->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* e) {
+  QStringList files;
+  for (const QUrl& u : e->mimeData()->urls())
+    if (u.isLocalFile()) files << u.toLocalFile();
+  if (!files.isEmpty()) {
+    e->acceptProposedAction();
+    openFiles(files);
+  }
+}
+
+}  // namespace marrow::app

@@ -1,0 +1,94 @@
+// The main window: viewport in the centre, docks around it, menus, loading off the GUI thread.
+#pragma once
+
+#include <QFutureWatcher>
+#include <QMainWindow>
+
+#include <memory>
+
+#include "app/document.h"
+#include "app/player.h"
+
+class QAction;
+class QMenu;
+
+namespace marrow::app {
+
+class BonesDock;
+class LogDock;
+class PropertiesDock;
+class SceneDock;
+class TimelineDock;
+class Viewport;
+enum class ItemKind;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+
+ public:
+  explicit MainWindow(QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  // Loads the files as one model in the background; the current model stays until it succeeds.
+  void openFiles(const QStringList& paths);
+  bool loading() const;
+  const Document* document() const { return doc_.get(); }
+
+  Viewport* viewport() const { return viewport_; }
+  TimelineDock* timeline() const { return timeline_; }
+  LogDock* log() const { return log_; }
+  BonesDock* bones() const { return bones_; }
+  Player& player() { return player_; }
+
+ signals:
+  void documentLoaded();
+  void loadFailed(const QString& message);
+
+ public slots:
+  void openDialog();
+  void reload();
+  void openDemo();
+  void saveScreenshot();
+  void exportOmf();
+
+ protected:
+  void closeEvent(QCloseEvent* e) override;
+  void dragEnterEvent(QDragEnterEvent* e) override;
+  void dropEvent(QDropEvent* e) override;
+
+ private:
+  void createActions();
+  void createDocks();
+  void loadFinished();
+  void setDocument(Document doc);
+  void updatePose();
+  void addRecent(const QStringList& paths);
+  void rebuildRecentMenu();
+  void onItemSelected(ItemKind kind, int index);
+  void onBoneSelected(int bone);
+  void readSettings();
+  void writeSettings();
+
+  Viewport* viewport_ = nullptr;
+  SceneDock* scene_ = nullptr;
+  BonesDock* bones_ = nullptr;
+  PropertiesDock* properties_ = nullptr;
+  LogDock* log_ = nullptr;
+  TimelineDock* timeline_ = nullptr;
+  QMenu* recentMenu_ = nullptr;
+  QMenu* viewMenu_ = nullptr;
+  QAction* wireframe_ = nullptr;
+  QAction* skeleton_ = nullptr;
+  QAction* grid_ = nullptr;
+  QAction* lighting_ = nullptr;
+  QAction* textures_ = nullptr;
+
+  std::unique_ptr<Document> doc_;
+  Player player_;
+  using LoadResult = std::shared_ptr<formats::Result<Document>>;
+  QFutureWatcher<LoadResult>* watcher_ = nullptr;
+  QStringList loadingPaths_;
+  QStringList queuedPaths_;
+};
+
+}  // namespace marrow::app

@@ -1,0 +1,164 @@
+#include <QHeaderView>
+#include <QTreeWidget>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include "app/gui/docks.h"
+
+namespace marrow::app {
+
+namespace {
+
+QString str(const std::string& s) { return QString::fromStdString(s); }
+
+QString vec(const glm::vec3& v) {
+  return QStringLiteral("%1, %2, %3").arg(v.x, 0, 'g', 6).arg(v.y, 0, 'g', 6).arg(v.z, 0, 'g', 6);
+}
+
+QString color(const glm::vec4& c) {
+  return QStringLiteral("%1, %2, %3, %4")
+      .arg(c.r, 0, 'g', 4).arg(c.g, 0, 'g', 4).arg(c.b, 0, 'g', 4).arg(c.a, 0, 'g', 4);
+}
+
+class Rows {
+ public:
+  explicit Rows(QTreeWidget* tree) : tree_(tree) { tree_->clear(); }
+  ~Rows() { tree_->expandAll(); }
+  QTreeWidgetItem* add(const QString& name, const QString& value = {}, QTreeWidgetItem* under = nullptr) {
+    return under ? new QTreeWidgetItem(under, {name, value}) : new QTreeWidgetItem(tree_, {name, value});
+  }
+
+ private:
+  QTreeWidget* tree_;
+};
+
+}  // namespace
+
+PropertiesDock::PropertiesDock(QWidget* parent) : QDockWidget(tr("Properties"), parent) {
+  setObjectName(QStringLiteral("PropertiesDock"));
+  tree_ = new QTreeWidget(this);
+  tree_->setHeaderLabels({tr("Property"), tr("Value")});
+  tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+  tree_->setUniformRowHeights(true);
+  setWidget(tree_);
+}
+
+void PropertiesDock::clear() { tree_->clear(); }
+
+void PropertiesDock::show(const Document& doc, ItemKind kind, int index) {
+  if (!doc.scene) return clear();
+  const auto& s = *doc.scene;
+  Rows rows(tree_);
+  switch (kind) {
+    case ItemKind::Scene:
+    case ItemKind::Skeleton: {
+      rows.add(tr("Files"), doc.paths.join(QStringLiteral(", ")));
+      rows.add(tr("Format"), str(s.format));
+      rows.add(tr("Coordinates"), str(formats::describe(s.basis)));
+      std::size_t v = 0, t = 0;
+      for (const auto& m : s.meshes) v += m.vertexCount(), t += m.triangleCount();
+      rows.add(tr("Meshes"), tr("%1 (%2 vertices, %3 triangles)").arg(s.meshes.size()).arg(v).arg(t));
+      rows.add(tr("Bones"), tr("%1 (%2 roots)").arg(s.skeleton.bones.size()).arg(s.skeleton.rootCount()));
+      rows.add(tr("Bind pose"), s.skeleton.inverseBind.empty() ? tr("the rest pose")
+                                                               : tr("explicit inverse bind matrices"));
+      rows.add(tr("Clips"), QString::number(s.clips.size()));
+      rows.add(tr("Materials"), QString::number(s.materials.size()));
+      rows.add(tr("Diagnostics"), QString::number(s.diagnostics.items.size()));
+      glm::vec3 lo, hi;
+      if (formats::restBounds(s, lo, hi)) rows.add(tr("Bounds (native)"), vec(lo) + QStringLiteral("  …  ") + vec(hi));
+      break;
+    }
+    case ItemKind::Mesh: {
+      if (index < 0 || static_cast<std::size_t>(index) >= s.meshes.size()) return clear();
+      const auto& m = s.meshes[index];
+      rows.add(tr("Name"), str(m.name));
+      rows.add(tr("Vertices"), QString::number(m.vertexCount()));
+      rows.add(tr("Triangles"), QString::number(m.triangleCount()));
+      rows.add(tr("Normals"), m.normals.empty() ? tr("none (computed for display)") : tr("yes"));
+      rows.add(tr("Tangents"), m.tangents.empty() ? tr("no") : tr("yes"));
+      rows.add(tr("UV sets"), QString::number(m.uvSets.size()));
+      rows.add(tr("Vertex colours"), m.colors.empty() ? tr("no") : tr("yes"));
+      rows.add(tr("Skinning"), m.parentBone >= 0
+                                   ? tr("rigid, attached to %1").arg(str(s.skeleton.bones[m.parentBone].name))
+                                   : m.skinned() ? tr("up to %1 influences per vertex").arg(m.maxInfluences())
+                                                 : tr("none"));
+      rows.add(tr("Own inverse binds"), m.inverseBind.empty() ? tr("no") : tr("yes"));
+      rows.add(tr("Morph targets"), QString::number(m.morphs.size()));
+      rows.add(tr("Material"), m.material >= 0 ? str(s.materials[m.material].name) : tr("none"));
+      break;
+    }
+    case ItemKind::Clip: {
+      if (index < 0 || static_cast<std::size_t>(index) >= s.clips.size()) return clear();
+      const auto& c = s.clips[index];
+      const anim::Binding b = anim::bind(c, s.skeleton);
+      rows.add(tr("Name"), str(c.name));
+      rows.add(tr("Duration"), tr("%1 s").arg(c.duration, 0, 'f', 4));
+      rows.add(tr("Frame rate"), tr("%1 fps").arg(c.frameRate, 0, 'g', 5));
+      rows.add(tr("Tracks"), QString::number(c.tracks.size()));
+      rows.add(tr("Keys"), QString::number(c.keyCount()));
+      rows.add(tr("Bound bones"), tr("%1 of %2").arg(b.matched()).arg(s.skeleton.bones.size()));
+      if (!b.tracksWithoutBone.empty()) {
+        auto* miss = rows.add(tr("Tracks without a bone"), QString::number(b.tracksWithoutBone.size()));
+        for (const auto& n : b.tracksWithoutBone) rows.add({}, str(n), miss);
+      }
+      if (!b.bonesWithoutTrack.empty()) {
+        auto* rest = rows.add(tr("Bones at rest"), QString::number(b.bonesWithoutTrack.size()));
+        for (const auto& n : b.bonesWithoutTrack) rows.add({}, str(n), rest);
+        rest->setExpanded(false);
+      }
+      break;
+    }
+    case ItemKind::Material: {
+      if (index < 0 || static_cast<std::size_t>(index) >= s.materials.size()) return clear();
+      const auto& m = s.materials[index];
+      rows.add(tr("Name"), str(m.name));
+      rows.add(tr("Diffuse"), color(m.diffuse));
+      rows.add(tr("Ambient"), color(m.ambient));
+      rows.add(tr("Specular"), color(m.specular));
+      rows.add(tr("Shininess"), QString::number(m.shininess));
+      for (const auto& map : m.maps) {
+        const bool ok = map.texture >= 0 && static_cast<std::size_t>(map.texture) < s.textures.size();
+        const bool found = ok && static_cast<std::size_t>(map.texture) < doc.textures.size() &&
+                           !doc.textures[map.texture].isNull();
+        rows.add(tr("%1 map").arg(str(map.kind)),
+                 ok ? str(s.textures[map.texture].path) + (found ? QString() : tr("  (not found)")) : QString());
+      }
+      for (const auto& p : m.properties) rows.add(str(p.name), str(p.value));
+      break;
+    }
+    case ItemKind::Texture: {
+      if (index < 0 || static_cast<std::size_t>(index) >= s.textures.size()) return clear();
+      const auto& t = s.textures[index];
+      rows.add(tr("Name"), str(t.name));
+      rows.add(tr("Path"), str(t.path));
+      rows.add(tr("Embedded"), t.data.empty() ? tr("no") : tr("%1 bytes").arg(t.data.size()));
+      const bool loaded = static_cast<std::size_t>(index) < doc.textures.size() && !doc.textures[index].isNull();
+      rows.add(tr("Image"), loaded ? tr("%1 × %2").arg(doc.textures[index].width()).arg(doc.textures[index].height())
+                                   : tr("not found or not decodable"));
+      break;
+    }
+  }
+}
+
+void PropertiesDock::showBone(const formats::Scene& s, int bone) {
+  if (bone < 0 || static_cast<std::size_t>(bone) >= s.skeleton.bones.size()) return clear();
+  Rows rows(tree_);
+  const auto& b = s.skeleton.bones[bone];
+  rows.add(tr("Bone"), str(b.name));
+  rows.add(tr("Index"), QString::number(bone));
+  rows.add(tr("Parent"), b.parent >= 0 ? str(s.skeleton.bones[b.parent].name) : tr("none (root)"));
+  int children = 0;
+  for (const auto& o : s.skeleton.bones) children += o.parent == bone;
+  rows.add(tr("Children"), QString::number(children));
+  rows.add(tr("Rest translation"), vec(b.translation));
+  rows.add(tr("Rest rotation (x y z w)"),
+           vec(glm::vec3(b.rotation.x, b.rotation.y, b.rotation.z)) +
+               QStringLiteral(", %1").arg(b.rotation.w, 0, 'g', 6));
+  rows.add(tr("Rest scale"), vec(b.scale));
+  std::size_t weighted = 0;
+  for (const auto& m : s.meshes)
+    for (const auto& inf : m.influences) weighted += inf.bone == static_cast<std::uint32_t>(bone) && inf.weight > 0;
+  rows.add(tr("Weighted vertices"), QString::number(weighted));
+}
+
+}  // namespace marrow::app

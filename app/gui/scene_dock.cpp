@@ -1,0 +1,93 @@
+#include <QHeaderView>
+#include <QTreeWidget>
+
+#include "app/gui/docks.h"
+
+namespace marrow::app {
+
+namespace {
+constexpr int kKindRole = Qt::UserRole;
+constexpr int kIndexRole = Qt::UserRole + 1;
+
+QTreeWidgetItem* item(QTreeWidgetItem* parent, const QString& name, const QString& detail,
+                      ItemKind kind, int index) {
+  auto* i = new QTreeWidgetItem(parent, {name, detail});
+  i->setData(0, kKindRole, static_cast<int>(kind));
+  i->setData(0, kIndexRole, index);
+  return i;
+}
+}  // namespace
+
+SceneDock::SceneDock(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
+  setObjectName(QStringLiteral("SceneDock"));
+  tree_ = new QTreeWidget(this);
+  tree_->setHeaderLabels({tr("Name"), tr("Details")});
+  tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+  tree_->setUniformRowHeights(true);
+  setWidget(tree_);
+  connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* cur) {
+    if (!cur) return;
+    emit itemSelected(static_cast<ItemKind>(cur->data(0, kKindRole).toInt()),
+                      cur->data(0, kIndexRole).toInt());
+  });
+  connect(tree_, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* it) {
+    if (static_cast<ItemKind>(it->data(0, kKindRole).toInt()) == ItemKind::Clip)
+      emit clipActivated(it->data(0, kIndexRole).toInt());
+  });
+}
+
+void SceneDock::setDocument(const Document* doc) {
+  const QSignalBlocker block(tree_);
+  tree_->clear();
+  if (!doc || !doc->scene) return;
+  const auto& s = *doc->scene;
+  auto* root = new QTreeWidgetItem(tree_, {doc->title(), QString::fromStdString(s.format)});
+  root->setData(0, kKindRole, static_cast<int>(ItemKind::Scene));
+  root->setData(0, kIndexRole, -1);
+
+  auto* meshes = item(root, tr("Meshes"), QString::number(s.meshes.size()), ItemKind::Scene, -1);
+  for (std::size_t i = 0; i < s.meshes.size(); ++i) {
+    const auto& m = s.meshes[i];
+    item(meshes, QString::fromStdString(m.name),
+         tr("%1 vertices, %2 triangles").arg(m.vertexCount()).arg(m.triangleCount()),
+         ItemKind::Mesh, static_cast<int>(i));
+  }
+  item(root, tr("Skeleton"),
+       tr("%1 bones, %2 roots").arg(s.skeleton.bones.size()).arg(s.skeleton.rootCount()),
+       ItemKind::Skeleton, -1);
+  auto* clips = item(root, tr("Clips"), QString::number(s.clips.size()), ItemKind::Scene, -1);
+  for (std::size_t i = 0; i < s.clips.size(); ++i) {
+    const auto& c = s.clips[i];
+    item(clips, QString::fromStdString(c.name),
+         tr("%1 s, %2 tracks").arg(c.duration, 0, 'f', 3).arg(c.tracks.size()), ItemKind::Clip,
+         static_cast<int>(i));
+  }
+  auto* mats = item(root, tr("Materials"), QString::number(s.materials.size()), ItemKind::Scene, -1);
+  for (std::size_t i = 0; i < s.materials.size(); ++i)
+    item(mats, QString::fromStdString(s.materials[i].name), {}, ItemKind::Material,
+         static_cast<int>(i));
+  if (!s.textures.empty()) {
+    auto* texs = item(root, tr("Textures"), QString::number(s.textures.size()), ItemKind::Scene, -1);
+    for (std::size_t i = 0; i < s.textures.size(); ++i) {
+      const auto& t = s.textures[i];
+      const bool loaded = i < doc->textures.size() && !doc->textures[i].isNull();
+      item(texs, QString::fromStdString(t.path.empty() ? t.name : t.path),
+           loaded ? tr("%1×%2").arg(doc->textures[i].width()).arg(doc->textures[i].height())
+                  : tr("not found"),
+           ItemKind::Texture, static_cast<int>(i));
+    }
+  }
+  tree_->expandToDepth(0);
+}
+
+void SceneDock::selectClip(int index) {
+  const QSignalBlocker block(tree_);
+  for (QTreeWidgetItemIterator it(tree_); *it; ++it)
+    if (static_cast<ItemKind>((*it)->data(0, kKindRole).toInt()) == ItemKind::Clip &&
+        (*it)->data(0, kIndexRole).toInt() == index) {
+      tree_->setCurrentItem(*it);
+      return;
+    }
+}
+
+}  // namespace marrow::app

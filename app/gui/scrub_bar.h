@@ -1,0 +1,45 @@
+// The timeline's scrub bar: a track of the clip's duration with frame ticks, key ticks of the
+// selected bone and the playhead; drag anywhere to seek (also while playing).
+#pragma once
+
+#include <QWidget>
+
+#include <vector>
+
+namespace marrow::app {
+
+class ScrubBar : public QWidget {
+  Q_OBJECT
+
+ public:
+  explicit ScrubBar(QWidget* parent = nullptr);
+
+  void setDuration(double seconds, double frameRate);
+  void setTime(double seconds);
+  void setKeyTimes(std::vector<float> times);
+  bool dragging() const { return dragging_; }
+  QSize sizeHint() const override { return {400, 34}; }
+
+ signals:
+  void scrubbed(double seconds);
+  void dragStarted();
+  void dragFinished();
+
+ protected:
+  void paintEvent(QPaintEvent*) override;
+  void mousePressEvent(QMouseEvent* e) override;
+  void mouseMoveEvent(QMouseEvent* e) override;
+  void mouseReleaseEvent(QMouseEvent* e) override;
+
+ private:
+  double timeAt(double x) const;
+  double xAt(double t) const;
+
+  double duration_ = 0.0;
+  double frameRate_ = 30.0;
+  double time_ = 0.0;
+  std::vector<float> keys_;
+  bool dragging_ = false;
+};
+
+}  // namespace marrow::app

@@ -1,0 +1,68 @@
+// The 3D view: a QOpenGLWidget around render::Renderer with an orbit camera.
+#pragma once
+
+#include <QOpenGLWidget>
+#include <QPoint>
+
+#include <memory>
+
+#include "app/document.h"
+#include "render/gl/camera.h"
+#include "render/gl/renderer.h"
+
+namespace marrow::app {
+
+class Viewport : public QOpenGLWidget {
+  Q_OBJECT
+
+ public:
+  explicit Viewport(QWidget* parent = nullptr);
+  ~Viewport() override;
+
+  void setDocument(const Document& doc);  // uploads now if GL is ready, else on first paint
+  void clearDocument();
+  void setPose(const anim::Pose& pose);
+
+  render::ViewOptions& options() { return options_; }
+  void setOptions(const render::ViewOptions& o);
+  void setSelectedBone(int bone);
+
+  const render::Camera& camera() const { return camera_; }
+  bool glReady() const { return glReady_; }
+  const QString& glError() const { return glError_; }
+
+ public slots:
+  void frameAll();
+  void resetView();  // front three-quarter view, framed
+
+ signals:
+  void glFailed(const QString& message);
+
+ protected:
+  void initializeGL() override;
+  void paintGL() override;
+  void mousePressEvent(QMouseEvent* e) override;
+  void mouseMoveEvent(QMouseEvent* e) override;
+  void mouseReleaseEvent(QMouseEvent* e) override;
+  void mouseDoubleClickEvent(QMouseEvent* e) override;
+  void wheelEvent(QWheelEvent* e) override;
+  void keyPressEvent(QKeyEvent* e) override;
+
+ private:
+  void upload();
+  void releaseGL();
+
+  render::Renderer renderer_;
+  render::Camera camera_;
+  render::ViewOptions options_;
+  std::unique_ptr<Document> pending_;  // waiting for GL
+  anim::Pose pose_;                    // the last pose given, re-applied after an upload
+  bool hasScene_ = false;
+  bool glReady_ = false;
+  bool frameOnUpload_ = false;
+  QString glError_;
+  QPoint lastMouse_;
+  Qt::MouseButtons dragButtons_;
+};
+
+}  // namespace marrow::app

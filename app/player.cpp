@@ -1,0 +1,112 @@
+#include "app/player.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace marrow::app {
+
+void Player::setScene(std::shared_ptr<const formats::Scene> scene) {
+  scene_ = std::move(scene);
+  bindings_.clear();
+  if (scene_)
+    for (const auto& c : scene_->clips) bindings_.push_back(anim::bind(c, scene_->skeleton));
+  clip_ = scene_ && !scene_->clips.empty() ? 0 : -1;
+  playhead_ = 0.0;
+  playing_ = false;
+  cache_.reset();
+  dirty_ = true;
+}
+
+int Player::clipCount() const { return scene_ ? static_cast<int>(scene_->clips.size()) : 0; }
+
+void Player::setClip(int index) {
+  clip_ = index >= 0 && index < clipCount() ? index : -1;
+  playhead_ = 0.0;
+  cache_.reset();
+  dirty_ = true;
+}
+
+const formats::Clip* Player::clip() const { return clip_ >= 0 ? &scene_->clips[clip_] : nullptr; }
+
+const anim::Binding* Player::binding() const {
+  return clip_ >= 0 ? &bindings_[static_cast<std::size_t>(clip_)] : nullptr;
+}
+
+void Player::play() {
+  if (!clip()) return;
+  // Once mode at its end starts again from the beginning, as every media player does.
+  if (mode_ == anim::PlayMode::Once && time() >= duration()) setTime(0.0);
+  playing_ = true;
+}
+
+void Player::togglePlay() { playing_ ? pause() : play(); }
+
+void Player::stop() {
+  playing_ = false;
+  setTime(0.0);
+}
+
+void Player::setSpeed(double s) { speed_ = std::clamp(s, 0.1, 4.0); }
+
+double Player::duration() const { return clip() ? clip()->duration : 0.0; }
+
+double Player::time() const {
+  return anim::clipTime(static_cast<float>(playhead_), static_cast<float>(duration()), mode_);
+}
+
+void Player::setTime(double seconds) {
+  playhead_ = std::clamp(seconds, 0.0, duration());
+  dirty_ = true;
+}
+
+void Player::advance(double dt) {
+  if (!playing_ || !clip()) return;
+  const double d = duration();
+  if (!(d > 0.0)) return;
+  playhead_ += dt * speed_;
+  switch (mode_) {
+    case anim::PlayMode::Once:
+      if (playhead_ >= d) {
+        playhead_ = d;
+        playing_ = false;
+      }
+      break;
+    case anim::PlayMode::Loop: playhead_ = std::fmod(playhead_, d); break;
+    case anim::PlayMode::PingPong: playhead_ = std::fmod(playhead_, 2.0 * d); break;
+  }
+  dirty_ = true;
+}
+
+double Player::frameRate() const {
+  return clip() && clip()->frameRate > 0.0f ? clip()->frameRate : 30.0;
+}
+
+int Player::frame() const { return static_cast<int>(std::lround(time() * frameRate())); }
+
+int Player::frameCount() const {
+  return clip() ? static_cast<int>(std::lround(duration() * frameRate())) + 1 : 0;
+}
+
+void Player::setFrame(int f) {
+  setTime(std::clamp(f, 0, std::max(frameCount() - 1, 0)) / frameRate());
+}
+
+void Player::stepFrames(int delta) {
+  playing_ = false;
+  setFrame(frame() + delta);
+}
+
+const anim::Pose& Player::pose() {
+  if (!scene_) return pose_;
+  if (dirty_ || pose_.local.size() != scene_->skeleton.bones.size()) {
+    pose_ = anim::restPose(scene_->skeleton);
+    if (const auto* c = clip())
+      anim::sample(*c, bindings_[static_cast<std::size_t>(clip_)], scene_->skeleton,
+                   static_cast<float>(time()), pose_, &cache_);
+    anim::computeModel(scene_->skeleton, pose_);
+    dirty_ = false;
+  }
+  return pose_;
+}
+
+}  // namespace marrow::app

@@ -1,0 +1,134 @@
+#include "render/gl/gpu_mesh.h"
+
+#include <QImage>
+
+#include <vector>
+
+#include "render/anim/skinning.h"
+
+namespace marrow::render {
+namespace {
+
+// Area-weighted smooth normals for meshes that bring none.
+std::vector<glm::vec3> smoothNormals(const formats::Mesh& mesh) {
+  std::vector<glm::vec3> n(mesh.vertexCount(), glm::vec3(0.0f));
+  for (std::size_t i = 0; i + 2 < mesh.indices.size(); i += 3) {
+    const auto a = mesh.indices[i], b = mesh.indices[i + 1], c = mesh.indices[i + 2];
+    const glm::vec3 f = glm::cross(mesh.positions[b] - mesh.positions[a],
+                                   mesh.positions[c] - mesh.positions[a]);
+    n[a] += f;
+    n[b] += f;
+    n[c] += f;
+  }
+  for (auto& v : n) {
+    const float len = glm::length(v);
+    v = len > 0.0f ? v / len : glm::vec3(0.0f, 1.0f, 0.0f);
+  }
+  return n;
+}
+
+template <class T>
+void floatAttribute(QOpenGLFunctions_3_3_Core* gl, GLuint& buffer, GLuint location,
+                    const std::vector<T>& data, int components) {
+  gl->glGenBuffers(1, &buffer);
+  gl->glBindBuffer(GL_ARRAY_BUFFER, buffer);
+  gl->glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(data.size() * sizeof(T)), data.data(),
+                   GL_STATIC_DRAW);
+  gl->glEnableVertexAttribArray(location);
+  gl->glVertexAttribPointer(location, components, GL_FLOAT, GL_FALSE, 0, nullptr);
+}
+
+void uintAttribute(QOpenGLFunctions_3_3_Core* gl, GLuint& buffer, GLuint location,
+                   const std::vector<glm::uvec4>& data) {
+  gl->glGenBuffers(1, &buffer);
+  gl->glBindBuffer(GL_ARRAY_BUFFER, buffer);
+  gl->glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(data.size() * sizeof(glm::uvec4)),
+                   data.data(), GL_STATIC_DRAW);
+  gl->glEnableVertexAttribArray(location);
+  gl->glVertexAttribIPointer(location, 4, GL_UNSIGNED_INT, 0, nullptr);
+}
+
+}  // namespace
+
+GpuMesh GpuMesh::upload(QOpenGLFunctions_3_3_Core* gl, const formats::Mesh& mesh) {
+  GpuMesh g;
+  g.vertexCount = mesh.vertexCount();
+  g.indexCount = static_cast<GLsizei>(mesh.indices.size());
+  gl->glGenVertexArrays(1, &g.vao);
+  gl->glBindVertexArray(g.vao);
+
+  floatAttribute(gl, g.buffers[kPosition], kPosition, mesh.positions, 3);
+  if (mesh.normals.size() == mesh.vertexCount())
+    floatAttribute(gl, g.buffers[kNormal], kNormal, mesh.normals, 3);
+  else
+    floatAttribute(gl, g.buffers[kNormal], kNormal, smoothNormals(mesh), 3);
+  g.hasUv = !mesh.uvSets.empty() && mesh.uvSets[0].size() == mesh.vertexCount();
+  // Core profile 3.3 as Qt wraps it has no glVertexAttrib4f for constant attributes: meshes
+  // without uvs or colours get arrays of zeros and of white.
+  if (g.hasUv)
+    floatAttribute(gl, g.buffers[kUv], kUv, mesh.uvSets[0], 2);
+  else
+    floatAttribute(gl, g.buffers[kUv], kUv, std::vector<glm::vec2>(g.vertexCount), 2);
+  if (mesh.colors.size() == mesh.vertexCount())
+    floatAttribute(gl, g.buffers[kColor], kColor, mesh.colors, 4);
+  else
+    floatAttribute(gl, g.buffers[kColor], kColor, std::vector<glm::vec4>(g.vertexCount, glm::vec4(1.0f)), 4);
+
+  const anim::PackedInfluences packed = anim::packInfluences(mesh);
+  g.influenceGroups = packed.groups;
+  if (packed.groups >= 1) {
+    uintAttribute(gl, g.buffers[kBones0], kBones0, packed.bones0);
+    floatAttribute(gl, g.buffers[kWeights0], kWeights0, packed.weights0, 4);
+  }
+  if (packed.groups == 2) {
+    uintAttribute(gl, g.buffers[kBones1], kBones1, packed.bones1);
+    floatAttribute(gl, g.buffers[kWeights1], kWeights1, packed.weights1, 4);
+  }
+
+  gl->glGenBuffers(1, &g.indexBuffer);
+  gl->glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g.indexBuffer);
+  gl->glBufferData(GL_ELEMENT_ARRAY_BUFFER,
+                   static_cast<GLsizeiptr>(mesh.indices.size() * sizeof(std::uint32_t)),
+                   mesh.indices.data(), GL_STATIC_DRAW);
+  gl->glBindVertexArray(0);
+  gl->glBindBuffer(GL_ARRAY_BUFFER, 0);
+  return g;
+}
+
+void GpuMesh::draw(QOpenGLFunctions_3_3_Core* gl) const {
+  if (!vao || indexCount == 0) return;
+  gl->glBindVertexArray(vao);
+  gl->glDrawElements(GL_TRIANGLES, indexCount, GL_UNSIGNED_INT, nullptr);
+  gl->glBindVertexArray(0);
+}
+
+void GpuMesh::release(QOpenGLFunctions_3_3_Core* gl) {
+  for (GLuint& b : buffers) {
+    if (b) gl->glDeleteBuffers(1, &b);
+    b = 0;
+  }
+  if (indexBuffer) gl->glDeleteBuffers(1, &indexBuffer);
+  if (vao) gl->glDeleteVertexArrays(1, &vao);
+  indexBuffer = vao = 0;
+}
+
+GLuint uploadTexture(QOpenGLFunctions_3_3_Core* gl, const QImage& image) {
+  if (image.isNull()) return 0;
+  // Row 0 of a QImage is the top row; uploaded first, it sits at t = 0: the model's convention.
+  const QImage rgba = image.convertToFormat(QImage::Format_RGBA8888);
+  GLuint tex = 0;
+  gl->glGenTextures(1, &tex);
+  gl->glBindTexture(GL_TEXTURE_2D, tex);
+  gl->glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+  gl->glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, rgba.width(), rgba.height(), 0, GL_RGBA,
+                   GL_UNSIGNED_BYTE, rgba.constBits());
+  gl->glGenerateMipmap(GL_TEXTURE_2D);
+  gl->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
+  gl->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  gl->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+  gl->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+  gl->glBindTexture(GL_TEXTURE_2D, 0);
+  return tex;
+}
+
+}  // namespace marrow::render

@@ -1,0 +1,50 @@
+// One mesh's vertex array on the GPU, in the attribute layout the mesh shader reads.
+#pragma once
+
+#include <QOpenGLFunctions_3_3_Core>
+
+#include <cstddef>
+
+#include "formats/model/scene.h"
+
+class QImage;
+
+namespace marrow::render {
+
+// Attribute locations shared by gpu_mesh.cpp and the mesh shader program.
+enum Attribute : GLuint {
+  kPosition = 0,
+  kNormal = 1,
+  kUv = 2,
+  kColor = 3,
+  kBones0 = 4,
+  kWeights0 = 5,
+  kBones1 = 6,
+  kWeights1 = 7,
+  kAttributeCount = 8
+};
+
+struct GpuMesh {
+  GLuint vao = 0;
+  GLuint buffers[kAttributeCount] = {};
+  GLuint indexBuffer = 0;
+  GLsizei indexCount = 0;
+  std::size_t vertexCount = 0;
+  int influenceGroups = 0;
+  bool hasUv = false;
+  GLuint texture = 0;  // not owned
+  glm::vec4 baseColor{1.0f};
+  glm::vec3 specular{0.0f};
+  float shininess = 0.0f;
+
+  // Packs the mesh's influences (anim::packInfluences) and uploads every attribute; missing
+  // normals are computed smooth, missing colours are white.
+  static GpuMesh upload(QOpenGLFunctions_3_3_Core* gl, const formats::Mesh& mesh);
+  void draw(QOpenGLFunctions_3_3_Core* gl) const;
+  void release(QOpenGLFunctions_3_3_Core* gl);
+};
+
+// RGBA8 texture with mipmaps; 0 for a null image.
+GLuint uploadTexture(QOpenGLFunctions_3_3_Core* gl, const QImage& image);
+
+}  // namespace marrow::render

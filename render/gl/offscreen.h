@@ -1,0 +1,39 @@
+// A GL 3.3 core context without a window, and rendering into an image: for `marrow-cli render`
+// and the GL tests. Needs a QGuiApplication on a platform with OpenGL (xcb under Xvfb headless).
+#pragma once
+
+#include <QImage>
+
+#include <memory>
+#include <string>
+
+#include "render/gl/camera.h"
+#include "render/gl/renderer.h"
+
+class QOpenGLContext;
+class QOffscreenSurface;
+
+namespace marrow::render {
+
+// The surface format the whole program should ask for: GL 3.3 core, depth, 4× multisampling.
+void setDefaultSurfaceFormat();
+
+class OffscreenGL {
+ public:
+  OffscreenGL();
+  ~OffscreenGL();
+
+  bool create(std::string* error);
+  bool makeCurrent();
+  QOpenGLContext* context() const { return context_.get(); }
+
+  // Renders one frame at width × height into an image (multisampled, then resolved).
+  QImage render(Renderer& renderer, const Camera& camera, int width, int height,
+                const ViewOptions& options);
+
+ private:
+  std::unique_ptr<QOpenGLContext> context_;
+  std::unique_ptr<QOffscreenSurface> surface_;
+};
+
+}  // namespace marrow::render

@@ -1,0 +1,416 @@
+#include "render/gl/renderer.h"
+
+#include <QFile>
+#include <QOpenGLContext>
+#include <QOpenGLFunctions_3_3_Core>
+#include <QOpenGLShaderProgram>
+#include <QOpenGLVersionFunctionsFactory>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include <glm/gtc/type_ptr.hpp>
+#include <glm/mat3x3.hpp>
+
+#include "render/anim/skinning.h"
+#include "render/gl/gpu_mesh.h"
+#include "render/gl/shaders.h"
+
+namespace marrow::render {
+
+float Bounds::radius() const { return valid ? std::max(glm::length(hi - lo) * 0.5f, 1e-4f) : 1.0f; }
+
+namespace {
+
+constexpr int kUboBones = 256;
+
+struct LineVertex {
+  glm::vec3 position;
+  glm::vec4 color;
+};
+
+// One skin palette on the GPU: a uniform block up to 256 bones, a texture buffer beyond.
+struct PaletteBuffer {
+  std::vector<glm::mat4> matrices;
+  GLuint buffer = 0;
+  GLuint texture = 0;  // texture buffer view (TBO path only)
+  bool dirty = true;
+};
+
+void extend(Bounds& b, const glm::vec3& p) {
+  if (!b.valid) {
+    b.lo = b.hi = p;
+    b.valid = true;
+  } else {
+    b.lo = glm::min(b.lo, p);
+    b.hi = glm::max(b.hi, p);
+  }
+}
+
+}  // namespace
+
+struct Renderer::Impl {
+  QOpenGLFunctions_3_3_Core* gl = nullptr;
+  ShaderSet shaders;
+  std::shared_ptr<const formats::Scene> scene;
+  std::vector<GpuMesh> meshes;
+  std::vector<GLuint> textures;         // one per Scene::textures entry, 0 when missing
+  std::vector<int> paletteOfMesh;       // index into palettes
+  std::vector<PaletteBuffer> palettes;  // [0]: the skeleton's inverse binds; then per-mesh ones
+  bool useTbo = false;
+  glm::mat4 display{1.0f};
+  bool flipWinding = false;
+  anim::Pose pose;
+  Bounds rest;
+  GLuint lineVao = 0, lineVbo = 0;
+  std::vector<LineVertex> lineScratch;
+  std::vector<glm::mat4> paletteScratch;
+
+  void uploadPalettes();
+  void bindPalette(std::size_t index, QOpenGLShaderProgram& program);
+  void drawLines(const std::vector<LineVertex>& v, GLenum mode, const glm::mat4& viewProj,
+                 float pointSize);
+  void drawGrid(const glm::mat4& viewProj);
+  void drawSkeleton(const glm::mat4& viewProj, int selected);
+  void freeScene();
+};
+
+Renderer::Renderer() : d_(std::make_unique<Impl>()) {}
+Renderer::~Renderer() = default;
+
+bool Renderer::initialized() const { return d_->gl != nullptr; }
+
+bool Renderer::initialize(QOpenGLContext* context, std::string* error) {
+  auto* gl = QOpenGLVersionFunctionsFactory::get<QOpenGLFunctions_3_3_Core>(context);
+  if (!gl || !gl->initializeOpenGLFunctions()) {
+    if (error) *error = "this OpenGL context does not offer OpenGL 3.3 core";
+    return false;
+  }
+  d_->gl = gl;
+  if (!d_->shaders.build(error)) {
+    d_->gl = nullptr;
+    return false;
+  }
+  gl->glGenVertexArrays(1, &d_->lineVao);
+  gl->glGenBuffers(1, &d_->lineVbo);
+  gl->glBindVertexArray(d_->lineVao);
+  gl->glBindBuffer(GL_ARRAY_BUFFER, d_->lineVbo);
+  gl->glEnableVertexAttribArray(0);
+  gl->glVertexAttribPointer(0, 3, GL_FLOAT, GL_FALSE, sizeof(LineVertex), nullptr);
+  gl->glEnableVertexAttribArray(1);
+  gl->glVertexAttribPointer(1, 4, GL_FLOAT, GL_FALSE, sizeof(LineVertex),
+                            reinterpret_cast<void*>(offsetof(LineVertex, color)));
+  gl->glBindVertexArray(0);
+  return true;
+}
+
+void Renderer::Impl::freeScene() {
+  if (!gl) return;
+  for (auto& m : meshes) m.release(gl);
+  meshes.clear();
+  for (GLuint t : textures)
+    if (t) gl->glDeleteTextures(1, &t);
+  textures.clear();
+  for (auto& p : palettes) {
+    if (p.buffer) gl->glDeleteBuffers(1, &p.buffer);
+    if (p.texture) gl->glDeleteTextures(1, &p.texture);
+  }
+  palettes.clear();
+  paletteOfMesh.clear();
+  scene.reset();
+  rest = {};
+}
+
+void Renderer::clearScene() { d_->freeScene(); }
+
+void Renderer::setScene(std::shared_ptr<const formats::Scene> scene,
+                        const std::vector<QImage>& images) {
+  Impl& d = *d_;
+  d.freeScene();
+  if (!d.gl || !scene) return;
+  d.scene = std::move(scene);
+  const formats::Scene& s = *d.scene;
+  d.display = formats::toDisplay(s.basis);
+  d.flipWinding = formats::flipsWinding(s.basis);
+  d.useTbo = s.skeleton.bones.size() > kUboBones;
+
+  d.textures.assign(s.textures.size(), 0);
+  for (std::size_t i = 0; i < s.textures.size() && i < images.size(); ++i)
+    d.textures[i] = uploadTexture(d.gl, images[i]);
+
+  d.palettes.resize(1);
+  for (const auto& mesh : s.meshes) {
+    GpuMesh g = GpuMesh::upload(d.gl, mesh);
+    if (mesh.material >= 0) {
+      const auto& mat = s.materials[mesh.material];
+      g.baseColor = mat.diffuse;
+      g.specular = glm::vec3(mat.specular);
+      g.shininess = mat.shininess;
+      const int tex = mat.diffuseTexture();
+      g.texture = tex >= 0 && static_cast<std::size_t>(tex) < d.textures.size() ? d.textures[tex] : 0;
+    }
+    d.meshes.push_back(std::move(g));
+    if (mesh.inverseBind.empty()) {
+      d.paletteOfMesh.push_back(0);
+    } else {
+      d.paletteOfMesh.push_back(static_cast<int>(d.palettes.size()));
+      d.palettes.emplace_back();
+    }
+  }
+  for (const auto& mesh : s.meshes)
+    for (const auto& p : mesh.positions) extend(d.rest, glm::vec3(d.display * glm::vec4(p, 1.0f)));
+  d.pose = anim::restPose(s.skeleton);
+  anim::computeModel(s.skeleton, d.pose);
+  for (const auto& m : d.pose.model) extend(d.rest, glm::vec3(d.display * m[3]));
+  setPose(d.pose);
+}
+
+void Renderer::setPose(const anim::Pose& pose) {
+  Impl& d = *d_;
+  if (!d.scene) return;
+  const auto& s = *d.scene;
+  if (pose.model.size() != s.skeleton.bones.size()) return;  // a pose of another skeleton
+  if (&pose != &d.pose) d.pose = pose;
+  // Palette 0 serves every mesh that uses the skeleton's inverse binds; the rest have their own.
+  static const formats::Mesh kUsesSkeletonBinds;
+  anim::skinPalette(s.skeleton, kUsesSkeletonBinds, d.pose, d.palettes[0].matrices);
+  d.palettes[0].dirty = true;
+  for (std::size_t m = 0; m < s.meshes.size(); ++m) {
+    const int p = d.paletteOfMesh[m];
+    if (p == 0) continue;
+    anim::skinPalette(s.skeleton, s.meshes[m], d.pose, d.palettes[p].matrices);
+    d.palettes[p].dirty = true;
+  }
+}
+
+void Renderer::Impl::uploadPalettes() {
+  for (auto& p : palettes) {
+    if (!p.dirty || p.matrices.empty()) continue;
+    const auto bytes = static_cast<GLsizeiptr>(p.matrices.size() * sizeof(glm::mat4));
+    if (useTbo) {
+      if (!p.buffer) {
+        gl->glGenBuffers(1, &p.buffer);
+        gl->glGenTextures(1, &p.texture);
+      }
+      gl->glBindBuffer(GL_TEXTURE_BUFFER, p.buffer);
+      gl->glBufferData(GL_TEXTURE_BUFFER, bytes, p.matrices.data(), GL_STREAM_DRAW);
+      gl->glBindTexture(GL_TEXTURE_BUFFER, p.texture);
+      gl->glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, p.buffer);
+      gl->glBindTexture(GL_TEXTURE_BUFFER, 0);
+      gl->glBindBuffer(GL_TEXTURE_BUFFER, 0);
+    } else {
+      if (!p.buffer) gl->glGenBuffers(1, &p.buffer);
+      gl->glBindBuffer(GL_UNIFORM_BUFFER, p.buffer);
+      // Always the full block: std140 arrays are read whole, whatever the bone count.
+      gl->glBufferData(GL_UNIFORM_BUFFER, kUboBones * sizeof(glm::mat4), nullptr, GL_STREAM_DRAW);
+      gl->glBufferSubData(GL_UNIFORM_BUFFER, 0, bytes, p.matrices.data());
+      gl->glBindBuffer(GL_UNIFORM_BUFFER, 0);
+    }
+    p.dirty = false;
+  }
+}
+
+void Renderer::Impl::bindPalette(std::size_t index, QOpenGLShaderProgram& program) {
+  if (index >= palettes.size() || !palettes[index].buffer) return;
+  if (useTbo) {
+    gl->glActiveTexture(GL_TEXTURE1);
+    gl->glBindTexture(GL_TEXTURE_BUFFER, palettes[index].texture);
+    program.setUniformValue("uPaletteTexture", 1);
+    gl->glActiveTexture(GL_TEXTURE0);
+  } else {
+    gl->glBindBufferBase(GL_UNIFORM_BUFFER, ShaderSet::kPaletteBinding, palettes[index].buffer);
+  }
+}
+
+Bounds Renderer::restBounds() const { return d_->rest; }
+
+Bounds Renderer::poseBounds() const {
+  const Impl& d = *d_;
+  Bounds b;
+  if (!d.scene) return b;
+  const auto& s = *d.scene;
+  std::vector<glm::vec3> skinned;
+  for (std::size_t m = 0; m < s.meshes.size(); ++m) {
+    const auto& pal = d.palettes[d.paletteOfMesh[m]].matrices;
+    anim::skin(s.meshes[m], anim::packInfluences(s.meshes[m]), pal, skinned);
+    for (const auto& p : skinned) extend(b, glm::vec3(d.display * glm::vec4(p, 1.0f)));
+  }
+  for (const auto& m : d.pose.model) extend(b, glm::vec3(d.display * m[3]));
+  return b;
+}
+
+void Renderer::Impl::drawLines(const std::vector<LineVertex>& v, GLenum mode,
+                               const glm::mat4& viewProj, float pointSize) {
+  if (v.empty()) return;
+  auto& prog = *shaders.lines;
+  prog.bind();
+  prog.setUniformValue("uPointSize", pointSize);
+  prog.setUniformValue("uRoundPoints", mode == GL_POINTS);
+  gl->glUniformMatrix4fv(prog.uniformLocation("uViewProjection"), 1, GL_FALSE,
+                         glm::value_ptr(viewProj));
+  gl->glBindVertexArray(lineVao);
+  gl->glBindBuffer(GL_ARRAY_BUFFER, lineVbo);
+  gl->glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(v.size() * sizeof(LineVertex)),
+                   v.data(), GL_STREAM_DRAW);
+  gl->glDrawArrays(mode, 0, static_cast<GLsizei>(v.size()));
+  gl->glBindVertexArray(0);
+}
+
+void Renderer::Impl::drawGrid(const glm::mat4& viewProj) {
+  const float radius = rest.valid ? rest.radius() : 1.0f;
+  const glm::vec3 c = rest.valid ? rest.center() : glm::vec3(0.0f);
+  const float ground = rest.valid ? rest.lo.y : 0.0f;
+  const float step = std::pow(10.0f, std::floor(std::log10(radius * 0.4f)));
+  const int half = static_cast<int>(std::ceil(radius * 2.0f / step));
+  const float cx = std::round(c.x / step) * step;
+  const float cz = std::round(c.z / step) * step;
+  lineScratch.clear();
+  auto colorAt = [step](float coordinate) {
+    const bool major = std::fabs(std::remainder(coordinate, step * 10.0f)) < step * 0.5f;
+    return major ? glm::vec4(0.45f, 0.46f, 0.48f, 1.0f) : glm::vec4(0.31f, 0.32f, 0.34f, 1.0f);
+  };
+  const float extent = static_cast<float>(half) * step;
+  for (int i = -half; i <= half; ++i) {
+    const float o = static_cast<float>(i) * step;
+    const glm::vec4 xColor = colorAt(cx + o);
+    const glm::vec4 zColor = colorAt(cz + o);
+    lineScratch.push_back({{cx + o, ground, cz - extent}, xColor});
+    lineScratch.push_back({{cx + o, ground, cz + extent}, xColor});
+    lineScratch.push_back({{cx - extent, ground, cz + o}, zColor});
+    lineScratch.push_back({{cx + extent, ground, cz + o}, zColor});
+  }
+  drawLines(lineScratch, GL_LINES, viewProj, 1.0f);
+}
+
+void Renderer::Impl::drawSkeleton(const glm::mat4& viewProj, int selected) {
+  const auto& bones = scene->skeleton.bones;
+  if (bones.empty() || pose.model.size() != bones.size()) return;
+  const glm::vec4 boneColor(0.55f, 0.8f, 1.0f, 0.9f);
+  const glm::vec4 selectedColor(1.0f, 0.65f, 0.1f, 1.0f);
+  auto at = [&](std::size_t i) { return glm::vec3(display * pose.model[i][3]); };
+  lineScratch.clear();
+  for (std::size_t i = 0; i < bones.size(); ++i) {
+    const int p = bones[i].parent;
+    if (p < 0) continue;
+    const bool sel = static_cast<int>(i) == selected;
+    lineScratch.push_back({at(p), sel ? selectedColor : boneColor});
+    lineScratch.push_back({at(i), sel ? selectedColor : boneColor});
+  }
+  drawLines(lineScratch, GL_LINES, viewProj, 1.0f);
+  lineScratch.clear();
+  for (std::size_t i = 0; i < bones.size(); ++i)
+    lineScratch.push_back({at(i), static_cast<int>(i) == selected ? selectedColor : boneColor});
+  drawLines(lineScratch, GL_POINTS, viewProj, 6.0f);
+  if (selected >= 0 && static_cast<std::size_t>(selected) < bones.size()) {
+    lineScratch.assign(1, {at(selected), selectedColor});
+    drawLines(lineScratch, GL_POINTS, viewProj, 10.0f);
+  }
+}
+
+void Renderer::render(const Camera& camera, int width, int height, const ViewOptions& o) {
+  Impl& d = *d_;
+  if (!d.gl) return;
+  auto* gl = d.gl;
+  gl->glViewport(0, 0, width, height);
+  gl->glClearColor(o.background.r, o.background.g, o.background.b, 1.0f);
+  gl->glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+  gl->glEnable(GL_DEPTH_TEST);
+  gl->glEnable(GL_BLEND);
+  gl->glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  gl->glEnable(GL_PROGRAM_POINT_SIZE);
+  gl->glDisable(GL_CULL_FACE);
+  gl->glEnable(GL_MULTISAMPLE);
+
+  const glm::mat4 view = camera.view();
+  const glm::mat4 proj = camera.projection(static_cast<float>(width) / std::max(height, 1));
+  const glm::mat4 viewProj = proj * view;
+
+  if (o.showGrid) d.drawGrid(viewProj);
+
+  if (d.scene && o.showMeshes && !d.meshes.empty()) {
+    d.uploadPalettes();
+    auto& prog = d.useTbo ? *d.shaders.meshTbo : *d.shaders.meshUbo;
+    prog.bind();
+    gl->glUniformMatrix4fv(prog.uniformLocation("uDisplay"), 1, GL_FALSE, glm::value_ptr(d.display));
+    gl->glUniformMatrix4fv(prog.uniformLocation("uView"), 1, GL_FALSE, glm::value_ptr(view));
+    gl->glUniformMatrix4fv(prog.uniformLocation("uProjection"), 1, GL_FALSE, glm::value_ptr(proj));
+    const glm::mat3 normalMatrix = glm::transpose(glm::inverse(glm::mat3(d.display)));
+    gl->glUniformMatrix3fv(prog.uniformLocation("uDisplayNormal"), 1, GL_FALSE,
+                           glm::value_ptr(normalMatrix));
+    prog.setUniformValue("uDiffuse", 0);
+    prog.setUniformValue("uLit", o.lit);
+    gl->glFrontFace(d.flipWinding ? GL_CW : GL_CCW);
+    if (o.wireframe) gl->glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+    for (std::size_t m = 0; m < d.meshes.size(); ++m) {
+      const GpuMesh& g = d.meshes[m];
+      d.bindPalette(static_cast<std::size_t>(d.paletteOfMesh[m]), prog);
+      prog.setUniformValue("uInfluenceGroups", g.influenceGroups);
+      gl->glUniform4fv(prog.uniformLocation("uBaseColor"), 1, glm::value_ptr(g.baseColor));
+      gl->glUniform3fv(prog.uniformLocation("uSpecular"), 1, glm::value_ptr(g.specular));
+      prog.setUniformValue("uShininess", g.shininess);
+      const bool textured = o.textured && g.texture != 0 && g.hasUv;
+      prog.setUniformValue("uHasTexture", textured);
+      gl->glActiveTexture(GL_TEXTURE0);
+      gl->glBindTexture(GL_TEXTURE_2D, textured ? g.texture : 0);
+      g.draw(gl);
+    }
+    if (o.wireframe) gl->glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+    gl->glFrontFace(GL_CCW);
+  }
+
+  if (d.scene && o.showSkeleton) {
+    gl->glDisable(GL_DEPTH_TEST);
+    d.drawSkeleton(viewProj, o.selectedBone);
+    gl->glEnable(GL_DEPTH_TEST);
+  }
+}
+
+std::vector<glm::vec3> Renderer::captureSkinnedPositions(std::size_t meshIndex) {
+  Impl& d = *d_;
+  std::vector<glm::vec3> out;
+  if (!d.gl || !d.scene || meshIndex >= d.meshes.size()) return out;
+  auto* gl = d.gl;
+  QOpenGLShaderProgram* prog = d.shaders.capture(d.useTbo);
+  if (!prog) return out;
+  d.uploadPalettes();
+  const GpuMesh& g = d.meshes[meshIndex];
+  prog->bind();
+  d.bindPalette(static_cast<std::size_t>(d.paletteOfMesh[meshIndex]), *prog);
+  prog->setUniformValue("uInfluenceGroups", g.influenceGroups);
+  const glm::mat4 identity(1.0f);
+  for (const char* name : {"uDisplay", "uView", "uProjection"})
+    gl->glUniformMatrix4fv(prog->uniformLocation(name), 1, GL_FALSE, glm::value_ptr(identity));
+
+  GLuint tf = 0;
+  gl->glGenBuffers(1, &tf);
+  gl->glBindBuffer(GL_TRANSFORM_FEEDBACK_BUFFER, tf);
+  const auto bytes = static_cast<GLsizeiptr>(g.vertexCount * sizeof(glm::vec3));
+  gl->glBufferData(GL_TRANSFORM_FEEDBACK_BUFFER, bytes, nullptr, GL_STATIC_READ);
+  gl->glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, tf);
+  gl->glEnable(GL_RASTERIZER_DISCARD);
+  gl->glBindVertexArray(g.vao);
+  gl->glBeginTransformFeedback(GL_POINTS);
+  gl->glDrawArrays(GL_POINTS, 0, static_cast<GLsizei>(g.vertexCount));
+  gl->glEndTransformFeedback();
+  gl->glBindVertexArray(0);
+  gl->glDisable(GL_RASTERIZER_DISCARD);
+  out.resize(g.vertexCount);
+  gl->glGetBufferSubData(GL_TRANSFORM_FEEDBACK_BUFFER, 0, bytes, out.data());
+  gl->glBindBufferBase(GL_TRANSFORM_FEEDBACK_BUFFER, 0, 0);
+  gl->glDeleteBuffers(1, &tf);
+  return out;
+}
+
+void Renderer::release() {
+  Impl& d = *d_;
+  if (!d.gl) return;
+  d.freeScene();
+  if (d.lineVbo) d.gl->glDeleteBuffers(1, &d.lineVbo);
+  if (d.lineVao) d.gl->glDeleteVertexArrays(1, &d.lineVao);
+  d.lineVbo = d.lineVao = 0;
+  d.shaders.release();
+  d.gl = nullptr;
+}
+
+}  // namespace marrow::render

@@ -1,0 +1,77 @@
+// GL 3.3 core renderer of a Scene in a Pose: GPU-skinned lit meshes, skeleton overlay, grid.
+// Every call needs the GL context it was initialised in to be current.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <QImage>
+
+#include "formats/model/scene.h"
+#include "render/anim/pose.h"
+#include "render/gl/camera.h"
+
+class QOpenGLContext;
+
+namespace marrow::render {
+
+struct ViewOptions {
+  bool showMeshes = true;
+  bool showSkeleton = true;
+  bool showGrid = true;
+  bool wireframe = false;
+  bool lit = true;
+  bool textured = true;
+  int selectedBone = -1;
+  glm::vec3 background{0.22f, 0.23f, 0.25f};
+};
+
+// Bounds of what is drawn, in display space.
+struct Bounds {
+  glm::vec3 lo{0.0f};
+  glm::vec3 hi{0.0f};
+  bool valid = false;
+  glm::vec3 center() const { return (lo + hi) * 0.5f; }
+  float radius() const;
+};
+
+class Renderer {
+ public:
+  Renderer();
+  ~Renderer();
+  Renderer(const Renderer&) = delete;
+  Renderer& operator=(const Renderer&) = delete;
+
+  // Compiles the shaders; false (with a message) when the context cannot do GL 3.3 core.
+  bool initialize(QOpenGLContext* context, std::string* error);
+  bool initialized() const;
+
+  // Uploads the scene's meshes; `textures` holds one decoded image per Scene::textures entry
+  // (null images where a texture could not be found). The scene must outlive the renderer's
+  // use of it or the next setScene.
+  void setScene(std::shared_ptr<const formats::Scene> scene, const std::vector<QImage>& textures);
+  void clearScene();
+
+  // The pose to draw (one model matrix per bone); skin palettes are computed and uploaded here.
+  void setPose(const anim::Pose& pose);
+
+  // Bounds of the scene at rest and of the current pose, in display space.
+  Bounds restBounds() const;
+  Bounds poseBounds() const;
+
+  void render(const Camera& camera, int width, int height, const ViewOptions& options);
+
+  // GPU skinning of one mesh captured through transform feedback: the skinned position of every
+  // vertex in native model space, for comparing against the CPU path.
+  std::vector<glm::vec3> captureSkinnedPositions(std::size_t meshIndex);
+
+  // Frees every GL object; call with the context current before it is destroyed.
+  void release();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> d_;
+};
+
+}  // namespace marrow::render
