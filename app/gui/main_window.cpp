@@ -64,9 +64,9 @@ void MainWindow::createDocks() {
   addDockWidget(Qt::RightDockWidgetArea, properties_);
   addDockWidget(Qt::BottomDockWidgetArea, timeline_);
   addDockWidget(Qt::BottomDockWidgetArea, log_);
-  tabifyDockWidget(timeline_, log_);
-  timeline_->raise();
-  resizeDocks({scene_, properties_}, {280, 280}, Qt::Horizontal);
+  splitDockWidget(timeline_, log_, Qt::Vertical);
+  resizeDocks({scene_, properties_}, {300, 300}, Qt::Horizontal);
+  resizeDocks({timeline_, log_}, {timeline_->sizeHint().height(), 130}, Qt::Vertical);
 
   connect(timeline_, &TimelineDock::poseChanged, this, &MainWindow::updatePose);
   connect(timeline_, &TimelineDock::clipChanged, scene_, &SceneDock::selectClip);

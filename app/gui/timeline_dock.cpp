@@ -76,6 +76,7 @@ TimelineDock::TimelineDock(Player* player, QWidget* parent)
 
   scrub_ = new ScrubBar(body);
   rows->addWidget(scrub_);
+  body->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);  // the viewport gets the height
   setWidget(body);
 
   connect(clips_, &QComboBox::currentIndexChanged, this,
