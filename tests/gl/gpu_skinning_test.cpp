@@ -1,0 +1,167 @@
+// The GPU skinning path (shaders/skin.glsl through the renderer's real mesh program) against the
+// CPU reference (render/anim/skinning.cpp), captured with transform feedback.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <random>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include "formats/registry.h"
+#include "gl_fixture.h"
+#include "render/anim/skinning.h"
+
+namespace marrow {
+namespace {
+
+using formats::Bone;
+using formats::Influence;
+using formats::Mesh;
+using formats::Scene;
+
+// A skeleton of `boneCount` bones (a few chains), a mesh whose vertices each carry up to
+// `maxInfluences` random influences, and a random pose.
+Scene randomSkinnedScene(std::uint32_t boneCount, std::uint32_t maxInfluences,
+                         std::size_t vertices, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  Scene s;
+  for (std::uint32_t b = 0; b < boneCount; ++b) {
+    Bone bone;
+    bone.name = "bone" + std::to_string(b);
+    bone.parent = b == 0 ? -1 : static_cast<int>(rng() % b);
+    bone.translation = glm::vec3(unit(rng), unit(rng), unit(rng)) * 0.3f;
+    bone.rotation = glm::normalize(glm::quat(1.0f + unit(rng), unit(rng), unit(rng), unit(rng)));
+    s.skeleton.bones.push_back(bone);
+  }
+  Mesh m;
+  m.name = "random";
+  std::uniform_int_distribution<std::uint32_t> pickBone(0, boneCount - 1);
+  std::uniform_int_distribution<std::uint32_t> pickCount(0, maxInfluences);
+  for (std::size_t v = 0; v < vertices; ++v) {
+    m.positions.emplace_back(unit(rng), unit(rng) + 1.0f, unit(rng));
+    m.normals.push_back(glm::normalize(glm::vec3(unit(rng), unit(rng), unit(rng)) + 0.01f));
+    const std::uint32_t n = pickCount(rng);
+    std::vector<Influence> inf;
+    float total = 0.0f;
+    for (std::uint32_t k = 0; k < n; ++k) {
+      inf.push_back({pickBone(rng), 0.1f + std::fabs(unit(rng))});
+      total += inf.back().weight;
+    }
+    for (auto& i : inf) i.weight /= total;
+    m.addInfluences(inf);
+  }
+  for (std::uint32_t i = 0; i + 2 < vertices; i += 3) m.indices.insert(m.indices.end(), {i, i + 1, i + 2});
+  s.meshes.push_back(std::move(m));
+  return s;
+}
+
+anim::Pose randomPose(const formats::Skeleton& skel, std::uint32_t seed) {
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
+  anim::Pose p = anim::restPose(skel);
+  for (auto& l : p.local) {
+    l.rotation = glm::normalize(l.rotation * glm::quat(1.0f, unit(rng) * 0.5f, unit(rng) * 0.5f, unit(rng) * 0.5f));
+    l.translation += glm::vec3(unit(rng), unit(rng), unit(rng)) * 0.05f;
+  }
+  anim::computeModel(skel, p);
+  return p;
+}
+
+float sizeOf(const std::vector<glm::vec3>& pts) {
+  glm::vec3 lo(1e30f), hi(-1e30f);
+  for (const auto& p : pts) lo = glm::min(lo, p), hi = glm::max(hi, p);
+  return glm::length(hi - lo);
+}
+
+// Largest distance between GPU and CPU skinned positions, as a fraction of the model's size.
+float gpuCpuError(render::Renderer& r, const Scene& scene, const anim::Pose& pose, std::size_t mesh) {
+  std::vector<glm::mat4> palette;
+  anim::skinPalette(scene.skeleton, scene.meshes[mesh], pose, palette);
+  std::vector<glm::vec3> cpu;
+  anim::skin(scene.meshes[mesh], anim::packInfluences(scene.meshes[mesh]), palette, cpu);
+  const std::vector<glm::vec3> gpu = r.captureSkinnedPositions(mesh);
+  EXPECT_EQ(gpu.size(), cpu.size());
+  if (gpu.size() != cpu.size() || cpu.empty()) return 1e30f;
+  float worst = 0.0f;
+  for (std::size_t i = 0; i < cpu.size(); ++i) worst = std::max(worst, glm::length(gpu[i] - cpu[i]));
+  return worst / std::max(sizeOf(cpu), 1e-6f);
+}
+
+class GpuSkinning : public testing::GlTest {};
+
+TEST_F(GpuSkinning, UniformBlockPaletteMatchesCpuSkinning) {
+  auto scene = std::make_shared<Scene>(randomSkinnedScene(64, 4, 3000, 1));
+  renderer_.setScene(scene, {});
+  const anim::Pose pose = randomPose(scene->skeleton, 2);
+  renderer_.setPose(pose);
+  EXPECT_LT(gpuCpuError(renderer_, *scene, pose, 0), 1e-4f);
+}
+
+TEST_F(GpuSkinning, EightInfluencesPerVertexMatchCpuSkinning) {
+  auto scene = std::make_shared<Scene>(randomSkinnedScene(200, 8, 3000, 3));
+  ASSERT_GT(scene->meshes[0].maxInfluences(), 4u);
+  renderer_.setScene(scene, {});
+  const anim::Pose pose = randomPose(scene->skeleton, 4);
+  renderer_.setPose(pose);
+  EXPECT_LT(gpuCpuError(renderer_, *scene, pose, 0), 1e-4f);
+}
+
+TEST_F(GpuSkinning, TextureBufferPaletteBeyond256BonesMatchesCpuSkinning) {
+  auto scene = std::make_shared<Scene>(randomSkinnedScene(700, 8, 6000, 5));
+  renderer_.setScene(scene, {});
+  const anim::Pose pose = randomPose(scene->skeleton, 6);
+  renderer_.setPose(pose);
+  // Make sure bones past 256 are really used.
+  std::uint32_t highest = 0;
+  for (const auto& i : scene->meshes[0].influences) highest = std::max(highest, i.bone);
+  ASSERT_GT(highest, 600u);
+  EXPECT_LT(gpuCpuError(renderer_, *scene, pose, 0), 1e-4f);
+}
+
+TEST_F(GpuSkinning, MoreThanEightInfluencesAreTruncatedTheSameWayOnBothPaths) {
+  auto scene = std::make_shared<Scene>(randomSkinnedScene(40, 12, 2000, 7));
+  ASSERT_GT(scene->meshes[0].maxInfluences(), 8u);
+  EXPECT_GT(anim::packInfluences(scene->meshes[0]).truncatedVertices, 0u);
+  renderer_.setScene(scene, {});
+  const anim::Pose pose = randomPose(scene->skeleton, 8);
+  renderer_.setPose(pose);
+  EXPECT_LT(gpuCpuError(renderer_, *scene, pose, 0), 1e-4f);
+}
+
+TEST_F(GpuSkinning, RigidlyAttachedAndUnskinnedMeshesMatchCpuSkinning) {
+  auto base = randomSkinnedScene(10, 0, 300, 9);  // no influences at all: identity
+  Mesh rigid = base.meshes[0];
+  rigid.name = "rigid";
+  rigid.influenceStart.clear();
+  rigid.influences.clear();
+  rigid.parentBone = 7;
+  base.meshes.push_back(rigid);
+  auto scene = std::make_shared<Scene>(std::move(base));
+  renderer_.setScene(scene, {});
+  const anim::Pose pose = randomPose(scene->skeleton, 10);
+  renderer_.setPose(pose);
+  EXPECT_LT(gpuCpuError(renderer_, *scene, pose, 0), 1e-4f);
+  EXPECT_LT(gpuCpuError(renderer_, *scene, pose, 1), 1e-4f);
+}
+
+TEST_F(GpuSkinning, RealAnimatedModelMatchesCpuSkinningAtSeveralTimes) {
+  const std::string path = std::string(MARROW_ASSIMP_MODELS_DIR) + "/X/BCN_Epileptic.X";
+  if (!std::ifstream(path)) GTEST_SKIP() << path << " is absent (Debian package assimp-testmodels)";
+  auto loaded = formats::loadFile(path);
+  ASSERT_TRUE(loaded) << loaded.error().describe();
+  auto scene = std::make_shared<Scene>(std::move(loaded).value());
+  ASSERT_FALSE(scene->clips.empty());
+  renderer_.setScene(scene, {});
+  const auto& clip = scene->clips[0];
+  for (float f : {0.0f, 0.3f, 0.55f, 0.9f}) {
+    const anim::Pose pose = anim::evaluate(scene->skeleton, &clip, clip.duration * f);
+    renderer_.setPose(pose);
+    for (std::size_t m = 0; m < scene->meshes.size(); ++m)
+      EXPECT_LT(gpuCpuError(renderer_, *scene, pose, m), 1e-4f) << "mesh " << m << " at " << f;
+  }
+}
+
+}  // namespace
+}  // namespace marrow

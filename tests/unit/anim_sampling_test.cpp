@@ -1,0 +1,163 @@
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include "render/anim/pose.h"
+
+namespace marrow::anim {
+namespace {
+
+using formats::Bone;
+using formats::Clip;
+using formats::Skeleton;
+using formats::Track;
+
+Skeleton twoBones() {
+  Skeleton s;
+  s.bones.push_back(Bone{"root", -1, {0, 0, 0}, {1, 0, 0, 0}, {1, 1, 1}});
+  s.bones.push_back(Bone{"child", 0, {0, 1, 0}, glm::angleAxis(0.3f, glm::vec3(0, 0, 1)), {1, 1, 1}});
+  return s;
+}
+
+Clip oneTrackClip(const std::string& bone) {
+  Clip c;
+  c.name = "c";
+  c.duration = 2.0f;
+  Track t;
+  t.bone = bone;
+  t.translation.add(0.0f, {0, 0, 0});
+  t.translation.add(1.0f, {2, 0, 0});
+  t.translation.add(2.0f, {2, 4, 0});
+  t.rotation.add(0.0f, glm::quat(1, 0, 0, 0));
+  t.rotation.add(2.0f, glm::angleAxis(glm::radians(90.0f), glm::vec3(0, 1, 0)));
+  c.tracks.push_back(t);
+  return c;
+}
+
+TEST(AnimBind, ReportsBonesMissingOnEitherSide) {
+  const Skeleton s = twoBones();
+  Clip c = oneTrackClip("root");
+  c.tracks.push_back(oneTrackClip("nobody").tracks[0]);
+  const Binding b = bind(c, s);
+  ASSERT_EQ(b.boneOfTrack.size(), 2u);
+  EXPECT_EQ(b.boneOfTrack[0], 0);
+  EXPECT_EQ(b.boneOfTrack[1], -1);
+  EXPECT_EQ(b.tracksWithoutBone, std::vector<std::string>{"nobody"});
+  EXPECT_EQ(b.bonesWithoutTrack, std::vector<std::string>{"child"});
+  EXPECT_EQ(b.matched(), 1u);
+}
+
+TEST(AnimSample, HoldsBeforeTheFirstAndAfterTheLastKey) {
+  const Skeleton s = twoBones();
+  Clip c = oneTrackClip("root");
+  c.tracks[0].translation.times = {0.5f, 1.0f, 1.5f};
+  Pose p = restPose(s);
+  sample(c, bind(c, s), s, 0.0f, p);
+  EXPECT_EQ(p.local[0].translation, glm::vec3(0, 0, 0));
+  sample(c, bind(c, s), s, 2.0f, p);
+  EXPECT_EQ(p.local[0].translation, glm::vec3(2, 4, 0));
+}
+
+TEST(AnimSample, InterpolatesTranslationLinearlyAndRotationBySlerp) {
+  const Skeleton s = twoBones();
+  const Clip c = oneTrackClip("root");
+  Pose p = restPose(s);
+  sample(c, bind(c, s), s, 0.5f, p);
+  EXPECT_NEAR(p.local[0].translation.x, 1.0f, 1e-6f);
+  sample(c, bind(c, s), s, 1.0f, p);
+  const glm::quat half = glm::angleAxis(glm::radians(45.0f), glm::vec3(0, 1, 0));
+  EXPECT_NEAR(std::fabs(glm::dot(p.local[0].rotation, half)), 1.0f, 1e-6f);
+}
+
+TEST(AnimSample, SlerpTakesTheShortestPath) {
+  const Skeleton s = twoBones();
+  Clip c = oneTrackClip("root");
+  // The second key is the same rotation as 90° about Y, written as its negative: the path must
+  // still be 45° at the middle, not 135°.
+  c.tracks[0].rotation.values[1] = -c.tracks[0].rotation.values[1];
+  Pose p = restPose(s);
+  sample(c, bind(c, s), s, 1.0f, p);
+  const float angle = glm::degrees(2.0f * std::acos(std::min(1.0f, std::fabs(p.local[0].rotation.w))));
+  EXPECT_NEAR(angle, 45.0f, 1e-3f);
+}
+
+TEST(AnimSample, StepChannelsHoldTheEarlierKey) {
+  const Skeleton s = twoBones();
+  Clip c = oneTrackClip("root");
+  c.tracks[0].translation.interpolation = formats::Interpolation::Step;
+  Pose p = restPose(s);
+  sample(c, bind(c, s), s, 0.99f, p);
+  EXPECT_EQ(p.local[0].translation, glm::vec3(0, 0, 0));
+  sample(c, bind(c, s), s, 1.0f, p);
+  EXPECT_EQ(p.local[0].translation, glm::vec3(2, 0, 0));
+}
+
+TEST(AnimSample, BonesWithoutTrackKeepTheirRestPose) {
+  const Skeleton s = twoBones();
+  const Clip c = oneTrackClip("root");
+  Pose p = restPose(s);
+  sample(c, bind(c, s), s, 1.3f, p);
+  EXPECT_EQ(p.local[1].translation, s.bones[1].translation);
+  EXPECT_EQ(p.local[1].rotation, s.bones[1].rotation);
+}
+
+TEST(AnimSample, CachedSequentialPlaybackEqualsUncachedRandomSeeks) {
+  const Skeleton s = twoBones();
+  Clip c;
+  c.duration = 10.0f;
+  Track t;
+  t.bone = "child";
+  std::mt19937 rng(42);
+  std::uniform_real_distribution<float> u(-1, 1);
+  for (int k = 0; k <= 100; ++k) {
+    t.translation.add(k * 0.1f, {u(rng), u(rng), u(rng)});
+    t.rotation.add(k * 0.1f, glm::normalize(glm::quat(u(rng) + 2, u(rng), u(rng), u(rng))));
+  }
+  c.tracks.push_back(t);
+  const Binding b = bind(c, s);
+  SamplingCache cache;
+  Pose cached = restPose(s), plain = restPose(s);
+  std::vector<float> times;
+  for (float x = -0.5f; x < 10.5f; x += 0.0137f) times.push_back(x);  // forwards, past both ends
+  for (int i = 0; i < 200; ++i) times.push_back((u(rng) + 1.0f) * 5.0f);  // then random seeks
+  for (float x : times) {
+    sample(c, b, s, x, cached, &cache);
+    sample(c, b, s, x, plain, nullptr);
+    ASSERT_EQ(cached.local[1].translation, plain.local[1].translation) << "t=" << x;
+    ASSERT_EQ(cached.local[1].rotation, plain.local[1].rotation) << "t=" << x;
+  }
+}
+
+TEST(AnimClipTime, LoopWrapsAndReachesTheDuration) {
+  EXPECT_FLOAT_EQ(clipTime(2.0f, 2.0f, PlayMode::Loop), 2.0f);  // the last key is reached
+  EXPECT_NEAR(clipTime(2.5f, 2.0f, PlayMode::Loop), 0.5f, 1e-6f);
+  EXPECT_NEAR(clipTime(-0.5f, 2.0f, PlayMode::Loop), 1.5f, 1e-6f);
+}
+
+TEST(AnimClipTime, OnceClampsAndPingPongReflects) {
+  EXPECT_FLOAT_EQ(clipTime(3.0f, 2.0f, PlayMode::Once), 2.0f);
+  EXPECT_FLOAT_EQ(clipTime(-1.0f, 2.0f, PlayMode::Once), 0.0f);
+  EXPECT_NEAR(clipTime(2.5f, 2.0f, PlayMode::PingPong), 1.5f, 1e-6f);
+  EXPECT_NEAR(clipTime(4.5f, 2.0f, PlayMode::PingPong), 0.5f, 1e-6f);
+}
+
+TEST(AnimClipTime, ZeroDurationAndNonFiniteTimesGiveZero) {
+  EXPECT_EQ(clipTime(1.0f, 0.0f, PlayMode::Loop), 0.0f);
+  EXPECT_EQ(clipTime(NAN, 2.0f, PlayMode::Loop), 0.0f);
+}
+
+TEST(AnimPose, ModelMatricesComposeParentThenChild) {
+  const Skeleton s = twoBones();
+  const Pose p = evaluate(s, nullptr, 0.0f);
+  const glm::vec3 childAt(p.model[1][3]);
+  EXPECT_NEAR(childAt.y, 1.0f, 1e-6f);
+  const auto rest = s.restModelMatrices();
+  for (int i = 0; i < 2; ++i)
+    for (int c = 0; c < 4; ++c)
+      for (int r = 0; r < 4; ++r) EXPECT_NEAR(p.model[i][c][r], rest[i][c][r], 1e-6f);
+}
+
+}  // namespace
+}  // namespace marrow::anim

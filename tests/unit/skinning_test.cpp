@@ -1,0 +1,91 @@
+#include <gtest/gtest.h>
+
+#include <glm/gtc/quaternion.hpp>
+#include <glm/gtx/transform.hpp>
+
+#include "render/anim/skinning.h"
+
+namespace marrow::anim {
+namespace {
+
+using formats::Influence;
+using formats::Mesh;
+
+TEST(PackInfluences, KeepsTheEightHeaviestAndRenormalises) {
+  Mesh m;
+  m.positions = {{0, 0, 0}};
+  std::vector<Influence> inf;
+  for (std::uint32_t b = 0; b < 10; ++b) inf.push_back({b, static_cast<float>(b + 1)});
+  m.addInfluences(inf);
+  const PackedInfluences p = packInfluences(m);
+  EXPECT_EQ(p.groups, 2);
+  EXPECT_EQ(p.truncatedVertices, 1u);
+  float total = 0.0f;
+  for (int k = 0; k < 4; ++k) {
+    total += p.weights0[0][k] + p.weights1[0][k];
+    EXPECT_GE(p.bones0[0][k], 2u);  // bones 0 and 1 were the lightest
+    EXPECT_GE(p.bones1[0][k], 2u);
+  }
+  EXPECT_NEAR(total, 1.0f, 1e-6f);
+}
+
+TEST(PackInfluences, RigidAttachmentIsOneFullWeight) {
+  Mesh m;
+  m.positions = {{0, 0, 0}, {1, 0, 0}};
+  m.parentBone = 3;
+  const PackedInfluences p = packInfluences(m);
+  ASSERT_EQ(p.groups, 1);
+  EXPECT_EQ(p.bones0[1].x, 3u);
+  EXPECT_EQ(p.weights0[1].x, 1.0f);
+}
+
+TEST(Skin, VertexWithoutWeightsStaysWhereItIs) {
+  Mesh m;
+  m.positions = {{1, 2, 3}};
+  m.addInfluences({});
+  const std::vector<glm::mat4> palette = {glm::translate(glm::vec3(5, 0, 0))};
+  std::vector<glm::vec3> out;
+  skin(m, packInfluences(m), palette, out);
+  EXPECT_EQ(out[0], glm::vec3(1, 2, 3));
+}
+
+TEST(Skin, BlendsMatricesByWeightAndRenormalisesNormals) {
+  Mesh m;
+  m.positions = {{0, 0, 0}};
+  m.normals = {{0, 1, 0}};
+  const Influence both[] = {{0, 0.5f}, {1, 0.5f}};
+  m.addInfluences(both);
+  const std::vector<glm::mat4> palette = {glm::translate(glm::vec3(2, 0, 0)),
+                                          glm::rotate(glm::radians(90.0f), glm::vec3(0, 0, 1))};
+  std::vector<glm::vec3> pos, nrm;
+  skin(m, packInfluences(m), palette, pos, &nrm);
+  EXPECT_NEAR(pos[0].x, 1.0f, 1e-6f);
+  EXPECT_NEAR(glm::length(nrm[0]), 1.0f, 1e-6f);
+  EXPECT_NEAR(nrm[0].x, -std::sqrt(0.5f), 1e-5f);
+}
+
+TEST(SkinPalette, RestPoseGivesIdentityPalette) {
+  formats::Skeleton s;
+  s.bones.push_back({"a", -1, {0, 1, 0}, glm::angleAxis(0.4f, glm::vec3(1, 0, 0)), {1, 1, 1}});
+  s.bones.push_back({"b", 0, {0, 2, 0}, glm::angleAxis(-0.7f, glm::vec3(0, 0, 1)), {1, 1, 1}});
+  const Pose p = evaluate(s, nullptr, 0.0f);
+  std::vector<glm::mat4> palette;
+  skinPalette(s, Mesh{}, p, palette);
+  for (const auto& m : palette)
+    for (int c = 0; c < 4; ++c)
+      for (int r = 0; r < 4; ++r) EXPECT_NEAR(m[c][r], c == r ? 1.0f : 0.0f, 1e-5f);
+}
+
+TEST(SkinPalette, UsesTheMeshsOwnInverseBindsWhenItHasThem) {
+  formats::Skeleton s;
+  s.bones.push_back({"a", -1, {0, 0, 0}, {1, 0, 0, 0}, {1, 1, 1}});
+  Mesh m;
+  m.inverseBind = {glm::translate(glm::vec3(0, -3, 0))};
+  const Pose p = evaluate(s, nullptr, 0.0f);
+  std::vector<glm::mat4> palette;
+  skinPalette(s, m, p, palette);
+  EXPECT_NEAR(palette[0][3][1], -3.0f, 1e-6f);
+}
+
+}  // namespace
+}  // namespace marrow::anim
