@@ -72,7 +72,7 @@ struct Renderer::Impl {
   void drawLines(const std::vector<LineVertex>& v, GLenum mode, const glm::mat4& viewProj,
                  float pointSize);
   void drawGrid(const glm::mat4& viewProj);
-  void drawSkeleton(const glm::mat4& viewProj, int selected);
+  void drawSkeleton(const glm::mat4& viewProj, int selected, bool onlySelected);
   void freeScene();
 };
 
@@ -283,23 +283,24 @@ void Renderer::Impl::drawGrid(const glm::mat4& viewProj) {
   drawLines(lineScratch, GL_LINES, viewProj, 1.0f);
 }
 
-void Renderer::Impl::drawSkeleton(const glm::mat4& viewProj, int selected) {
+void Renderer::Impl::drawSkeleton(const glm::mat4& viewProj, int selected, bool onlySelected) {
   const auto& bones = scene->skeleton.bones;
   if (bones.empty() || pose.model.size() != bones.size()) return;
+  if (onlySelected && (selected < 0 || static_cast<std::size_t>(selected) >= bones.size())) return;
   const glm::vec4 boneColor(0.55f, 0.8f, 1.0f, 0.9f);
   const glm::vec4 selectedColor(1.0f, 0.65f, 0.1f, 1.0f);
   auto at = [&](std::size_t i) { return glm::vec3(display * pose.model[i][3]); };
   lineScratch.clear();
   for (std::size_t i = 0; i < bones.size(); ++i) {
     const int p = bones[i].parent;
-    if (p < 0) continue;
     const bool sel = static_cast<int>(i) == selected;
+    if (p < 0 || (onlySelected && !sel)) continue;
     lineScratch.push_back({at(p), sel ? selectedColor : boneColor});
     lineScratch.push_back({at(i), sel ? selectedColor : boneColor});
   }
   drawLines(lineScratch, GL_LINES, viewProj, 1.0f);
   lineScratch.clear();
-  for (std::size_t i = 0; i < bones.size(); ++i)
+  for (std::size_t i = 0; i < bones.size() && !onlySelected; ++i)
     lineScratch.push_back({at(i), static_cast<int>(i) == selected ? selectedColor : boneColor});
   drawLines(lineScratch, GL_POINTS, viewProj, 6.0f);
   if (selected >= 0 && static_cast<std::size_t>(selected) < bones.size()) {
@@ -359,9 +360,10 @@ void Renderer::render(const Camera& camera, int width, int height, const ViewOpt
     gl->glFrontFace(GL_CCW);
   }
 
-  if (d.scene && o.showSkeleton) {
+  if (d.scene && (o.showSkeleton || o.selectedBone >= 0)) {
+    // The selected bone shows even with the overlay off, so that picking it in a list shows it.
     gl->glDisable(GL_DEPTH_TEST);
-    d.drawSkeleton(viewProj, o.selectedBone);
+    d.drawSkeleton(viewProj, o.selectedBone, !o.showSkeleton);
     gl->glEnable(GL_DEPTH_TEST);
   }
 }

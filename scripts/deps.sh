@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages Marrow needs that are not installed yet (nothing when all are).
+# Usage: scripts/deps.sh [build|test]   (test adds what the headless test run needs)
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-image-formats-plugins
+  libgl-dev libglm-dev libassimp-dev zlib1g-dev libpugixml-dev libcal3d12-dev
+  xvfb xauth
+)
+if [[ "${1:-build}" == test ]]; then
+  packages+=(libgtest-dev libgmock-dev libbenchmark-dev assimp-testmodels)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+echo "Installing: ${missing[*]}"
+sudo=()
+[[ $(id -u) -ne 0 ]] && sudo=(sudo)
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"

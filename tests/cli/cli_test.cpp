@@ -1,0 +1,173 @@
+// marrow-cli as scripts use it: exit codes, and the JSON shapes the issues fix.
+#include <gtest/gtest.h>
+
+#include <QCoreApplication>
+#include <QImage>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+
+#include <fstream>
+
+namespace {
+
+struct Run {
+  int code = -1;
+  QByteArray out, err;
+  QJsonObject json() const {
+    QJsonParseError e;
+    const QJsonDocument d = QJsonDocument::fromJson(out, &e);
+    EXPECT_EQ(e.error, QJsonParseError::NoError) << e.errorString().toStdString() << "\n" << out.left(400).toStdString();
+    return d.object();
+  }
+};
+
+Run cli(const QStringList& args) {
+  QProcess p;
+  p.start(QStringLiteral(MARROW_CLI), args);
+  p.waitForFinished(120000);
+  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
+          p.readAllStandardError()};
+}
+
+QString assimpModel(const char* rel) {
+  const QString path = QStringLiteral(MARROW_ASSIMP_MODELS_DIR "/") + QLatin1String(rel);
+  return std::ifstream(path.toStdString()) ? path : QString();
+}
+
+TEST(Cli, UsageErrorsExitWithTwo) {
+  EXPECT_EQ(cli({}).code, 2);
+  EXPECT_EQ(cli({"frobnicate", ":demo"}).code, 2);
+  EXPECT_EQ(cli({"info"}).code, 2);
+  EXPECT_EQ(cli({"info", ":demo", "--bogus"}).code, 2);
+  EXPECT_EQ(cli({"pose", ":demo", "--time", "soon"}).code, 2);
+  EXPECT_EQ(cli({"pose", ":demo", "--space", "sideways"}).code, 2);
+  EXPECT_EQ(cli({"convert", ":demo"}).code, 2);
+}
+
+TEST(Cli, LoadErrorsExitWithOneAndNameTheFile) {
+  const Run r = cli({"info", "/nonexistent/model.omf"});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(r.err.contains("/nonexistent/model.omf")) << r.err.toStdString();
+  QTemporaryDir dir;
+  const QString bad = dir.filePath(QStringLiteral("bad.omf"));
+  std::ofstream(bad.toStdString()) << "OMF1\x05\x00";
+  const Run b = cli({"info", bad});
+  EXPECT_EQ(b.code, 1);
+  EXPECT_TRUE(b.err.contains("bad.omf")) << b.err.toStdString();
+  EXPECT_TRUE(b.err.contains("offset")) << b.err.toStdString();
+  EXPECT_EQ(cli({"pose", ":demo", "--clip", "no-such-clip"}).code, 1);
+}
+
+TEST(Cli, InfoJsonHasTheContractedShape) {
+  const Run r = cli({"info", ":demo", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err.toStdString();
+  const QJsonObject o = r.json();
+  for (const char* list : {"meshes", "clips", "materials", "textures", "diagnostics"})
+    EXPECT_TRUE(o.value(QLatin1String(list)).isArray()) << list;
+  ASSERT_TRUE(o.value("skeleton").toObject().value("bones").isArray());
+  const QJsonArray meshes = o.value("meshes").toArray();
+  ASSERT_FALSE(meshes.isEmpty());
+  std::int64_t triangles = 0;
+  for (const auto& m : meshes) {
+    const QJsonObject mesh = m.toObject();
+    EXPECT_TRUE(mesh.value("name").isString());
+    // Counts are plain integers, not strings or floats.
+    EXPECT_TRUE(mesh.value("vertices").isDouble());
+    EXPECT_EQ(mesh.value("vertices").toDouble(), std::floor(mesh.value("vertices").toDouble()));
+    triangles += mesh.value("triangles").toInteger();
+    EXPECT_TRUE(mesh.value("max_influences").isDouble());
+  }
+  EXPECT_GE(triangles, 2000);
+  EXPECT_GE(o.value("skeleton").toObject().value("bones").toArray().size(), 20);
+  const QJsonArray clips = o.value("clips").toArray();
+  ASSERT_GE(clips.size(), 2);
+  for (const auto& c : clips) {
+    const QJsonObject clip = c.toObject();
+    EXPECT_TRUE(clip.value("name").isString());
+    EXPECT_GT(clip.value("duration").toDouble(), 0.0);
+    EXPECT_GT(clip.value("frame_rate").toDouble(), 0.0);
+    EXPECT_GT(clip.value("tracks").toInteger(), 0);
+    EXPECT_GT(clip.value("keys").toInteger(), 0);
+  }
+  for (const auto& m : o.value("materials").toArray()) {
+    EXPECT_TRUE(m.toObject().value("name").isString());
+    EXPECT_TRUE(m.toObject().value("textures").isArray());
+  }
+}
+
+TEST(Cli, PoseJsonHasTheContractedShape) {
+  const Run r = cli({"pose", ":demo", "--clip", "0", "--time", "0.4", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err.toStdString();
+  const QJsonObject o = r.json();
+  EXPECT_TRUE(o.value("clip").isString());
+  EXPECT_DOUBLE_EQ(o.value("time").toDouble(), 0.4);
+  const QJsonArray bones = o.value("bones").toArray();
+  ASSERT_FALSE(bones.isEmpty());
+  int roots = 0;
+  for (const auto& b : bones) {
+    const QJsonObject bone = b.toObject();
+    EXPECT_TRUE(bone.value("name").isString());
+    EXPECT_TRUE(bone.contains("parent"));
+    roots += bone.value("parent").isNull();
+    ASSERT_EQ(bone.value("model").toArray().size(), 16);
+    EXPECT_DOUBLE_EQ(bone.value("model").toArray().at(15).toDouble(), 1.0);  // column-major
+  }
+  EXPECT_GE(roots, 1);
+  const QJsonArray meshes = o.value("meshes").toArray();
+  ASSERT_FALSE(meshes.isEmpty());
+  for (const auto& m : meshes) {
+    const QJsonArray verts = m.toObject().value("vertices").toArray();
+    ASSERT_FALSE(verts.isEmpty());
+    EXPECT_EQ(verts.at(0).toArray().size(), 3);
+  }
+}
+
+TEST(Cli, PoseMovesBetweenTimesAndRestPoseNeedsNoClip) {
+  const QJsonObject a = cli({"pose", ":demo", "--clip", "0", "--time", "0", "--json"}).json();
+  const QJsonObject b = cli({"pose", ":demo", "--clip", "0", "--time", "0.3", "--json"}).json();
+  EXPECT_NE(a.value("meshes"), b.value("meshes"));
+  const QJsonObject rest = cli({"pose", ":demo", "--clip", "none", "--json"}).json();
+  EXPECT_TRUE(rest.value("clip").isNull());
+}
+
+TEST(Cli, DisplaySpaceEqualsNativeSpaceForAYUpMetreModel) {
+  // OMF is Y-up, right-handed, metres: display space changes nothing (Z-up and left-handed
+  // conversions are checked in the unit tests of formats::toDisplay and convertBasis).
+  const QJsonObject n = cli({"pose", ":demo", "--json", "--time", "0.2"}).json();
+  const QJsonObject d = cli({"pose", ":demo", "--json", "--time", "0.2", "--space", "display"}).json();
+  EXPECT_EQ(n.value("meshes"), d.value("meshes"));
+  EXPECT_EQ(d.value("space").toString(), QStringLiteral("display"));
+}
+
+TEST(Cli, ConvertWritesAnOmfThatReadsBackTheSame) {
+  QTemporaryDir dir;
+  const QString out = dir.filePath(QStringLiteral("demo-copy.omf"));
+  const Run c = cli({"convert", ":demo", "-o", out});
+  ASSERT_EQ(c.code, 0) << c.err.toStdString();
+  const QJsonObject a = cli({"info", ":demo", "--json"}).json();
+  const QJsonObject b = cli({"info", out, "--json"}).json();
+  EXPECT_EQ(a.value("meshes"), b.value("meshes"));
+  EXPECT_EQ(a.value("skeleton"), b.value("skeleton"));
+  EXPECT_EQ(a.value("clips"), b.value("clips"));
+}
+
+TEST(Cli, SeveralInputsFormOneModel) {
+  const QString gltf = assimpModel("glTF2/simple_skin/simple_skin.gltf");
+  if (gltf.isEmpty()) GTEST_SKIP() << "assimp-testmodels absent";
+  const QJsonObject one = cli({"info", gltf, "--json"}).json();
+  const QJsonObject two = cli({"info", gltf, ":demo", "--json"}).json();
+  EXPECT_EQ(two.value("meshes").toArray().size(),
+            one.value("meshes").toArray().size() +
+                cli({"info", ":demo", "--json"}).json().value("meshes").toArray().size());
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  QCoreApplication app(argc, argv);
+  ::testing::InitGoogleTest(&argc, argv);
+  return RUN_ALL_TESTS();
+}
