@@ -1,0 +1,241 @@
+// aiMaterial → Material, texture references → Scene::textures (embedded images copied).
+#include <assimp/material.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <type_traits>
+
+#include "formats/assimp/assimp_convert.h"
+
+namespace marrow::formats::assimpconv {
+namespace {
+
+struct MapKind {
+  aiTextureType type;
+  const char* kind;
+};
+
+// The model's names for assimp's texture slots (Material::maps); "diffuse" is what the renderer
+// looks for first.
+constexpr MapKind kMapKinds[] = {
+    {aiTextureType_DIFFUSE, "diffuse"},
+    {aiTextureType_BASE_COLOR, "baseColor"},
+    {aiTextureType_SPECULAR, "specular"},
+    {aiTextureType_AMBIENT, "ambient"},
+    {aiTextureType_EMISSIVE, "emissive"},
+    {aiTextureType_EMISSION_COLOR, "emissionColor"},
+    {aiTextureType_NORMALS, "normal"},
+    {aiTextureType_NORMAL_CAMERA, "normalCamera"},
+    {aiTextureType_HEIGHT, "height"},
+    {aiTextureType_DISPLACEMENT, "displacement"},
+    {aiTextureType_SHININESS, "shininess"},
+    {aiTextureType_OPACITY, "opacity"},
+    {aiTextureType_LIGHTMAP, "lightmap"},
+    {aiTextureType_REFLECTION, "reflection"},
+    {aiTextureType_METALNESS, "metalness"},
+    {aiTextureType_DIFFUSE_ROUGHNESS, "roughness"},
+    {aiTextureType_AMBIENT_OCCLUSION, "ambientOcclusion"},
+    {aiTextureType_SHEEN, "sheen"},
+    {aiTextureType_CLEARCOAT, "clearcoat"},
+    {aiTextureType_TRANSMISSION, "transmission"},
+    {aiTextureType_UNKNOWN, "unknown"},
+};
+
+const char* kindOf(unsigned semantic) {
+  for (const auto& k : kMapKinds)
+    if (static_cast<unsigned>(k.type) == semantic) return k.kind;
+  return "other";
+}
+
+void putU32(std::vector<std::byte>& out, std::uint32_t v) {
+  for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<std::byte>(v >> shift));
+}
+
+void putChunk(std::vector<std::byte>& out, const char type[4], const std::vector<std::byte>& data) {
+  putU32(out, static_cast<std::uint32_t>(data.size()));
+  const std::size_t typeAt = out.size();
+  for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::byte>(type[i]));
+  out.insert(out.end(), data.begin(), data.end());
+  const auto* crcStart = reinterpret_cast<const Bytef*>(out.data() + typeAt);
+  putU32(out, static_cast<std::uint32_t>(
+                  crc32(crc32(0, nullptr, 0), crcStart, static_cast<uInt>(out.size() - typeAt))));
+}
+
+// Assimp hands uncompressed embedded images over as BGRA texels (MDL, HMP skins); the model keeps
+// encoded images only, so they become an RGBA PNG (PNG spec: IHDR, IDAT, IEND; filter 0 rows).
+std::vector<std::byte> encodePng(const aiTexture& tex) {
+  const std::size_t w = tex.mWidth, h = tex.mHeight;
+  std::vector<Bytef> raw;
+  raw.reserve(h * (1 + 4 * w));
+  for (std::size_t y = 0; y < h; ++y) {
+    raw.push_back(0);  // filter: none
+    for (std::size_t x = 0; x < w; ++x) {
+      const aiTexel& t = tex.pcData[y * w + x];
+      raw.insert(raw.end(), {t.r, t.g, t.b, t.a});
+    }
+  }
+  uLongf packedSize = compressBound(static_cast<uLong>(raw.size()));
+  std::vector<std::byte> packed(packedSize);
+  if (compress2(reinterpret_cast<Bytef*>(packed.data()), &packedSize, raw.data(),
+                static_cast<uLong>(raw.size()), Z_DEFAULT_COMPRESSION) != Z_OK)
+    return {};
+  packed.resize(packedSize);
+
+  std::vector<std::byte> png;
+  constexpr unsigned char kSignature[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+  for (unsigned char b : kSignature) png.push_back(std::byte{b});
+  std::vector<std::byte> ihdr;
+  putU32(ihdr, static_cast<std::uint32_t>(w));
+  putU32(ihdr, static_cast<std::uint32_t>(h));
+  constexpr unsigned char kFormat[] = {8, 6, 0, 0,
+                                       0};  // 8 bits, RGBA, deflate, no filter, no interlace
+  for (unsigned char b : kFormat) ihdr.push_back(std::byte{b});
+  putChunk(png, "IHDR", ihdr);
+  putChunk(png, "IDAT", packed);
+  putChunk(png, "IEND", {});
+  return png;
+}
+
+std::string formatProperty(const aiMaterialProperty& p) {
+  const std::size_t len = p.mDataLength;
+  std::string s;
+  auto numbers = [&](auto sample) {
+    using T = decltype(sample);
+    for (std::size_t i = 0; i + sizeof(T) <= len && i < 16 * sizeof(T); i += sizeof(T)) {
+      T v;
+      std::memcpy(&v, p.mData + i, sizeof(T));
+      if (!s.empty()) s += ' ';
+      if constexpr (std::is_floating_point_v<T>) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%g", static_cast<double>(v));
+        s += buf;
+      } else {
+        s += std::to_string(v);
+      }
+    }
+    if (len > 16 * sizeof(T)) s += " …";
+  };
+  switch (p.mType) {
+    case aiPTI_Float: numbers(float{}); break;
+    case aiPTI_Double: numbers(double{}); break;
+    case aiPTI_Integer: numbers(std::int32_t{}); break;
+    case aiPTI_String:
+      // Stored as aiString: a 32-bit length, the characters, a terminating zero.
+      if (len >= 4) {
+        std::uint32_t n;
+        std::memcpy(&n, p.mData, 4);
+        s.assign(p.mData + 4, std::min<std::size_t>({n, len - 4, 256}));
+      }
+      break;
+    case aiPTI_Buffer:
+      // Importers store enums (mapping mode, shading model) and flags (two-sided) this way.
+      if (len == 4) {
+        numbers(std::int32_t{});
+      } else if (len == 1) {
+        s = std::to_string(static_cast<unsigned char>(p.mData[0]));
+      } else {
+        s = std::to_string(len) + " bytes";
+      }
+      break;
+    default: s = std::to_string(len) + " bytes"; break;
+  }
+  return s;
+}
+
+glm::vec4 colour(const aiMaterial& m, const char* key, unsigned type, unsigned index,
+                 glm::vec4 fallback, bool& found) {
+  aiColor4D c;
+  found = aiGetMaterialColor(&m, key, type, index, &c) == aiReturn_SUCCESS;
+  return found ? glm::vec4(c.r, c.g, c.b, c.a) : fallback;
+}
+
+}  // namespace
+
+void convertMaterials(const Context& c, Scene& out) {
+  const aiScene& scene = c.scene;
+  std::map<std::string, int> textureOf;  // by path as the file gives it
+  std::size_t skippedTextures = 0;
+  std::uint64_t embeddedBytes = 0;
+  auto textureIndex = [&](const std::string& path) -> int {
+    if (auto it = textureOf.find(path); it != textureOf.end()) return it->second;
+    Texture t;
+    t.path = path;
+    t.name = path;
+    if (const aiTexture* tex = scene.GetEmbeddedTexture(path.c_str())) {
+      if (tex->mFilename.length) t.name = tex->mFilename.C_Str();
+      const std::uint64_t bytes =
+          tex->mHeight == 0 ? tex->mWidth : std::uint64_t{tex->mWidth} * tex->mHeight * 4;
+      embeddedBytes += bytes;
+      if (!tex->pcData || embeddedBytes > c.limits.maxAllocation(c.inputBytes)) {
+        ++skippedTextures;
+      } else if (tex->mHeight == 0) {
+        const auto* p = reinterpret_cast<const std::byte*>(tex->pcData);
+        t.data.assign(p, p + tex->mWidth);
+      } else {
+        t.data = encodePng(*tex);
+        if (t.data.empty()) ++skippedTextures;
+      }
+    }
+    const int index = static_cast<int>(out.textures.size());
+    out.textures.push_back(std::move(t));
+    textureOf.emplace(path, index);
+    return index;
+  };
+
+  for (unsigned i = 0; i < scene.mNumMaterials; ++i) {
+    const aiMaterial* src = scene.mMaterials[i];
+    Material m;
+    if (!src) {
+      m.name = "material " + std::to_string(i);
+      out.materials.push_back(std::move(m));
+      continue;
+    }
+    aiString name;
+    m.name = src->Get(AI_MATKEY_NAME, name) == aiReturn_SUCCESS && name.length
+                 ? name.C_Str()
+                 : "material " + std::to_string(i);
+    bool found = false;
+    m.diffuse = colour(*src, AI_MATKEY_COLOR_DIFFUSE, m.diffuse, found);
+    if (!found) m.diffuse = colour(*src, AI_MATKEY_BASE_COLOR, m.diffuse, found);
+    m.ambient = colour(*src, AI_MATKEY_COLOR_AMBIENT, m.ambient, found);
+    m.specular = colour(*src, AI_MATKEY_COLOR_SPECULAR, m.specular, found);
+    ai_real value = 0;
+    if (src->Get(AI_MATKEY_OPACITY, value) == aiReturn_SUCCESS && std::isfinite(value))
+      m.diffuse.a = value;
+    if (src->Get(AI_MATKEY_SHININESS, value) == aiReturn_SUCCESS && std::isfinite(value))
+      m.shininess = value;
+
+    for (const auto& k : kMapKinds) {
+      const unsigned count = src->GetTextureCount(k.type);
+      for (unsigned t = 0; t < count; ++t) {
+        aiString path;
+        if (src->GetTexture(k.type, t, &path) != aiReturn_SUCCESS || path.length == 0) continue;
+        m.maps.push_back({k.kind, textureIndex(path.C_Str())});
+      }
+    }
+
+    // Everything else, for inspectors: keys as assimp names them, texture ones tagged with slot.
+    constexpr std::size_t kMaxProperties = 64;
+    for (unsigned p = 0; p < src->mNumProperties && m.properties.size() < kMaxProperties; ++p) {
+      const aiMaterialProperty* prop = src->mProperties[p];
+      if (!prop || !prop->mData) continue;
+      std::string key = prop->mKey.C_Str();
+      if (key == "?mat.name") continue;
+      if (prop->mSemantic != 0)
+        key +=
+            std::string("[") + kindOf(prop->mSemantic) + " " + std::to_string(prop->mIndex) + "]";
+      m.properties.push_back({std::move(key), formatProperty(*prop)});
+    }
+    out.materials.push_back(std::move(m));
+  }
+  if (skippedTextures)
+    c.warn("textures", std::to_string(skippedTextures) +
+                           " embedded textures could not be kept (empty, too large or not "
+                           "encodable); they are listed by name only");
+}
+
+}  // namespace marrow::formats::assimpconv
