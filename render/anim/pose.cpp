@@ -104,7 +104,9 @@ glm::quat mix(const glm::quat& a, glm::quat b, float f) {
   if (cosTheta > 0.9995f) return glm::normalize(a * (1.0f - f) + b * f);
   const float theta = std::acos(cosTheta);
   const float sinTheta = std::sin(theta);
-  return (a * std::sin((1.0f - f) * theta) + b * std::sin(f * theta)) * (1.0f / sinTheta);
+  // Normalised so that keys a reader left slightly off unit length still give rotations.
+  return glm::normalize((a * std::sin((1.0f - f) * theta) + b * std::sin(f * theta)) *
+                        (1.0f / sinTheta));
 }
 
 template <class T>
