@@ -36,6 +36,8 @@ struct Change {
 }  // namespace
 
 void convertBasis(Scene& scene, const Basis& target) {
+  // Not only faster: the matrix round trip of the rotations below would turn -0 into +0.
+  if (scene.basis == target) return;
   const glm::mat4 m = basisChange(scene.basis, target);
   Change c;
   const glm::mat3 m3(m);

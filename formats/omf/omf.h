@@ -19,7 +19,8 @@ Result<Scene> readOmf(std::span<const std::byte> data, const ReadContext& ctx);
 
 // Writes a scene as OMF. The scene is converted to OMF's basis first (toDisplay). What OMF
 // cannot hold is reported in `diagnostics` (names cut to 16 bytes, influences past 8 dropped
-// and the rest renormalised, scale keys dropped, key times rounded to frames); an error is
+// and the rest renormalised, scale keys dropped, keys that are not on whole frames of
+// the one frame rate OMF stores resampled at every frame); an error is
 // returned only when nothing sensible can be written.
 Result<std::vector<std::byte>> writeOmf(const Scene& scene, Diagnostics& diagnostics);
 
