@@ -56,7 +56,7 @@ JsonWriter& JsonWriter::endArray() {
 
 JsonWriter& JsonWriter::key(std::string_view k) {
   separate();
-  value(k);
+  quoted(k);
   out_ += pretty_ ? ": " : ":";
   afterKey_ = true;
   return *this;
@@ -64,6 +64,11 @@ JsonWriter& JsonWriter::key(std::string_view k) {
 
 JsonWriter& JsonWriter::value(std::string_view s) {
   separate();
+  quoted(s);
+  return *this;
+}
+
+void JsonWriter::quoted(std::string_view s) {
   out_ += '"';
   for (unsigned char c : s) {
     switch (c) {
@@ -83,7 +88,6 @@ JsonWriter& JsonWriter::value(std::string_view s) {
     }
   }
   out_ += '"';
-  return *this;
 }
 
 JsonWriter& JsonWriter::value(bool b) {

@@ -45,6 +45,7 @@ class JsonWriter {
   void separate();
   void newline();
   void close(char bracket);
+  void quoted(std::string_view s);
 
   bool pretty_;
   std::string out_;

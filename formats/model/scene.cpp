@@ -113,38 +113,44 @@ bool sameBoneNames(const Skeleton& a, const Skeleton& b) {
   return true;
 }
 
-// Re-targets a mesh's bone references from the skeleton it was made for to `target`.
-void remapMeshBones(Mesh& mesh, const Skeleton& from, const Skeleton& target,
-                    const std::string& partName, Diagnostics& diag) {
-  std::vector<int> map(from.bones.size(), -1);
-  for (std::size_t i = 0; i < from.bones.size(); ++i) map[i] = target.find(from.bones[i].name);
-  std::size_t dropped = 0;
-  for (auto& inf : mesh.influences) {
-    const int to = inf.bone < map.size() ? map[inf.bone] : -1;
-    if (to < 0) {
-      inf.weight = 0.0f;
-      ++dropped;
-    } else {
-      inf.bone = static_cast<std::uint32_t>(to);
-    }
+// Adds the bones of `extra` that `into` lacks (by name) to `into`, keeping their hierarchy;
+// returns, per bone of `extra`, its index in the grown skeleton.
+std::vector<int> unionSkeleton(Skeleton& into, const Skeleton& extra) {
+  const bool explicitBinds = !into.inverseBind.empty() || !extra.inverseBind.empty();
+  std::vector<glm::mat4> binds = explicitBinds ? into.inverseBindMatrices() : std::vector<glm::mat4>{};
+  const std::vector<glm::mat4> extraBinds =
+      explicitBinds ? extra.inverseBindMatrices() : std::vector<glm::mat4>{};
+  std::vector<int> map(extra.bones.size(), -1);
+  for (std::size_t i = 0; i < extra.bones.size(); ++i) {
+    map[i] = into.find(extra.bones[i].name);
+    if (map[i] >= 0) continue;
+    Bone b = extra.bones[i];
+    b.parent = b.parent >= 0 ? map[b.parent] : -1;  // parents precede children in both
+    map[i] = static_cast<int>(into.bones.size());
+    into.bones.push_back(std::move(b));
+    if (explicitBinds) binds.push_back(extraBinds[i]);
   }
-  if (mesh.parentBone >= 0) {
-    const int to = static_cast<std::size_t>(mesh.parentBone) < map.size() ? map[mesh.parentBone]
-                                                                          : -1;
-    if (to < 0) ++dropped;
-    mesh.parentBone = to;
+  into.inverseBind = std::move(binds);
+  return map;
+}
+
+// Re-targets a mesh's bone references through `map` (bone of its own skeleton → merged bone).
+// Where a shared bone's bind differs between the two skeletons, the mesh keeps its own.
+void remapMeshBones(Mesh& mesh, const std::vector<int>& map, const Skeleton& from,
+                    const Skeleton& merged) {
+  for (auto& inf : mesh.influences)
+    if (inf.bone < map.size()) inf.bone = static_cast<std::uint32_t>(map[inf.bone]);
+  if (mesh.parentBone >= 0 && static_cast<std::size_t>(mesh.parentBone) < map.size())
+    mesh.parentBone = map[mesh.parentBone];
+  const std::vector<glm::mat4> own =
+      mesh.inverseBind.size() == from.bones.size() ? mesh.inverseBind : from.inverseBindMatrices();
+  std::vector<glm::mat4> binds = merged.inverseBindMatrices();
+  bool differs = false;
+  for (std::size_t i = 0; i < map.size(); ++i) {
+    differs = differs || binds[map[i]] != own[i];
+    binds[map[i]] = own[i];
   }
-  if (!mesh.inverseBind.empty()) {
-    std::vector<glm::mat4> ib = target.inverseBindMatrices();
-    for (std::size_t i = 0; i < map.size() && i < mesh.inverseBind.size(); ++i)
-      if (map[i] >= 0) ib[map[i]] = mesh.inverseBind[i];
-    mesh.inverseBind = std::move(ib);
-  }
-  if (dropped)
-    diag.warn(partName, "mesh '" + mesh.name + "'", kNoOffset,
-              std::to_string(dropped) +
-                  " bone references name bones the loaded skeleton does not have; they are "
-                  "left unskinned");
+  mesh.inverseBind = differs ? std::move(binds) : std::vector<glm::mat4>{};
 }
 
 }  // namespace
@@ -162,15 +168,28 @@ void merge(Scene& into, Scene part, const std::string& partName) {
   into.format = into.format.empty() ? part.format : into.format + " + " + part.format;
   into.diagnostics.append(part.diagnostics);
 
-  bool remap = false;
+  // A second, different skeleton joins the first: bones it shares by name are one bone, the
+  // others are added, so that both files' meshes and clips keep working.
+  std::vector<int> boneMap;
   if (!part.skeleton.empty()) {
     if (into.skeleton.empty()) {
       into.skeleton = std::move(part.skeleton);
     } else if (!sameBoneNames(into.skeleton, part.skeleton)) {
-      into.diagnostics.warn(partName, "skeleton", kNoOffset,
-                            "a second skeleton with other bones was ignored; its meshes are "
-                            "bound to the first skeleton by bone name");
-      remap = true;
+      const std::size_t before = into.skeleton.bones.size();
+      boneMap = unionSkeleton(into.skeleton, part.skeleton);
+      into.diagnostics.info(partName, "skeleton", kNoOffset,
+                            "its skeleton shares " +
+                                std::to_string(part.skeleton.bones.size() -
+                                               (into.skeleton.bones.size() - before)) +
+                                " bones by name with the model's and adds " +
+                                std::to_string(into.skeleton.bones.size() - before));
+      // Meshes merged earlier keep their binds for the bones they knew.
+      for (auto& mesh : into.meshes)
+        if (!mesh.inverseBind.empty()) {
+          const auto all = into.skeleton.inverseBindMatrices();
+          mesh.inverseBind.insert(mesh.inverseBind.end(), all.begin() + static_cast<long>(before),
+                                  all.end());
+        }
     }
   }
 
@@ -184,7 +203,7 @@ void merge(Scene& into, Scene part, const std::string& partName) {
   for (auto& t : part.textures) into.textures.push_back(std::move(t));
   for (auto& mesh : part.meshes) {
     if (mesh.material >= 0) mesh.material += materialBase;
-    if (remap) remapMeshBones(mesh, part.skeleton, into.skeleton, partName, into.diagnostics);
+    if (!boneMap.empty()) remapMeshBones(mesh, boneMap, part.skeleton, into.skeleton);
     into.meshes.push_back(std::move(mesh));
   }
   for (auto& c : part.clips) into.clips.push_back(std::move(c));

@@ -13,7 +13,7 @@
 
 namespace {
 
-struct Run {
+struct CliRun {
   int code = -1;
   QByteArray out, err;
   QJsonObject json() const {
@@ -24,7 +24,7 @@ struct Run {
   }
 };
 
-Run cli(const QStringList& args) {
+CliRun cli(const QStringList& args) {
   QProcess p;
   p.start(QStringLiteral(MARROW_CLI), args);
   p.waitForFinished(120000);
@@ -48,13 +48,13 @@ TEST(Cli, UsageErrorsExitWithTwo) {
 }
 
 TEST(Cli, LoadErrorsExitWithOneAndNameTheFile) {
-  const Run r = cli({"info", "/nonexistent/model.omf"});
+  const CliRun r = cli({"info", "/nonexistent/model.omf"});
   EXPECT_EQ(r.code, 1);
   EXPECT_TRUE(r.err.contains("/nonexistent/model.omf")) << r.err.toStdString();
   QTemporaryDir dir;
   const QString bad = dir.filePath(QStringLiteral("bad.omf"));
   std::ofstream(bad.toStdString()) << "OMF1\x05\x00";
-  const Run b = cli({"info", bad});
+  const CliRun b = cli({"info", bad});
   EXPECT_EQ(b.code, 1);
   EXPECT_TRUE(b.err.contains("bad.omf")) << b.err.toStdString();
   EXPECT_TRUE(b.err.contains("offset")) << b.err.toStdString();
@@ -62,7 +62,7 @@ TEST(Cli, LoadErrorsExitWithOneAndNameTheFile) {
 }
 
 TEST(Cli, InfoJsonHasTheContractedShape) {
-  const Run r = cli({"info", ":demo", "--json"});
+  const CliRun r = cli({"info", ":demo", "--json"});
   ASSERT_EQ(r.code, 0) << r.err.toStdString();
   const QJsonObject o = r.json();
   for (const char* list : {"meshes", "clips", "materials", "textures", "diagnostics"})
@@ -99,7 +99,7 @@ TEST(Cli, InfoJsonHasTheContractedShape) {
 }
 
 TEST(Cli, PoseJsonHasTheContractedShape) {
-  const Run r = cli({"pose", ":demo", "--clip", "0", "--time", "0.4", "--json"});
+  const CliRun r = cli({"pose", ":demo", "--clip", "0", "--time", "0.4", "--json"});
   ASSERT_EQ(r.code, 0) << r.err.toStdString();
   const QJsonObject o = r.json();
   EXPECT_TRUE(o.value("clip").isString());
@@ -145,7 +145,7 @@ TEST(Cli, DisplaySpaceEqualsNativeSpaceForAYUpMetreModel) {
 TEST(Cli, ConvertWritesAnOmfThatReadsBackTheSame) {
   QTemporaryDir dir;
   const QString out = dir.filePath(QStringLiteral("demo-copy.omf"));
-  const Run c = cli({"convert", ":demo", "-o", out});
+  const CliRun c = cli({"convert", ":demo", "-o", out});
   ASSERT_EQ(c.code, 0) << c.err.toStdString();
   const QJsonObject a = cli({"info", ":demo", "--json"}).json();
   const QJsonObject b = cli({"info", out, "--json"}).json();

@@ -120,9 +120,11 @@ class MainWindowTest : public QObject {
     QVERIFY(!w.player().playing());
     QCOMPARE(w.player().time(), 0.0);
     // Space toggles play anywhere in the window.
-    QTest::keyClick(&w, Qt::Key_Space);
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QTest::keyClick(w.viewport(), Qt::Key_Space);
     QVERIFY(w.player().playing());
-    QTest::keyClick(&w, Qt::Key_Space);
+    QTest::keyClick(w.viewport(), Qt::Key_Space);
     QVERIFY(!w.player().playing());
   }
 
