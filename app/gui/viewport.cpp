@@ -12,7 +12,11 @@ Viewport::Viewport(QWidget* parent) : QOpenGLWidget(parent) {
   setMinimumSize(160, 120);
 }
 
-Viewport::~Viewport() { releaseGL(); }
+Viewport::~Viewport() {
+  // QOpenGLWidget's own destructor destroys the context later; by then this is no Viewport.
+  QObject::disconnect(contextGone_);
+  releaseGL();
+}
 
 void Viewport::releaseGL() {
   if (!glReady_) return;
@@ -31,8 +35,9 @@ void Viewport::initializeGL() {
   }
   glReady_ = true;
   // The context goes away with the widget's window (re-parenting, docking): free GL objects then.
-  connect(context(), &QOpenGLContext::aboutToBeDestroyed, this, [this] { releaseGL(); },
-          Qt::DirectConnection);
+  QObject::disconnect(contextGone_);
+  contextGone_ = connect(context(), &QOpenGLContext::aboutToBeDestroyed, this,
+                         [this] { releaseGL(); }, Qt::DirectConnection);
   if (pending_) upload();
 }
 

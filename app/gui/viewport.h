@@ -62,6 +62,7 @@ class Viewport : public QOpenGLWidget {
   bool frameOnUpload_ = false;
   QString glError_;
   QPoint lastMouse_;
+  QMetaObject::Connection contextGone_;
   Qt::MouseButtons dragButtons_;
 };
 
