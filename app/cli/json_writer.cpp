@@ -108,21 +108,26 @@ JsonWriter& JsonWriter::value(std::uint64_t i) {
   return *this;
 }
 
-JsonWriter& JsonWriter::value(float f) {
-  if (!std::isfinite(f)) return null();
-  separate();
-  char buf[32];
-  const auto r = std::to_chars(buf, buf + sizeof buf, f);
+template <class T>
+void JsonWriter::number(T v) {
+  if (!std::isfinite(v)) {
+    out_ += "null";  // JSON has no NaN or infinity
+    return;
+  }
+  char buf[40];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest round-trip form
   out_.append(buf, r.ptr);
+}
+
+JsonWriter& JsonWriter::value(float f) {
+  separate();
+  number(f);
   return *this;
 }
 
 JsonWriter& JsonWriter::value(double d) {
-  if (!std::isfinite(d)) return null();
   separate();
-  char buf[40];
-  const auto r = std::to_chars(buf, buf + sizeof buf, d);
-  out_.append(buf, r.ptr);
+  number(d);
   return *this;
 }
 
@@ -137,13 +142,7 @@ JsonWriter& JsonWriter::numbers(const float* v, std::size_t n) {
   out_ += '[';
   for (std::size_t i = 0; i < n; ++i) {
     if (i) out_ += pretty_ ? ", " : ",";
-    if (!std::isfinite(v[i])) {
-      out_ += "null";
-      continue;
-    }
-    char buf[32];
-    const auto r = std::to_chars(buf, buf + sizeof buf, v[i]);
-    out_.append(buf, r.ptr);
+    number(v[i]);
   }
   out_ += ']';
   return *this;

@@ -46,6 +46,8 @@ class JsonWriter {
   void newline();
   void close(char bracket);
   void quoted(std::string_view s);
+  template <class T>
+  void number(T v);
 
   bool pretty_;
   std::string out_;
