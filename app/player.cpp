@@ -102,7 +102,7 @@ const anim::Pose& Player::pose() {
     pose_ = anim::restPose(scene_->skeleton);
     if (const auto* c = clip())
       anim::sample(*c, bindings_[static_cast<std::size_t>(clip_)], scene_->skeleton,
-                   static_cast<float>(time()), pose_, &cache_);
+                   static_cast<float>(time()), pose_, &cache_, mode_ == anim::PlayMode::Loop);
     anim::computeModel(scene_->skeleton, pose_);
     dirty_ = false;
   }

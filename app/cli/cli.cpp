@@ -27,7 +27,8 @@ const std::vector<CommandSpec>& commands() {
       {"convert", "convert INPUT... -o OUTPUT.omf", {"-o", "--output"}, {}},
       {"render",
        "render INPUT... -o OUT.png [--clip NAME|INDEX|none] [--time SECONDS] [--size WxH] "
-       "[--yaw DEG] [--pitch DEG] [--wireframe] [--no-grid] [--no-skeleton] [--bone NAME]",
+       "[--mode once|loop|ping-pong] [--yaw DEG] [--pitch DEG] [--wireframe] [--no-grid] "
+       "[--skeleton] [--bone NAME]",
        {"-o", "--output", "--clip", "--time", "--size", "--yaw", "--pitch", "--bone", "--mode"},
        {"--wireframe", "--no-grid", "--no-skeleton", "--skeleton", "--json"}},
   };

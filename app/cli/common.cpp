@@ -44,6 +44,21 @@ bool chooseClip(const Args& args, const formats::Scene& scene, int& clipIndex) {
   return false;
 }
 
+bool playModeOption(const Args& args, anim::PlayMode& mode) {
+  mode = anim::PlayMode::Once;
+  const std::string* m = args.option("--mode");
+  if (!m || *m == "once") return true;
+  if (*m == "loop") {
+    mode = anim::PlayMode::Loop;
+  } else if (*m == "ping-pong" || *m == "pingpong") {
+    mode = anim::PlayMode::PingPong;
+  } else {
+    usageError(args.command, "--mode is once, loop or ping-pong, not '" + *m + "'");
+    return false;
+  }
+  return true;
+}
+
 bool numberOption(const Args& args, const std::string& name, double& out) {
   const std::string* v = args.option(name);
   if (!v) return true;

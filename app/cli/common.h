@@ -7,6 +7,7 @@
 #include "app/cli/cli.h"
 #include "app/cli/json_writer.h"
 #include "app/document.h"
+#include "render/anim/pose.h"
 
 namespace marrow::app::cli {
 
@@ -17,6 +18,9 @@ std::optional<Document> loadInputs(const Args& args, bool decodeTextures = false
 // Resolves --clip (a name, an index, or "none"); defaults to the first clip when the model has
 // any. Returns false (after printing why) when the clip does not exist.
 bool chooseClip(const Args& args, const formats::Scene& scene, int& clipIndex);
+
+// Parses --mode (once, loop, ping-pong; default once); false (after printing why) when unknown.
+bool playModeOption(const Args& args, anim::PlayMode& mode);
 
 // Parses a number option; false (after printing why) when present but not a number.
 bool numberOption(const Args& args, const std::string& name, double& out);

@@ -12,12 +12,8 @@ int runPose(const Args& args) {
   const std::string space = args.option("--space") ? *args.option("--space") : "native";
   if (space != "native" && space != "display")
     return usageError("pose", "--space is native or display, not '" + space + "'");
-  anim::PlayMode mode = anim::PlayMode::Once;
-  if (const std::string* m = args.option("--mode")) {
-    if (*m == "loop") mode = anim::PlayMode::Loop;
-    else if (*m == "ping-pong" || *m == "pingpong") mode = anim::PlayMode::PingPong;
-    else if (*m != "once") return usageError("pose", "--mode is once, loop or ping-pong");
-  }
+  anim::PlayMode mode;
+  if (!playModeOption(args, mode)) return kUsage;
   auto doc = loadInputs(args);
   if (!doc) return kLoadError;
   const formats::Scene& s = *doc->scene;
@@ -26,7 +22,7 @@ int runPose(const Args& args) {
   const formats::Clip* clip = clipIndex >= 0 ? &s.clips[clipIndex] : nullptr;
 
   const float t = clip ? anim::clipTime(static_cast<float>(time), clip->duration, mode) : 0.0f;
-  const anim::Pose pose = anim::evaluate(s.skeleton, clip, t);
+  const anim::Pose pose = anim::evaluate(s.skeleton, clip, t, mode == anim::PlayMode::Loop);
 
   // Display space re-expresses the whole model (formats::convertBasis does the same to data):
   // points map by C, bone frames by C·M·C⁻¹.

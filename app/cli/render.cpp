@@ -61,6 +61,9 @@ int runRender(int argc, char** argv, const Args& args) {
       !numberOption(args, "--pitch", pitch))
     return kUsage;
 
+  anim::PlayMode mode;
+  if (!playModeOption(args, mode)) return kUsage;
+
   reexecUnderXvfb(argc, argv);
   render::setDefaultSurfaceFormat();
   int qtArgc = 1;
@@ -73,8 +76,7 @@ int runRender(int argc, char** argv, const Args& args) {
   int clipIndex = -1;
   if (!chooseClip(args, s, clipIndex)) return kLoadError;
   const formats::Clip* clip = clipIndex >= 0 ? &s.clips[clipIndex] : nullptr;
-  const float t = clip ? anim::clipTime(static_cast<float>(time), clip->duration, anim::PlayMode::Once)
-                       : 0.0f;
+  const float t = clip ? anim::clipTime(static_cast<float>(time), clip->duration, mode) : 0.0f;
 
   render::OffscreenGL gl;
   std::string error;
@@ -88,7 +90,7 @@ int runRender(int argc, char** argv, const Args& args) {
     return kLoadError;
   }
   renderer.setScene(doc->scene, doc->textures);
-  renderer.setPose(anim::evaluate(s.skeleton, clip, t));
+  renderer.setPose(anim::evaluate(s.skeleton, clip, t, mode == anim::PlayMode::Loop));
 
   render::ViewOptions view;
   view.wireframe = args.has("--wireframe");

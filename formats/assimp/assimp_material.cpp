@@ -213,8 +213,15 @@ void convertMaterials(const Context& c, Scene& out) {
       const unsigned count = src->GetTextureCount(k.type);
       for (unsigned t = 0; t < count; ++t) {
         aiString path;
-        if (src->GetTexture(k.type, t, &path) != aiReturn_SUCCESS || path.length == 0) continue;
-        m.maps.push_back({k.kind, textureIndex(path.C_Str())});
+        unsigned uvIndex = 0;
+        if (src->GetTexture(k.type, t, &path, nullptr, &uvIndex) != aiReturn_SUCCESS ||
+            path.length == 0)
+          continue;
+        MaterialMap map;
+        map.kind = k.kind;
+        map.texture = textureIndex(path.C_Str());
+        map.uvSet = static_cast<int>(uvIndex);
+        m.maps.push_back(std::move(map));
       }
     }
 

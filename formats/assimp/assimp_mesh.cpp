@@ -139,23 +139,26 @@ void copyMorphs(const aiMesh& src, const Placement& p, Mesh& out, const Context&
     }
     MorphTarget t;
     t.name = am->mName.length ? am->mName.C_Str() : "morph " + std::to_string(k);
-    t.positionDeltas.resize(src.mNumVertices);
-    // Assimp stores a morph target's attributes whole; the model stores differences.
+    // Assimp stores a morph target's attributes whole, as the model does.
+    t.positions.resize(src.mNumVertices);
     for (unsigned v = 0; v < src.mNumVertices; ++v) {
-      const glm::vec3 d = toGlm(am->mVertices[v]) - toGlm(src.mVertices[v]);
-      t.positionDeltas[v] = p.identity ? d : p.linear * d;
+      const glm::vec3 q = toGlm(am->mVertices[v]);
+      t.positions[v] = p.identity ? q : glm::vec3(p.matrix * glm::vec4(q, 1.0f));
     }
     if (am->mNormals && src.mNormals) {
-      t.normalDeltas.resize(src.mNumVertices);
+      t.normals.resize(src.mNumVertices);
       for (unsigned v = 0; v < src.mNumVertices; ++v) {
-        const glm::vec3 d = toGlm(am->mNormals[v]) - toGlm(src.mNormals[v]);
-        t.normalDeltas[v] = p.identity ? d : p.normal * d;
+        const glm::vec3 d = toGlm(am->mNormals[v]);
+        t.normals[v] = p.identity ? d : p.normal * d;
       }
     }
-    for (auto& d : t.positionDeltas)
-      if (!std::isfinite(d.x + d.y + d.z)) d = glm::vec3(0.0f);
-    for (auto& d : t.normalDeltas)
-      if (!std::isfinite(d.x + d.y + d.z)) d = glm::vec3(0.0f);
+    // A non-finite target value falls back to the base vertex: no movement there.
+    for (unsigned v = 0; v < src.mNumVertices; ++v) {
+      if (!std::isfinite(t.positions[v].x + t.positions[v].y + t.positions[v].z))
+        t.positions[v] = out.positions[v];
+      if (!t.normals.empty() && !std::isfinite(t.normals[v].x + t.normals[v].y + t.normals[v].z))
+        t.normals[v] = out.normals.empty() ? glm::vec3(0.0f) : out.normals[v];
+    }
     out.morphs.push_back(std::move(t));
   }
 }

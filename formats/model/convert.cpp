@@ -52,8 +52,8 @@ void convertBasis(Scene& scene, const Basis& target) {
       t = glm::vec4(c.dir(glm::vec3(t)), c.mirror ? -t.w : t.w);
     }
     for (auto& morph : mesh.morphs) {
-      for (auto& d : morph.positionDeltas) d = c.point(d);
-      for (auto& d : morph.normalDeltas) d = c.dir(d);
+      for (auto& q : morph.positions) q = c.point(q);
+      for (auto& d : morph.normals) d = c.dir(d);
     }
     for (auto& ib : mesh.inverseBind) ib = c.similar(ib);
     if (c.mirror)

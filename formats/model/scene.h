@@ -43,10 +43,39 @@ struct Influence {
   bool operator==(const Influence&) const = default;
 };
 
+// A blend shape: the whole target shape (absolute values, not offsets) of the vertices it moves.
+// Blending with weights w_k: p = base + sum_k w_k * (target_k - base), the same for normals.
 struct MorphTarget {
   std::string name;
-  std::vector<glm::vec3> positionDeltas;  // one per vertex
-  std::vector<glm::vec3> normalDeltas;    // empty or one per vertex
+  // The vertices the target moves, ascending; empty means every vertex, in order.
+  std::vector<std::uint32_t> vertices;
+  std::vector<glm::vec3> positions;            // one per moved vertex
+  std::vector<glm::vec3> normals;              // empty, or one per moved vertex
+  std::vector<std::vector<glm::vec2>> uvSets;  // empty, or one per mesh uv set, each one per moved vertex
+
+  std::size_t movedCount(std::size_t meshVertices) const {
+    return vertices.empty() ? meshVertices : vertices.size();
+  }
+  std::size_t vertexAt(std::size_t i) const { return vertices.empty() ? i : vertices[i]; }
+};
+
+// Progressive-mesh level of detail (cal3d): the last `collapsible` vertices collapse, last
+// first, each onto collapseTo[v] (-1: never), taking faceCollapseCount[v] faces with it; faces
+// are ordered so that those removed first are at the end.
+struct LevelOfDetail {
+  std::uint32_t collapsible = 0;
+  std::vector<std::int32_t> collapseTo;         // one per vertex
+  std::vector<std::int32_t> faceCollapseCount;  // one per vertex
+
+  bool empty() const { return collapseTo.empty(); }
+};
+
+// Cloth / hair springs (cal3d): physically simulated vertices joined by springs. Marrow skins
+// such vertices like any other; the data is kept so that it can be inspected and written back.
+struct Spring {
+  std::uint32_t a = 0, b = 0;
+  float coefficient = 0.0f;
+  float idleLength = 0.0f;
 };
 
 struct Mesh {
@@ -69,6 +98,9 @@ struct Mesh {
   // (glTF skins, assimp offset matrices); empty means Skeleton::inverseBind.
   std::vector<glm::mat4> inverseBind;
   std::vector<MorphTarget> morphs;
+  LevelOfDetail lod;
+  std::vector<Spring> springs;
+  std::vector<float> physicalWeights;            // empty, or one per vertex (0: follows skinning)
 
   std::size_t vertexCount() const { return positions.size(); }
   std::size_t triangleCount() const { return indices.size() / 3; }
@@ -134,6 +166,9 @@ struct Clip {
   float duration = 0.0f;   // seconds
   float frameRate = 30.0f;  // frames per second the file was authored at
   std::vector<Track> tracks;
+  // When looped, the interval from a track's last key to `duration` interpolates back to its
+  // first key (cal3d cycles); otherwise the last key holds until the end.
+  bool wrapsToFirstKey = false;
 
   std::size_t keyCount() const;
 };
@@ -145,8 +180,10 @@ struct Texture {
 };
 
 struct MaterialMap {
-  std::string kind;  // "diffuse", "normal", "specular", … as the format calls it
-  int texture = -1;  // index into Scene::textures
+  std::string kind;   // "diffuse", "normal", "specular", "opacity", …: what the map is for
+  int texture = -1;   // index into Scene::textures
+  int uvSet = 0;      // which of the mesh's uv sets it is sampled with
+  std::string label;  // the format's own name for the slot, when it has one ("Diffuse Color")
 };
 
 struct MaterialProperty {

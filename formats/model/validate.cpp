@@ -80,11 +80,40 @@ void checkMesh(Collector& c, const Mesh& m, const Scene& s) {
       }
   }
   for (const auto& morph : m.morphs) {
-    if (morph.positionDeltas.size() != n)
-      c.add(what + ": morph '" + morph.name + "' has " + std::to_string(morph.positionDeltas.size()) +
-            " deltas for " + std::to_string(n) + " vertices");
-    checkSize(c, what + ": morph '" + morph.name + "' normals", morph.normalDeltas, n);
+    const std::string mw = what + ": morph '" + morph.name + "'";
+    const std::size_t moved = morph.movedCount(n);
+    if (morph.positions.size() != moved)
+      c.add(mw + " has " + std::to_string(morph.positions.size()) + " positions for " +
+            std::to_string(moved) + " vertices");
+    if (!morph.normals.empty() && morph.normals.size() != moved)
+      c.add(mw + " has " + std::to_string(morph.normals.size()) + " normals for " +
+            std::to_string(moved) + " vertices");
+    for (const auto& uv : morph.uvSets)
+      if (uv.size() != moved) c.add(mw + " has a uv set of the wrong size");
+    for (std::size_t i = 0; i < morph.vertices.size(); ++i)
+      if (morph.vertices[i] >= n || (i > 0 && morph.vertices[i] <= morph.vertices[i - 1])) {
+        c.add(mw + ": vertex list is not ascending within the mesh's vertices");
+        break;
+      }
   }
+  if (!m.lod.empty()) {
+    if (m.lod.collapseTo.size() != n || m.lod.faceCollapseCount.size() != n ||
+        m.lod.collapsible > n)
+      c.add(what + ": level-of-detail data does not match the vertices");
+    else
+      for (std::size_t v = 0; v < n; ++v)
+        if (m.lod.collapseTo[v] >= static_cast<std::int64_t>(n) || m.lod.collapseTo[v] < -1 ||
+            m.lod.faceCollapseCount[v] < 0) {
+          c.add(what + ": vertex " + std::to_string(v) + " collapses outside the mesh");
+          break;
+        }
+  }
+  for (const auto& sp : m.springs)
+    if (sp.a >= n || sp.b >= n) {
+      c.add(what + ": a spring joins vertices outside the mesh");
+      break;
+    }
+  checkSize(c, what + " physical weights", m.physicalWeights, n);
 }
 
 template <class T>

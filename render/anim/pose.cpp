@@ -109,9 +109,14 @@ glm::quat mix(const glm::quat& a, glm::quat b, float f) {
                         (1.0f / sinTheta));
 }
 
+// wrapEnd > the last key time: between the last key and wrapEnd, run on to the first key.
 template <class T>
-T sampleChannel(const formats::Channel<T>& ch, float t, std::uint32_t* cursor) {
+T sampleChannel(const formats::Channel<T>& ch, float t, std::uint32_t* cursor, float wrapEnd) {
   const auto& times = ch.times;
+  if (t > times.back() && wrapEnd > times.back() && ch.interpolation != formats::Interpolation::Step) {
+    const float f = std::min((t - times.back()) / (wrapEnd - times.back()), 1.0f);
+    return mix(ch.values.back(), ch.values.front(), f);
+  }
   if (times.size() == 1 || t <= times.front()) return ch.values.front();
   if (t >= times.back()) return ch.values.back();
   const std::uint32_t k = findInterval(times, t, cursor);
@@ -134,7 +139,8 @@ Pose restPose(const Skeleton& skeleton) {
 }
 
 void sample(const Clip& clip, const Binding& binding, const Skeleton& skeleton, float t,
-            Pose& pose, SamplingCache* cache) {
+            Pose& pose, SamplingCache* cache, bool looping) {
+  const float wrapEnd = looping && clip.wrapsToFirstKey ? clip.duration : 0.0f;
   for (std::size_t i = 0; i < clip.tracks.size() && i < binding.boneOfTrack.size(); ++i) {
     const int bone = binding.boneOfTrack[i];
     if (bone < 0 || static_cast<std::size_t>(bone) >= pose.local.size()) continue;
@@ -143,13 +149,13 @@ void sample(const Clip& clip, const Binding& binding, const Skeleton& skeleton, 
     Transform& out = pose.local[bone];
     out.translation = track.translation.empty()
                           ? rest.translation
-                          : sampleChannel(track.translation, t, cache ? &cache->cursor(i, 0) : nullptr);
+                          : sampleChannel(track.translation, t, cache ? &cache->cursor(i, 0) : nullptr, wrapEnd);
     out.rotation = track.rotation.empty()
                        ? rest.rotation
-                       : sampleChannel(track.rotation, t, cache ? &cache->cursor(i, 1) : nullptr);
+                       : sampleChannel(track.rotation, t, cache ? &cache->cursor(i, 1) : nullptr, wrapEnd);
     out.scale = track.scale.empty()
                     ? rest.scale
-                    : sampleChannel(track.scale, t, cache ? &cache->cursor(i, 2) : nullptr);
+                    : sampleChannel(track.scale, t, cache ? &cache->cursor(i, 2) : nullptr, wrapEnd);
   }
 }
 
@@ -165,9 +171,9 @@ void computeModel(const Skeleton& skeleton, Pose& pose) {
   }
 }
 
-Pose evaluate(const Skeleton& skeleton, const Clip* clip, float t) {
+Pose evaluate(const Skeleton& skeleton, const Clip* clip, float t, bool looping) {
   Pose p = restPose(skeleton);
-  if (clip) sample(*clip, bind(*clip, skeleton), skeleton, t, p);
+  if (clip) sample(*clip, bind(*clip, skeleton), skeleton, t, p, nullptr, looping);
   computeModel(skeleton, p);
   return p;
 }

@@ -57,16 +57,17 @@ class SamplingCache {
 Pose restPose(const Skeleton& skeleton);
 
 // Samples `clip` at clip time `t` into pose.local (pose must hold one entry per bone); bones
-// without a track keep their rest transform. Before the first key and after the last, hold.
-// Between keys: lerp for translation and scale, shortest-path slerp for rotation; step channels
-// hold the earlier key.
+// without a track keep their rest transform. Before the first key and after the last, hold —
+// except when `looping` a clip that wrapsToFirstKey: then the last key runs on to the first key
+// at the clip's duration. Between keys: lerp for translation and scale, shortest-path slerp for
+// rotation; step channels hold the earlier key.
 void sample(const Clip& clip, const Binding& binding, const Skeleton& skeleton, float t,
-            Pose& pose, SamplingCache* cache = nullptr);
+            Pose& pose, SamplingCache* cache = nullptr, bool looping = false);
 
 // pose.local → pose.model, parents before children.
 void computeModel(const Skeleton& skeleton, Pose& pose);
 
 // Convenience: rest pose, then the clip (if any) at `t`, then model matrices.
-Pose evaluate(const Skeleton& skeleton, const Clip* clip, float t);
+Pose evaluate(const Skeleton& skeleton, const Clip* clip, float t, bool looping = false);
 
 }  // namespace marrow::anim

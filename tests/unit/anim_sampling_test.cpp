@@ -161,3 +161,27 @@ TEST(AnimPose, ModelMatricesComposeParentThenChild) {
 
 }  // namespace
 }  // namespace marrow::anim
+
+namespace marrow::anim {
+namespace {
+
+TEST(AnimSample, LoopingCyclicClipRunsFromTheLastKeyBackToTheFirstAtTheDuration) {
+  const Skeleton s = twoBones();
+  Clip c = oneTrackClip("root");
+  c.duration = 3.0f;  // the last key is at 2 s
+  c.wrapsToFirstKey = true;
+  Pose p = restPose(s);
+  sample(c, bind(c, s), s, 2.5f, p, nullptr, /*looping=*/true);
+  EXPECT_NEAR(p.local[0].translation.y, 2.0f, 1e-6f);  // halfway from (2,4,0) back to (0,0,0)
+  sample(c, bind(c, s), s, 3.0f, p, nullptr, true);
+  EXPECT_NEAR(glm::length(p.local[0].translation), 0.0f, 1e-6f);
+  // Played once, or a clip that does not wrap, holds the last key.
+  sample(c, bind(c, s), s, 2.5f, p, nullptr, false);
+  EXPECT_EQ(p.local[0].translation, glm::vec3(2, 4, 0));
+  c.wrapsToFirstKey = false;
+  sample(c, bind(c, s), s, 2.5f, p, nullptr, true);
+  EXPECT_EQ(p.local[0].translation, glm::vec3(2, 4, 0));
+}
+
+}  // namespace
+}  // namespace marrow::anim

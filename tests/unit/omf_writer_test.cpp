@@ -421,7 +421,10 @@ TEST(OmfWriter, WritesZeroNormalsForMeshesWithoutThemAndSaysSo) {
 
 TEST(OmfWriter, DropsWhatOmfCannotHoldWithWarnings) {
   Scene s = makeScene();
-  s.meshes[0].morphs.push_back({"smile", std::vector<glm::vec3>(4), {}});
+  MorphTarget smile;
+  smile.name = "smile";
+  smile.positions = s.meshes[0].positions;
+  s.meshes[0].morphs.push_back(smile);
   s.clips[0].tracks[0].scale.add(0.0f, glm::vec3(2.0f));
   s.skeleton.bones[1].scale = glm::vec3(1.5f);
   Diagnostics d;
