@@ -1,0 +1,136 @@
+#include "formats/cal3d/common.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <iterator>
+#include <type_traits>
+
+#include <glm/gtc/quaternion.hpp>
+#include <glm/gtx/transform.hpp>
+
+namespace marrow::formats::cal3d {
+
+glm::quat quatFromFile(float x, float y, float z, float w) { return glm::quat(w, -x, -y, -z); }
+
+std::array<float, 4> quatToFile(const glm::quat& q) { return {-q.x, -q.y, -q.z, q.w}; }
+
+glm::mat4 inverseBindFromFile(const glm::vec3& translation, const std::array<float, 4>& r) {
+  const glm::quat q = quatFromFile(r[0], r[1], r[2], r[3]);
+  return glm::translate(translation) * glm::mat4_cast(glm::normalize(q));
+}
+
+BoneSpace boneSpaceToFile(const glm::mat4& inverseBind) {
+  BoneSpace b;
+  b.translation = glm::vec3(inverseBind[3]);
+  glm::mat3 rot(inverseBind);
+  for (int c = 0; c < 3; ++c) {
+    const float len = glm::length(rot[c]);
+    if (len > 0.0f) rot[c] /= len;
+  }
+  b.rotation = quatToFile(glm::normalize(glm::quat_cast(rot)));
+  return b;
+}
+
+glm::vec4 colorFromBytes(std::uint8_t r, std::uint8_t g, std::uint8_t b, std::uint8_t a) {
+  return glm::vec4(r, g, b, a) / 255.0f;
+}
+
+std::array<std::uint8_t, 4> colorToBytes(const glm::vec4& c) {
+  std::array<std::uint8_t, 4> out{};
+  for (int i = 0; i < 4; ++i)
+    out[static_cast<std::size_t>(i)] =
+        static_cast<std::uint8_t>(std::lround(std::clamp(c[i], 0.0f, 1.0f) * 255.0f));
+  return out;
+}
+
+std::string readString(ByteReader& r, std::string_view field, std::uint32_t maxLength) {
+  const std::size_t at = r.offset();
+  const std::int32_t n = r.i32(field);
+  if (n < 0) r.failAt(at, field, "has a negative length (" + std::to_string(n) + ")");
+  if (static_cast<std::uint32_t>(n) > maxLength)
+    r.failAt(at, field, "is " + std::to_string(n) + " bytes long, over the limit of " +
+                            std::to_string(maxLength));
+  const auto bytes = r.bytes(static_cast<std::uint32_t>(n), field);
+  const char* p = reinterpret_cast<const char*>(bytes.data());
+  return std::string(p, strnlen(p, bytes.size()));
+}
+
+void writeString(ByteWriter& w, std::string_view s) {
+  const std::string_view text = s.substr(0, s.find('\0'));
+  w.i32(static_cast<std::int32_t>(text.size() + 1));
+  w.raw(std::as_bytes(std::span(text.data(), text.size())));
+  w.u8(0);
+}
+
+bool applyWindingRule(Mesh& mesh) {
+  if (mesh.indices.size() < 3 || mesh.normals.empty()) return false;
+  const std::uint32_t i1 = mesh.indices[0], i2 = mesh.indices[1], i3 = mesh.indices[2];
+  if (i1 >= mesh.positions.size() || i2 >= mesh.positions.size() || i3 >= mesh.positions.size())
+    return false;
+  const glm::vec3& p1 = mesh.positions[i1];
+  const glm::vec3& p2 = mesh.positions[i2];
+  const glm::vec3& p3 = mesh.positions[i3];
+  // §5: dot((p1 − p2) × (p3 − p2), n1) > 0 means the file's faces are clockwise.
+  if (glm::dot(glm::cross(p1 - p2, p3 - p2), mesh.normals[i1]) <= 0.0f) return false;
+  for (std::size_t f = 0; f + 2 < mesh.indices.size(); f += 3)
+    std::swap(mesh.indices[f + 1], mesh.indices[f + 2]);
+  return true;
+}
+
+std::string fileStem(std::string_view path) {
+  const auto slash = path.find_last_of("/\\");
+  if (slash != std::string_view::npos) path.remove_prefix(slash + 1);
+  const auto dot = path.rfind('.');
+  if (dot != std::string_view::npos && dot > 0) path = path.substr(0, dot);
+  return std::string(path);
+}
+
+std::string submeshName(std::string_view stem, std::size_t i, std::size_t count) {
+  return count == 1 ? std::string(stem) : std::string(stem) + "#" + std::to_string(i);
+}
+
+std::string meshGroup(std::string_view meshName) {
+  return std::string(meshName.substr(0, meshName.find('#')));
+}
+
+namespace {
+
+template <class T>
+T sampleHeld(const Channel<T>& ch, float t, const T& rest) {
+  if (ch.empty()) return rest;
+  const auto& times = ch.times;
+  if (t <= times.front()) return ch.values.front();
+  if (t >= times.back()) return ch.values.back();
+  const auto k = static_cast<std::size_t>(std::upper_bound(times.begin(), times.end(), t) -
+                                          times.begin() - 1);
+  // A key's own time gives the key itself, bit for bit (round trips stay exact).
+  if (ch.interpolation == Interpolation::Step || times[k] == t) return ch.values[k];
+  const float f = (t - times[k]) / (times[k + 1] - times[k]);
+  if constexpr (std::is_same_v<T, glm::quat>) {
+    glm::quat b = ch.values[k + 1];
+    if (glm::dot(ch.values[k], b) < 0.0f) b = -b;
+    return glm::normalize(glm::slerp(ch.values[k], b, f));
+  } else {
+    return ch.values[k] + (ch.values[k + 1] - ch.values[k]) * f;
+  }
+}
+
+}  // namespace
+
+std::vector<Keyframe> keyframesOf(const Track& track, const Bone& rest, bool& droppedScale) {
+  droppedScale = !track.scale.empty();
+  std::vector<float> times;
+  times.reserve(track.translation.size() + track.rotation.size());
+  std::merge(track.translation.times.begin(), track.translation.times.end(),
+             track.rotation.times.begin(), track.rotation.times.end(), std::back_inserter(times));
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  std::vector<Keyframe> out;
+  out.reserve(times.size());
+  for (float t : times)
+    out.push_back({t, sampleHeld(track.translation, t, rest.translation),
+                   sampleHeld(track.rotation, t, rest.rotation)});
+  return out;
+}
+
+}  // namespace marrow::formats::cal3d

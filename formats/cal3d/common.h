@@ -1,0 +1,70 @@
+// What the cal3d readers and writers share: the conversions between cal3d's conventions and the
+// model's (one place, so that reading and writing are exact inverses), strings, names.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "formats/io/byte_reader.h"
+#include "formats/io/byte_writer.h"
+#include "formats/model/scene.h"
+
+namespace marrow::formats::cal3d {
+
+inline constexpr int kEarliestVersion = 699;
+inline constexpr int kLatestVersion = 1301;
+
+// The basis cal3d data is in (§2): Z-up, right-handed, units unknown.
+inline Basis cal3dBasis(float unitMeters = 1.0f) { return Basis{Axis::Z, true, unitMeters}; }
+
+// cal3d stores quaternions that rotate by their conjugate (§10.1): the model holds ordinary
+// rotations, so both directions conjugate. (x, y, z, w) as the file orders them.
+glm::quat quatFromFile(float x, float y, float z, float w);
+std::array<float, 4> quatToFile(const glm::quat& q);
+
+// Bone space (§3, §10.3): InverseBind = Translate(t) · Rotate(conj r) with (t, r) as stored.
+glm::mat4 inverseBindFromFile(const glm::vec3& translation, const std::array<float, 4>& rotation);
+struct BoneSpace {
+  glm::vec3 translation{0.0f};
+  std::array<float, 4> rotation{0.0f, 0.0f, 0.0f, 1.0f};  // as the file stores it
+};
+// The inverse of inverseBindFromFile for a rigid matrix (scale and shear are dropped).
+BoneSpace boneSpaceToFile(const glm::mat4& inverseBind);
+
+// Material colours are bytes (§6): the model holds byte / 255.
+glm::vec4 colorFromBytes(std::uint8_t r, std::uint8_t g, std::uint8_t b, std::uint8_t a);
+std::array<std::uint8_t, 4> colorToBytes(const glm::vec4& c);
+
+// cal3d strings (§2): i32 length including a terminating NUL, then the bytes; the text ends at
+// the first NUL. A negative length is an error; 0 is the empty string.
+std::string readString(ByteReader& r, std::string_view field, std::uint32_t maxLength);
+void writeString(ByteWriter& w, std::string_view s);
+
+// The binary loader's winding rule (§5): when the first face of a submesh, seen against its
+// first vertex's stored normal, is clockwise, every face of the submesh is flipped. Returns true
+// when it flipped.
+bool applyWindingRule(Mesh& mesh);
+
+// "path/to/cally_chest.cmf" → "cally_chest".
+std::string fileStem(std::string_view path);
+// Submesh i of `count` in file `stem`: "stem" when count is 1, else "stem#i".
+std::string submeshName(std::string_view stem, std::size_t i, std::size_t count);
+// The file a mesh belongs to when writing: its name up to the first '#'.
+std::string meshGroup(std::string_view meshName);
+
+// One cal3d keyframe: a time with a whole local transform (§4.2).
+struct Keyframe {
+  float time = 0.0f;
+  glm::vec3 translation{0.0f};
+  glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};  // model convention (not conjugated)
+};
+// A track's channels as cal3d keyframes: at the union of its translation and rotation key times,
+// each channel sampled there (lerp / shortest slerp, holding at the ends, the bone's rest value
+// when a channel is empty). Scale keys cannot be stored: `droppedScale` says whether any were.
+std::vector<Keyframe> keyframesOf(const Track& track, const Bone& rest, bool& droppedScale);
+
+}  // namespace marrow::formats::cal3d

@@ -1,0 +1,97 @@
+// The readers of the single cal3d files, for readModel (cal3d.h) and the tests. Each returns a
+// part of a model, not a Scene: parts refer to one another by index and are only consistent
+// once readModel has put them together.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "formats/io/read_context.h"
+#include "formats/io/result.h"
+#include "formats/model/scene.h"
+
+namespace marrow::formats::cal3d {
+
+// The skeleton a mesh or animation file refers to by bone id. Without one (skeleton null),
+// readers keep going: influences are dropped, tracks are named "#<id>" (one diagnostic each).
+struct BoneMap {
+  const Skeleton* skeleton = nullptr;
+  std::vector<int> modelIndexOfFileBone;  // file bone id → index in *skeleton
+
+  // The model index of a file bone id, or -1 when the skeleton has no such bone.
+  int find(std::int64_t fileId) const {
+    return fileId >= 0 && static_cast<std::size_t>(fileId) < modelIndexOfFileBone.size()
+               ? modelIndexOfFileBone[static_cast<std::size_t>(fileId)]
+               : -1;
+  }
+};
+
+struct SkeletonPart {
+  Skeleton skeleton;
+  std::vector<int> modelIndexOfFileBone;  // identity unless bones had to be reordered
+  std::string format;                     // "cal3d CSF 700", "cal3d XSF 1000"
+  Diagnostics diagnostics;
+};
+
+struct AnimationPart {
+  Clip clip;  // named after the file (stem), wrapsToFirstKey = true
+  std::string format;
+  Diagnostics diagnostics;
+};
+
+struct MeshPart {
+  std::vector<Mesh> meshes;           // one per submesh; Mesh::material left at -1
+  std::vector<int> materialThreads;   // per submesh: the material thread id as stored (-1: none)
+  std::string format;                 // "cal3d CMF 1300 (count-prefixed morphs)"
+  Diagnostics diagnostics;
+};
+
+struct MaterialPart {
+  Material material;              // named after the file (stem); maps index `textures` below
+  std::vector<Texture> textures;  // one per map, bytes fetched through ctx.resolve when found
+  std::string format;
+  Diagnostics diagnostics;
+};
+
+// Binary or XML, decided by the content ("CSF\0" etc. for binary, '<' after optional
+// whitespace / BOM for XML). Names in messages are ctx.name.
+Result<SkeletonPart> readSkeleton(std::span<const std::byte> data, const ReadContext& ctx);
+Result<AnimationPart> readAnimation(std::span<const std::byte> data, const ReadContext& ctx,
+                                    const BoneMap& bones);
+Result<MeshPart> readMesh(std::span<const std::byte> data, const ReadContext& ctx,
+                          const BoneMap& bones);
+Result<MaterialPart> readMaterial(std::span<const std::byte> data, const ReadContext& ctx);
+
+// The binary and XML readers behind those.
+Result<SkeletonPart> readCsf(std::span<const std::byte> data, const ReadContext& ctx);
+Result<AnimationPart> readCaf(std::span<const std::byte> data, const ReadContext& ctx,
+                              const BoneMap& bones);
+Result<MeshPart> readCmf(std::span<const std::byte> data, const ReadContext& ctx,
+                         const BoneMap& bones);
+Result<MaterialPart> readCrf(std::span<const std::byte> data, const ReadContext& ctx);
+Result<SkeletonPart> readXsf(std::span<const std::byte> data, const ReadContext& ctx);
+Result<AnimationPart> readXaf(std::span<const std::byte> data, const ReadContext& ctx,
+                              const BoneMap& bones);
+Result<MeshPart> readXmf(std::span<const std::byte> data, const ReadContext& ctx,
+                         const BoneMap& bones);
+Result<MaterialPart> readXrf(std::span<const std::byte> data, const ReadContext& ctx);
+
+// A .cfg file's lines (§9), before any file is read.
+struct ConfigEntry {
+  std::string file;  // as written
+  std::string path;  // the path= in force when it was named ("" for none)
+  int line = 0;      // 1-based, for messages
+};
+
+struct ConfigFile {
+  float scale = 1.0f;
+  std::vector<ConfigEntry> skeletons;  // more than one is an error readConfig reports
+  std::vector<ConfigEntry> meshes, materials, animations;
+  Diagnostics diagnostics;  // unknown keys, bad lines (offset: the line's byte offset)
+};
+Result<ConfigFile> parseConfig(std::span<const std::byte> data, const ReadContext& ctx);
+
+}  // namespace marrow::formats::cal3d
