@@ -1,10 +1,12 @@
 #include "formats/cal3d/common.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstring>
 #include <iterator>
 #include <type_traits>
+#include <utility>
 
 #include <glm/gtc/quaternion.hpp>
 #include <glm/gtx/transform.hpp>
@@ -30,6 +32,24 @@ BoneSpace boneSpaceToFile(const glm::mat4& inverseBind) {
   }
   b.rotation = quatToFile(glm::normalize(glm::quat_cast(rot)));
   return b;
+}
+
+std::string mapKind(std::string_view typeString, std::size_t index) {
+  std::string t;
+  for (char c : typeString) t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (t.find_first_not_of(" \t\r\n") == std::string::npos) return index == 0 ? "diffuse" : "unknown";
+  // Substrings, in this order: "Normal Bump" is a normal map, "Specular Level" a specular one.
+  static constexpr std::pair<const char*, const char*> kKinds[] = {
+      {"diffuse", "diffuse"},         {"opacity", "opacity"},       {"alpha", "opacity"},
+      {"transparen", "opacity"},      {"normal", "normal"},         {"bump", "height"},
+      {"specular", "specular"},       {"gloss", "shininess"},       {"shin", "shininess"},
+      {"self", "emissive"},           {"emissi", "emissive"},       {"ambient", "ambient"},
+      {"reflect", "reflection"},      {"refract", "refraction"},    {"displace", "displacement"},
+      {"light", "lightmap"},
+  };
+  for (const auto& [needle, kind] : kKinds)
+    if (t.find(needle) != std::string::npos) return kind;
+  return "unknown";
 }
 
 glm::vec4 colorFromBytes(std::uint8_t r, std::uint8_t g, std::uint8_t b, std::uint8_t a) {

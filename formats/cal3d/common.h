@@ -35,6 +35,12 @@ struct BoneSpace {
 // The inverse of inverseBindFromFile for a rigid matrix (scale and shear are dropped).
 BoneSpace boneSpaceToFile(const glm::mat4& inverseBind);
 
+// What a material map is for (MaterialMap::kind), from the map type string that CRF / XRF files
+// store from version 1300 on (§6: 3ds Max slot names such as "Diffuse Color", "Opacity") and the
+// map's index. Without a type string (earlier versions, or an XRF MAP without TYPE) map 0 is
+// "diffuse" and the others "unknown"; an unrecognised type string gives "unknown".
+std::string mapKind(std::string_view typeString, std::size_t index);
+
 // Material colours are bytes (§6): the model holds byte / 255.
 glm::vec4 colorFromBytes(std::uint8_t r, std::uint8_t g, std::uint8_t b, std::uint8_t a);
 std::array<std::uint8_t, 4> colorToBytes(const glm::vec4& c);
