@@ -13,6 +13,8 @@ Result<Scene> readScene(std::span<const std::byte> data, const ReadContext& ctx)
   Result<Scene> r = FormatError{ctx.name, "", kNoOffset, "not a format Marrow reads"};
   switch (detectFormat(data.first(std::min<std::size_t>(data.size(), 64)), ctx.name)) {
     case FormatId::Omf: r = readOmf(data, ctx); break;
+    case FormatId::Cal3d:
+      return FormatError{ctx.name, "", kNoOffset, "cal3d support is not in this build yet"};
     case FormatId::Assimp: r = readWithAssimp(data, ctx); break;
     case FormatId::Unknown: return r;
   }
@@ -43,14 +45,24 @@ Result<Scene> combine(std::vector<Part> parts, std::vector<std::size_t>* order) 
   return out;
 }
 
-Result<Scene> loadFiles(const std::vector<std::string>& paths) {
+Result<Scene> readInputs(std::vector<Input> inputs) {
   std::vector<Part> parts;
-  for (const auto& p : paths) {
-    auto r = loadFile(p);
+  for (const Input& in : inputs) {
+    auto r = readScene(in.bytes, in.ctx);
     if (!r) return r.error();
-    parts.push_back({p, std::move(r).value()});
+    parts.push_back({in.ctx.name, std::move(r).value()});
   }
   return combine(std::move(parts));
+}
+
+Result<Scene> loadFiles(const std::vector<std::string>& paths) {
+  std::vector<Input> inputs;
+  for (const auto& p : paths) {
+    auto bytes = readFile(p);
+    if (!bytes) return bytes.error();
+    inputs.push_back({std::move(bytes).value(), contextForFile(p)});
+  }
+  return readInputs(std::move(inputs));
 }
 
 }  // namespace marrow::formats

@@ -17,6 +17,16 @@ namespace marrow::formats {
 // consumers can index without checking.
 Result<Scene> readScene(std::span<const std::byte> data, const ReadContext& ctx);
 
+// One file to read, with its context (name, limits, a resolver beside it).
+struct Input {
+  std::vector<std::byte> bytes;
+  ReadContext ctx;
+};
+
+// Reads files as one model: files that only make sense together (the parts of a cal3d model)
+// are read as one group, the others one by one, and everything is combined.
+Result<Scene> readInputs(std::vector<Input> inputs);
+
 // Reads one file from disk.
 Result<Scene> loadFile(const std::string& path);
 

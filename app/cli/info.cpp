@@ -99,7 +99,12 @@ void printJson(const Args& args, const Document& doc) {
 
   j.key("textures").beginArray();
   for (const auto& t : s.textures)
-    j.beginObject().field("name", t.name).field("path", t.path).field("embedded", !t.data.empty()).endObject();
+    j.beginObject()
+        .field("name", t.name)
+        .field("path", t.path)
+        .field("embedded", t.embedded)
+        .field("found", !t.data.empty())
+        .endObject();
   j.endArray();
 
   writeDiagnostics(j, s.diagnostics);

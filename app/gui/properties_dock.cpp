@@ -131,7 +131,9 @@ void PropertiesDock::show(const Document& doc, ItemKind kind, int index) {
       const auto& t = s.textures[index];
       rows.add(tr("Name"), str(t.name));
       rows.add(tr("Path"), str(t.path));
-      rows.add(tr("Embedded"), t.data.empty() ? tr("no") : tr("%1 bytes").arg(t.data.size()));
+      rows.add(tr("Stored"), t.embedded ? tr("in the model file, %1 bytes").arg(t.data.size())
+                             : t.data.empty() ? tr("not found")
+                                              : tr("beside the model, %1 bytes").arg(t.data.size()));
       const bool loaded = static_cast<std::size_t>(index) < doc.textures.size() && !doc.textures[index].isNull();
       rows.add(tr("Image"), loaded ? tr("%1 × %2").arg(doc.textures[index].width()).arg(doc.textures[index].height())
                                    : tr("not found or not decodable"));

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "formats/io/limits.h"
+#include "formats/io/read_context.h"
 #include "formats/io/result.h"
 #include "formats/model/scene.h"
 
@@ -41,6 +42,7 @@ struct Context {
   const Limits& limits;
   std::uint64_t inputBytes = 0;  // the main file and every sibling served, for allocation caps
   Diagnostics& diagnostics;
+  const Resolver* resolve = nullptr;  // for texture files beside the model
 
   void warn(std::string field, std::string message) const {
     diagnostics.warn(file, std::move(field), kNoOffset, std::move(message));

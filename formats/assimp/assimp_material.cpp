@@ -155,10 +155,28 @@ glm::vec4 colour(const aiMaterial& m, const char* key, unsigned type, unsigned i
 
 }  // namespace
 
+// A texture file named by the model: fetched through the resolver (the name as given, then its
+// bare file name, since files made elsewhere often name absolute paths of another machine).
+void fetchBeside(const Context& c, Texture& t, std::size_t& missing) {
+  if (!c.resolve || !*c.resolve) return;
+  std::optional<std::vector<std::byte>> bytes = (*c.resolve)(t.path);
+  if (!bytes) {
+    std::string base = t.path;
+    const auto slash = base.find_last_of("/\\");
+    if (slash != std::string::npos) base.erase(0, slash + 1);
+    if (base != t.path) bytes = (*c.resolve)(base);
+  }
+  if (bytes)
+    t.data = std::move(*bytes);
+  else
+    ++missing;
+}
+
 void convertMaterials(const Context& c, Scene& out) {
   const aiScene& scene = c.scene;
   std::map<std::string, int> textureOf;  // by path as the file gives it
   std::size_t skippedTextures = 0;
+  std::size_t missingTextures = 0;
   std::uint64_t embeddedBytes = 0;
   auto textureIndex = [&](const std::string& path) -> int {
     if (auto it = textureOf.find(path); it != textureOf.end()) return it->second;
@@ -179,6 +197,9 @@ void convertMaterials(const Context& c, Scene& out) {
         t.data = encodePng(*tex);
         if (t.data.empty()) ++skippedTextures;
       }
+      t.embedded = !t.data.empty();
+    } else if (!path.empty() && path.front() != '*') {
+      fetchBeside(c, t, missingTextures);
     }
     const int index = static_cast<int>(out.textures.size());
     out.textures.push_back(std::move(t));
@@ -243,6 +264,10 @@ void convertMaterials(const Context& c, Scene& out) {
     c.warn("textures", std::to_string(skippedTextures) +
                            " embedded textures could not be kept (empty, too large or not "
                            "encodable); they are listed by name only");
+  if (missingTextures)
+    c.warn("textures", std::to_string(missingTextures) +
+                           " texture files were not found beside the model; those maps are "
+                           "drawn without them");
 }
 
 }  // namespace marrow::formats::assimpconv

@@ -29,6 +29,7 @@ const char* formatName(FormatId id) {
   switch (id) {
     case FormatId::Unknown: return "unknown";
     case FormatId::Omf: return "OMF";
+    case FormatId::Cal3d: return "cal3d";
     case FormatId::Assimp: return "assimp";
   }
   return "unknown";
@@ -49,6 +50,8 @@ bool isAssimpExtension(std::string_view ext) {
 
 FormatId detectFormat(std::span<const std::byte> head, std::string_view fileName) {
   if (startsWith(head, "OMF1")) return FormatId::Omf;
+  for (const char* magic : {"CSF", "CAF", "CMF", "CRF"})
+    if (startsWith(head, std::string_view(magic, 4))) return FormatId::Cal3d;  // with the NUL
   // Magic numbers of assimp formats that other extensions might hide.
   if (startsWith(head, "glTF") || startsWith(head, "Kaydara FBX Binary") ||
       startsWith(head, "xof "))
@@ -58,6 +61,8 @@ FormatId detectFormat(std::span<const std::byte> head, std::string_view fileName
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (ext == "omf") return FormatId::Omf;
+  for (const char* e : {"csf", "caf", "cmf", "crf", "xsf", "xaf", "xmf", "xrf", "cfg"})
+    if (ext == e) return FormatId::Cal3d;
   if (isAssimpExtension(ext)) return FormatId::Assimp;
   return FormatId::Unknown;
 }

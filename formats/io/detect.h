@@ -10,6 +10,7 @@ namespace marrow::formats {
 enum class FormatId {
   Unknown,
   Omf,
+  Cal3d,   // any of .csf .caf .cmf .crf .xsf .xaf .xmf .xrf .cfg (formats/cal3d/cal3d.h)
   Assimp,  // anything assimp imports (glTF, FBX, DAE, X, SMD, MD5, OBJ, …)
 };
 

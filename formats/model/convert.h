@@ -11,6 +11,20 @@ namespace marrow::formats {
 // in front. `scene.basis` becomes `target`.
 void convertBasis(Scene& scene, const Basis& target);
 
+// For formats with one rigid bind pose per skeleton (OMF, cal3d; call removeBoneScale first):
+// makes every mesh use the skeleton's inverse binds, and those rigid (rotation and translation).
+// The binds all bound meshes share (or else the skeleton's) become the reference, made rigid;
+// each mesh whose binds differ is re-posed into it, its vertices moved by the weighted bind
+// difference — exact when that difference is the same for every bone of a vertex, as when a
+// mesh was bound under a scaled or moved node; a diagnostic says when it was not.
+void unifyBindPoses(Scene& scene, Diagnostics& diagnostics);
+
+// For formats whose bones have no scale (OMF, cal3d): folds each bone's accumulated rest scale
+// into its children's translations (rest and keys) and into the inverse binds, which leaves every
+// skinned vertex where it was. Exact for uniform scale that does not animate; non-uniform or
+// animated scale is approximated by its uniform rest value, with a diagnostic.
+void removeBoneScale(Scene& scene, Diagnostics& diagnostics);
+
 // The matrix that takes a native model-space point of `from` to `to`.
 glm::mat4 basisChange(const Basis& from, const Basis& to);
 

@@ -175,8 +175,11 @@ struct Clip {
 
 struct Texture {
   std::string name;
-  std::string path;              // as the file names it
-  std::vector<std::byte> data;   // encoded image when embedded in the file; empty otherwise
+  std::string path;             // as the file names it (or where the reader found it)
+  // The encoded image (PNG, TGA, DDS, …): embedded in the file, or fetched by the reader from
+  // beside it through ReadContext::resolve; empty when it was not found.
+  std::vector<std::byte> data;
+  bool embedded = false;        // the bytes came from inside the model file
 };
 
 struct MaterialMap {

@@ -230,6 +230,9 @@ class Writer {
     // Skipped when the basis already matches: convertBasis re-derives every rotation through a
     // matrix even then, which moves last bits and would break byte-exact re-writes.
     if (!(s_.basis == Basis{})) convertBasis(s_, Basis{});
+    // OMF has one bind pose per armature and no bone scale.
+    removeBoneScale(s_, d_);
+    unifyBindPoses(s_, d_);
     planParts();
     planChannels();
     planArmature();

@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 
 #include "formats/io/detect.h"
@@ -140,6 +141,54 @@ TEST(Detect, UsesMagicBeforeExtension) {
   EXPECT_EQ(detectFormat({}, "walk.SMD"), FormatId::Assimp);
   EXPECT_EQ(detectFormat({}, "readme.txt"), FormatId::Unknown);
   EXPECT_EQ(detectFormat({}, "noextension"), FormatId::Unknown);
+}
+
+}  // namespace
+}  // namespace marrow::formats
+
+namespace marrow::formats {
+namespace {
+
+// A skeleton under a uniformly scaled root whose mesh was bound under a scaled, moved node.
+Scene scaledAndRebound() {
+  Scene s = skinnedZUpScene();
+  s.basis = Basis{};
+  s.skeleton.bones[0].scale = glm::vec3(3.0f);
+  s.skeleton.bones[1].scale = glm::vec3(1.0f);
+  const glm::mat4 node = glm::translate(glm::mat4(1.0f), glm::vec3(0.5f, 0, 0)) *
+                         glm::scale(glm::mat4(1.0f), glm::vec3(0.25f));
+  s.meshes[0].inverseBind = s.skeleton.inverseBindMatrices();
+  for (auto& ib : s.meshes[0].inverseBind) ib = ib * node;
+  s.clips[0].tracks[0].scale = {};
+  return s;
+}
+
+TEST(RemoveBoneScaleAndUnifyBindPoses, LeaveEverySkinnedVertexWhereItWas) {
+  const Scene original = scaledAndRebound();
+  Scene plain = original;
+  Diagnostics d;
+  removeBoneScale(plain, d);
+  unifyBindPoses(plain, d);
+  for (const auto& b : plain.skeleton.bones) EXPECT_EQ(b.scale, glm::vec3(1.0f));
+  EXPECT_TRUE(plain.meshes[0].inverseBind.empty());
+  EXPECT_TRUE(validate(plain).empty());
+  for (float t : {0.0f, 0.4f, 1.0f}) {
+    const auto a = skinnedDisplay(original, t);
+    const auto b = skinnedDisplay(plain, t);
+    for (std::size_t i = 0; i < a.size(); ++i)
+      EXPECT_NEAR(glm::length(a[i] - b[i]), 0.0f, 1e-5f) << "vertex " << i << " at " << t;
+  }
+  EXPECT_TRUE(d.empty()) << describe(d.items.front());
+}
+
+TEST(UnifyBindPoses, LeavesAlreadyRigidSharedBindsUntouched) {
+  Scene s = skinnedZUpScene();
+  s.skeleton.bones[1].scale = glm::vec3(1.0f);
+  const Scene before = s;
+  Diagnostics d;
+  unifyBindPoses(s, d);
+  EXPECT_EQ(s.skeleton.inverseBind, before.skeleton.inverseBind);
+  EXPECT_EQ(s.meshes[0].positions, before.meshes[0].positions);
 }
 
 }  // namespace

@@ -1,0 +1,285 @@
+// Putting cal3d files together into one model (readModel, readConfig) and choosing between the
+// binary and XML reader of each kind.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <optional>
+#include <cstring>
+#include <map>
+#include <memory>
+
+#include "formats/cal3d/cal3d.h"
+#include "formats/cal3d/common.h"
+#include "formats/cal3d/parts.h"
+
+namespace marrow::formats::cal3d {
+namespace {
+
+// "CSF" as a literal is the four magic bytes, its NUL included (§2).
+bool hasMagic(std::span<const std::byte> data, const char (&magic)[4]) {
+  return data.size() >= 4 && std::memcmp(data.data(), magic, 4) == 0;
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+// XML files name what they are in a MAGIC attribute or by their body element (§7).
+FileKind xmlKind(std::span<const std::byte> head) {
+  const std::string text = lower(std::string_view(reinterpret_cast<const char*>(head.data()),
+                                                  std::min<std::size_t>(head.size(), 1024)));
+  const auto start = text.find_first_not_of(" \t\r\n\xef\xbb\xbf");
+  if (start == std::string::npos || text[start] != '<') return FileKind::Unknown;
+  for (const auto& [magic, kind] : {std::pair{"\"xsf\"", FileKind::Skeleton},
+                                    std::pair{"\"xaf\"", FileKind::Animation},
+                                    std::pair{"\"xmf\"", FileKind::Mesh},
+                                    std::pair{"\"xrf\"", FileKind::Material}})
+    if (text.find(std::string("magic=") + magic) != std::string::npos) return kind;
+  for (const auto& [element, kind] : {std::pair{"<skeleton", FileKind::Skeleton},
+                                      std::pair{"<animation", FileKind::Animation},
+                                      std::pair{"<mesh", FileKind::Mesh},
+                                      std::pair{"<material", FileKind::Material}})
+    if (text.find(element) != std::string::npos) return kind;
+  return FileKind::Unknown;
+}
+
+FileKind kindByExtension(std::string_view name) {
+  const auto dot = name.rfind('.');
+  if (dot == std::string_view::npos) return FileKind::Unknown;
+  const std::string ext = lower(name.substr(dot + 1));
+  if (ext == "csf" || ext == "xsf") return FileKind::Skeleton;
+  if (ext == "caf" || ext == "xaf") return FileKind::Animation;
+  if (ext == "cmf" || ext == "xmf") return FileKind::Mesh;
+  if (ext == "crf" || ext == "xrf") return FileKind::Material;
+  if (ext == "cfg") return FileKind::Config;
+  return FileKind::Unknown;
+}
+
+// "cal3d CMF 700" ×17 → "17 × CMF 700": a short summary of what a model was made of.
+std::string summarize(const std::vector<std::string>& formats) {
+  std::vector<std::pair<std::string, int>> counts;
+  for (const auto& f : formats) {
+    const std::string shortName = f.rfind("cal3d ", 0) == 0 ? f.substr(6) : f;
+    auto it = std::find_if(counts.begin(), counts.end(),
+                           [&](const auto& c) { return c.first == shortName; });
+    if (it == counts.end())
+      counts.emplace_back(shortName, 1);
+    else
+      ++it->second;
+  }
+  std::string out = "cal3d";
+  for (std::size_t i = 0; i < counts.size(); ++i) {
+    out += i == 0 ? ": " : ", ";
+    if (counts[i].second > 1) out += std::to_string(counts[i].second) + " × ";
+    out += counts[i].first;
+  }
+  return out;
+}
+
+}  // namespace
+
+const char* kindName(FileKind kind) {
+  switch (kind) {
+    case FileKind::Unknown: return "unknown";
+    case FileKind::Skeleton: return "skeleton";
+    case FileKind::Animation: return "animation";
+    case FileKind::Mesh: return "mesh";
+    case FileKind::Material: return "material";
+    case FileKind::Config: return "model configuration";
+  }
+  return "unknown";
+}
+
+FileKind detectKind(std::span<const std::byte> head, std::string_view fileName) {
+  if (hasMagic(head, "CSF")) return FileKind::Skeleton;
+  if (hasMagic(head, "CAF")) return FileKind::Animation;
+  if (hasMagic(head, "CMF")) return FileKind::Mesh;
+  if (hasMagic(head, "CRF")) return FileKind::Material;
+  const FileKind byExtension = kindByExtension(fileName);
+  if (byExtension == FileKind::Config) return byExtension;
+  const FileKind byContent = xmlKind(head);
+  return byContent != FileKind::Unknown ? byContent : byExtension;
+}
+
+Result<SkeletonPart> readSkeleton(std::span<const std::byte> data, const ReadContext& ctx) {
+  return hasMagic(data, "CSF") ? readCsf(data, ctx) : readXsf(data, ctx);
+}
+
+Result<AnimationPart> readAnimation(std::span<const std::byte> data, const ReadContext& ctx,
+                                    const BoneMap& bones) {
+  return hasMagic(data, "CAF") ? readCaf(data, ctx, bones) : readXaf(data, ctx, bones);
+}
+
+Result<MeshPart> readMesh(std::span<const std::byte> data, const ReadContext& ctx,
+                          const BoneMap& bones) {
+  return hasMagic(data, "CMF") ? readCmf(data, ctx, bones) : readXmf(data, ctx, bones);
+}
+
+Result<MaterialPart> readMaterial(std::span<const std::byte> data, const ReadContext& ctx) {
+  return hasMagic(data, "CRF") ? readCrf(data, ctx) : readXrf(data, ctx);
+}
+
+Result<Scene> readModel(std::span<const Input> inputs, float scale) {
+  std::vector<const Input*> skeletons, materials, meshes, animations;
+  for (const Input& in : inputs) {
+    switch (detectKind(in.bytes.first(std::min<std::size_t>(in.bytes.size(), 1024)), in.ctx.name)) {
+      case FileKind::Skeleton: skeletons.push_back(&in); break;
+      case FileKind::Material: materials.push_back(&in); break;
+      case FileKind::Mesh: meshes.push_back(&in); break;
+      case FileKind::Animation: animations.push_back(&in); break;
+      case FileKind::Config:
+        return FormatError{in.ctx.name, "", kNoOffset,
+                           "a .cfg names a whole model: open it on its own"};
+      case FileKind::Unknown:
+        return FormatError{in.ctx.name, "", kNoOffset, "is not a cal3d file"};
+    }
+  }
+  if (skeletons.size() > 1)
+    return FormatError{skeletons[1]->ctx.name, "", kNoOffset,
+                       "a cal3d model has one skeleton, and " + skeletons[0]->ctx.name +
+                           " is already that"};
+
+  Scene scene;
+  scene.basis = cal3dBasis(scale > 0.0f && std::isfinite(scale) ? scale : 1.0f);
+  std::vector<std::string> formats;
+  BoneMap bones;
+  if (!skeletons.empty()) {
+    auto part = readSkeleton(skeletons[0]->bytes, skeletons[0]->ctx);
+    if (!part) return part.error();
+    scene.skeleton = std::move(part->skeleton);
+    bones.modelIndexOfFileBone = std::move(part->modelIndexOfFileBone);
+    scene.diagnostics.append(part->diagnostics);
+    formats.push_back(part->format);
+  }
+  bones.skeleton = skeletons.empty() ? nullptr : &scene.skeleton;
+
+  for (const Input* in : materials) {
+    auto part = readMaterial(in->bytes, in->ctx);
+    if (!part) return part.error();
+    const int base = static_cast<int>(scene.textures.size());
+    for (auto& map : part->material.maps)
+      if (map.texture >= 0) map.texture += base;
+    for (auto& t : part->textures) scene.textures.push_back(std::move(t));
+    scene.materials.push_back(std::move(part->material));
+    scene.diagnostics.append(part->diagnostics);
+    formats.push_back(part->format);
+  }
+
+  std::size_t unknownThreads = 0;
+  for (const Input* in : meshes) {
+    auto part = readMesh(in->bytes, in->ctx, bones);
+    if (!part) return part.error();
+    for (std::size_t i = 0; i < part->meshes.size(); ++i) {
+      Mesh& m = part->meshes[i];
+      const int thread = i < part->materialThreads.size() ? part->materialThreads[i] : -1;
+      // §9: a submesh's material thread indexes the model's material list; -1 or out of range
+      // means the untextured default.
+      m.material = thread >= 0 && static_cast<std::size_t>(thread) < scene.materials.size() ? thread : -1;
+      unknownThreads += thread >= 0 && m.material < 0 && !scene.materials.empty();
+      scene.meshes.push_back(std::move(m));
+    }
+    scene.diagnostics.append(part->diagnostics);
+    formats.push_back(part->format);
+  }
+  if (unknownThreads)
+    scene.diagnostics.warn("", "material threads", kNoOffset,
+                           std::to_string(unknownThreads) + " submeshes name a material thread "
+                           "past the " + std::to_string(scene.materials.size()) +
+                           " materials loaded; they are drawn untextured");
+
+  for (const Input* in : animations) {
+    auto part = readAnimation(in->bytes, in->ctx, bones);
+    if (!part) return part.error();
+    scene.clips.push_back(std::move(part->clip));
+    scene.diagnostics.append(part->diagnostics);
+    formats.push_back(part->format);
+  }
+  scene.format = summarize(formats);
+  return scene;
+}
+
+namespace {
+
+std::string dirOf(const std::string& path) {
+  const auto slash = path.find_last_of("/\\");
+  return slash == std::string::npos ? std::string() : path.substr(0, slash + 1);
+}
+
+std::string baseName(const std::string& path) {
+  const auto slash = path.find_last_of("/\\");
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+}  // namespace
+
+Result<Scene> readConfig(std::span<const std::byte> data, const ReadContext& ctx) {
+  auto cfg = parseConfig(data, ctx);
+  if (!cfg) return cfg.error();
+  if (cfg->skeletons.size() > 1)
+    return FormatError{ctx.name, "line " + std::to_string(cfg->skeletons[1].line), kNoOffset,
+                       "names a second skeleton; a model has one"};
+
+  // Every file named is looked for at path= + name (the demos' working-directory convention),
+  // then beside the .cfg, then by its bare name beside the .cfg.
+  struct Loaded {
+    std::vector<std::byte> bytes;
+    std::string relative;  // where it was found, relative to the .cfg
+  };
+  Diagnostics missing;
+  auto fetch = [&](const ConfigEntry& e) -> std::optional<Loaded> {
+    std::vector<std::string> candidates;
+    if (!e.path.empty()) candidates.push_back(e.path + e.file);
+    candidates.push_back(e.file);
+    if (baseName(e.file) != e.file) candidates.push_back(baseName(e.file));
+    if (ctx.resolve)
+      for (const auto& c : candidates)
+        if (auto bytes = ctx.resolve(c)) return Loaded{std::move(*bytes), c};
+    missing.warn(ctx.name, "line " + std::to_string(e.line), kNoOffset,
+                 "'" + e.file + "' was not found" +
+                     (e.path.empty() ? std::string() : " (nor under path " + e.path + ")"));
+    return std::nullopt;
+  };
+
+  std::vector<Loaded> files;
+  auto gather = [&](const std::vector<ConfigEntry>& entries) {
+    for (const auto& e : entries)
+      if (auto f = fetch(e)) files.push_back(std::move(*f));
+  };
+  gather(cfg->skeletons);
+  gather(cfg->materials);
+  gather(cfg->meshes);
+  gather(cfg->animations);
+  if (files.empty())
+    return FormatError{ctx.name, "", kNoOffset,
+                       missing.empty() ? "names no model files"
+                                       : "none of the files it names was found (" +
+                                             missing.items.front().message + ")"};
+
+  const std::string cfgDir = dirOf(ctx.name);
+  std::vector<Input> inputs;
+  for (const Loaded& f : files) {
+    Input in;
+    in.bytes = f.bytes;
+    in.ctx.name = cfgDir + f.relative;
+    in.ctx.limits = ctx.limits;
+    // Texture maps are named relative to their material file.
+    if (ctx.resolve)
+      in.ctx.resolve = [outer = ctx.resolve, dir = dirOf(f.relative)](const std::string& rel) {
+        return outer(dir + rel);
+      };
+    inputs.push_back(std::move(in));
+  }
+  auto scene = readModel(inputs, cfg->scale);
+  if (!scene) return scene;
+  Diagnostics all = std::move(cfg->diagnostics);
+  all.append(missing);
+  all.append(scene->diagnostics);
+  scene->diagnostics = std::move(all);
+  scene->format = "cal3d .cfg (" + scene->format + ")";
+  return scene;
+}
+
+}  // namespace marrow::formats::cal3d

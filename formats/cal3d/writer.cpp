@@ -1,0 +1,170 @@
+// Writing cal3d files: the basis conversion (once), the choice between binary and XML, and the
+// model as a folder of files with a .cfg.
+#include "formats/cal3d/writer.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <map>
+
+#include "formats/cal3d/common.h"
+#include "formats/cal3d/writers_internal.h"
+#include "formats/model/convert.h"
+
+namespace marrow::formats::cal3d {
+
+int versionFor(const Scene& scene) {
+  bool colors = false, morphs = false;
+  for (const auto& m : scene.meshes) {
+    colors = colors || !m.colors.empty();
+    morphs = morphs || !m.morphs.empty();
+  }
+  if (colors) return 1300;  // only the 0.13 trunk layout stores vertex colours
+  if (morphs) return 1301;
+  return 1100;
+}
+
+namespace {
+
+// The scene in cal3d's basis, keeping its unit (cal3d has none of its own: the .cfg scale says),
+// with one bind pose and no bone scale, as cal3d has.
+Scene inCal3dBasis(const Scene& scene, Diagnostics& d) {
+  Scene s = scene;
+  convertBasis(s, cal3dBasis(scene.basis.unitMeters));
+  removeBoneScale(s, d);
+  unifyBindPoses(s, d);
+  return s;
+}
+
+std::string versionError(int version) {
+  return "cal3d version " + std::to_string(version) +
+         " cannot be written: choose 700–1100, 1300 or 1301";
+}
+
+bool writableVersion(int v) { return (v >= kEarliestVersion && v <= 1100) || v == 1300 || v == 1301; }
+
+template <class Fn>
+Result<std::vector<std::byte>> converted(const Scene& scene, const WriteOptions& o,
+                                         Diagnostics& d, Fn&& fn) {
+  if (!writableVersion(o.version)) return FormatError{"", "version", kNoOffset, versionError(o.version)};
+  return fn(inCal3dBasis(scene, d));
+}
+
+}  // namespace
+
+Result<std::vector<std::byte>> writeSkeleton(const Scene& scene, const WriteOptions& o,
+                                             Diagnostics& d) {
+  return converted(scene, o, d, [&](const Scene& s) {
+    return o.xml ? writeXsf(s, o.version, d) : writeCsf(s, o.version, d);
+  });
+}
+
+Result<std::vector<std::byte>> writeAnimation(const Scene& scene, std::size_t clip,
+                                              const WriteOptions& o, Diagnostics& d) {
+  return converted(scene, o, d, [&](const Scene& s) {
+    return o.xml ? writeXaf(s, clip, o.version, d) : writeCaf(s, clip, o.version, d);
+  });
+}
+
+Result<std::vector<std::byte>> writeMesh(const Scene& scene, std::span<const std::size_t> meshes,
+                                         const WriteOptions& o, Diagnostics& d) {
+  return converted(scene, o, d, [&](const Scene& s) {
+    return o.xml ? writeXmf(s, meshes, o.version, d) : writeCmf(s, meshes, o.version, d);
+  });
+}
+
+Result<std::vector<std::byte>> writeMaterial(const Scene& scene, std::size_t material,
+                                             const WriteOptions& o, Diagnostics& d) {
+  return converted(scene, o, d, [&](const Scene& s) {
+    return o.xml ? writeXrf(s, material, o.version, d) : writeCrf(s, material, o.version, d);
+  });
+}
+
+namespace {
+
+// File names must be unique within the folder and safe on every file system.
+std::string safeStem(std::string name, const std::string& fallback) {
+  for (char& c : name)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.')) c = '_';
+  while (!name.empty() && name.front() == '.') name.erase(0, 1);
+  return name.empty() ? fallback : name;
+}
+
+class UniqueNames {
+ public:
+  std::string take(const std::string& stem, const std::string& ext) {
+    std::string name = stem + ext;
+    for (int i = 2; used_.count(lowerCase(name)); ++i) name = stem + "_" + std::to_string(i) + ext;
+    used_[lowerCase(name)] = true;
+    return name;
+  }
+
+ private:
+  static std::string lowerCase(std::string s) {
+    std::transform(s.begin(), s.end(), s.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return s;
+  }
+  std::map<std::string, bool> used_;
+};
+
+}  // namespace
+
+Result<std::vector<NamedFile>> writeModel(const Scene& scene, const std::string& baseName,
+                                          const WriteOptions& o, Diagnostics& d) {
+  if (!writableVersion(o.version)) return FormatError{"", "version", kNoOffset, versionError(o.version)};
+  const Scene s = inCal3dBasis(scene, d);
+  const std::string base = safeStem(baseName, "model");
+  const char* ext[] = {o.xml ? ".xsf" : ".csf", o.xml ? ".xaf" : ".caf", o.xml ? ".xmf" : ".cmf",
+                       o.xml ? ".xrf" : ".crf"};
+  std::vector<NamedFile> files;
+  UniqueNames names;
+  std::string cfg = "# cal3d model configuration, written by Marrow\n\n";
+  char scale[64];
+  std::snprintf(scale, sizeof scale, "%.9g", static_cast<double>(s.basis.unitMeters));
+  cfg += std::string("scale=") + scale + "\n\n";
+
+  if (!s.skeleton.empty()) {
+    auto bytes = o.xml ? writeXsf(s, o.version, d) : writeCsf(s, o.version, d);
+    if (!bytes) return bytes.error();
+    files.push_back({names.take(base, ext[0]), std::move(bytes).value()});
+    cfg += "skeleton=" + files.back().name + "\n\n";
+  }
+  for (std::size_t c = 0; c < s.clips.size(); ++c) {
+    auto bytes = o.xml ? writeXaf(s, c, o.version, d) : writeCaf(s, c, o.version, d);
+    if (!bytes) return bytes.error();
+    files.push_back({names.take(safeStem(s.clips[c].name, base + "_clip"), ext[1]),
+                     std::move(bytes).value()});
+    cfg += "animation=" + files.back().name + "\n";
+  }
+  if (!s.clips.empty()) cfg += "\n";
+  // Meshes "name" and "name#i" were the submeshes of one file: they go back into one.
+  std::vector<std::pair<std::string, std::vector<std::size_t>>> groups;
+  for (std::size_t m = 0; m < s.meshes.size(); ++m) {
+    const std::string g = meshGroup(s.meshes[m].name);
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& x) { return x.first == g; });
+    if (it == groups.end())
+      groups.push_back({g, {m}});
+    else
+      it->second.push_back(m);
+  }
+  for (const auto& [group, members] : groups) {
+    auto bytes = o.xml ? writeXmf(s, members, o.version, d) : writeCmf(s, members, o.version, d);
+    if (!bytes) return bytes.error();
+    files.push_back({names.take(safeStem(group, base + "_mesh"), ext[2]), std::move(bytes).value()});
+    cfg += "mesh=" + files.back().name + "\n";
+  }
+  if (!groups.empty()) cfg += "\n";
+  for (std::size_t m = 0; m < s.materials.size(); ++m) {
+    auto bytes = o.xml ? writeXrf(s, m, o.version, d) : writeCrf(s, m, o.version, d);
+    if (!bytes) return bytes.error();
+    files.push_back({names.take(safeStem(s.materials[m].name, base + "_material"), ext[3]),
+                     std::move(bytes).value()});
+    cfg += "material=" + files.back().name + "\n";
+  }
+  const auto* p = reinterpret_cast<const std::byte*>(cfg.data());
+  files.push_back({names.take(base, ".cfg"), std::vector<std::byte>(p, p + cfg.size())});
+  return files;
+}
+
+}  // namespace marrow::formats::cal3d
