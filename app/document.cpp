@@ -42,7 +42,13 @@ formats::Resolver resolverFor(const QString& path) {
 QImage decodeTexture(const formats::Texture& t, formats::Diagnostics& diag) {
   QImage img;
   if (t.data.empty()) return img;  // the reader said it was not found
-  img.loadFromData(reinterpret_cast<const uchar*>(t.data.data()), static_cast<int>(t.data.size()));
+  const auto* bytes = reinterpret_cast<const uchar*>(t.data.data());
+  const int size = static_cast<int>(t.data.size());
+  // Some formats (TGA) have no magic Qt can sniff: the file name's suffix says what they are.
+  const QString name = QString::fromStdString(t.path.empty() ? t.name : t.path);
+  const QByteArray suffix = QFileInfo(name).suffix().toLower().toLatin1();
+  if (suffix.isEmpty() || !img.loadFromData(bytes, size, suffix.constData()))
+    img.loadFromData(bytes, size);
   if (img.isNull())
     diag.warn("", "texture '" + (t.path.empty() ? t.name : t.path) + "'", formats::kNoOffset,
               "found, but not in an image format this build decodes; drawn without it");

@@ -33,7 +33,7 @@ const anim::Binding* Player::binding() const {
 }
 
 void Player::play() {
-  if (!clip()) return;
+  if (!clip() || !(duration() > 0.0)) return;  // nothing to play through
   // Once mode at its end starts again from the beginning, as every media player does.
   if (mode_ == anim::PlayMode::Once && time() >= duration()) setTime(0.0);
   playing_ = true;
@@ -46,6 +46,14 @@ void Player::stop() {
   setTime(0.0);
 }
 
+void Player::setMode(anim::PlayMode m) {
+  if (m == mode_) return;
+  const double t = time();
+  mode_ = m;
+  playhead_ = t;  // the same moment of the clip, now running forwards
+  dirty_ = true;  // looping changes how a cyclic clip ends
+}
+
 void Player::setSpeed(double s) { speed_ = std::clamp(s, 0.1, 4.0); }
 
 double Player::duration() const { return clip() ? clip()->duration : 0.0; }
@@ -55,7 +63,11 @@ double Player::time() const {
 }
 
 void Player::setTime(double seconds) {
-  playhead_ = std::clamp(seconds, 0.0, duration());
+  const double d = duration();
+  const double t = std::clamp(seconds, 0.0, d);
+  // Ping-pong on its way back stays on its way back.
+  playhead_ = mode_ == anim::PlayMode::PingPong && playhead_ > d ? 2.0 * d - t : t;
+  if (playhead_ >= 2.0 * d) playhead_ = 0.0;
   dirty_ = true;
 }
 

@@ -28,7 +28,7 @@ class Player {
   void stop();  // pause and go back to the start
 
   anim::PlayMode mode() const { return mode_; }
-  void setMode(anim::PlayMode m) { mode_ = m; }
+  void setMode(anim::PlayMode m);
   double speed() const { return speed_; }
   void setSpeed(double s);  // clamped to 0.1–4
 

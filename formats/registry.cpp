@@ -30,6 +30,29 @@ Result<Scene> loadFile(const std::string& path) {
   return readScene(*bytes, contextForFile(path));
 }
 
+namespace {
+
+// Clips play on the skeleton by bone name; tracks that name no bone of it are worth saying.
+void reportUnboundTracks(Scene& scene) {
+  for (const Clip& clip : scene.clips) {
+    std::vector<std::string> missing;
+    for (const Track& t : clip.tracks)
+      if (scene.skeleton.find(t.bone) < 0) missing.push_back(t.bone);
+    if (missing.empty()) continue;
+    std::string names;
+    for (std::size_t i = 0; i < missing.size() && i < 5; ++i)
+      names += (i ? ", " : "") + ("'" + missing[i] + "'");
+    if (missing.size() > 5) names += ", …";
+    scene.diagnostics.warn("", "clip '" + clip.name + "'", kNoOffset,
+                           std::to_string(missing.size()) + " of its " +
+                               std::to_string(clip.tracks.size()) +
+                               " tracks name bones the skeleton does not have (" + names +
+                               "); they do not play");
+  }
+}
+
+}  // namespace
+
 Result<Scene> combine(std::vector<Part> parts, std::vector<std::size_t>* order) {
   std::vector<std::size_t> idx(parts.size());
   for (std::size_t i = 0; i < idx.size(); ++i) idx[i] = i;
@@ -42,6 +65,7 @@ Result<Scene> combine(std::vector<Part> parts, std::vector<std::size_t>* order) 
     return FormatError{parts.empty() ? "" : parts[idx.front()].name, "", kNoOffset,
                        "the files do not form one model: " + problems.front()};
   if (order) *order = std::move(idx);
+  reportUnboundTracks(out);
   return out;
 }
 

@@ -30,7 +30,7 @@ const std::vector<CommandSpec>& commands() {
        "[--mode once|loop|ping-pong] [--yaw DEG] [--pitch DEG] [--wireframe] [--no-grid] "
        "[--skeleton] [--bone NAME]",
        {"-o", "--output", "--clip", "--time", "--size", "--yaw", "--pitch", "--bone", "--mode"},
-       {"--wireframe", "--no-grid", "--no-skeleton", "--skeleton", "--json"}},
+       {"--wireframe", "--no-grid", "--no-skeleton", "--skeleton"}},
   };
   return specs;
 }

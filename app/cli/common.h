@@ -16,7 +16,8 @@ namespace marrow::app::cli {
 std::optional<Document> loadInputs(const Args& args, bool decodeTextures = false);
 
 // Resolves --clip (a name, an index, or "none"); defaults to the first clip when the model has
-// any. Returns false (after printing why) when the clip does not exist.
+// any. Returns false (after printing why, with the clips there are) when the model has no such
+// clip: a usage error.
 bool chooseClip(const Args& args, const formats::Scene& scene, int& clipIndex);
 
 // Parses --mode (once, loop, ping-pong; default once); false (after printing why) when unknown.

@@ -20,6 +20,8 @@ int runConvert(const Args& args) {
   if (!doc) return kLoadError;
   formats::Diagnostics diag;
   auto bytes = formats::writeOmf(*doc->scene, diag);
+  for (auto& d : diag.items)
+    if (d.file.empty()) d.file = *out;  // what the writer could not keep, said of the output
   printDiagnostics(diag);
   if (!bytes) {
     std::fprintf(stderr, "marrow-cli: %s\n", bytes.error().describe().c_str());

@@ -127,9 +127,13 @@ void printText(const Document& doc) {
   }
   std::printf("skeleton: %zu bones, %zu roots\n", s.skeleton.bones.size(), s.skeleton.rootCount());
   std::printf("clips: %zu\n", s.clips.size());
-  for (const auto& c : s.clips)
-    std::printf("  %-24s %8.3f s  %6.2f fps  %4zu tracks  %7zu keys\n", c.name.c_str(), c.duration,
+  for (const auto& c : s.clips) {
+    const std::size_t unbound = anim::bind(c, s.skeleton).tracksWithoutBone.size();
+    std::printf("  %-24s %8.3f s  %6.2f fps  %4zu tracks  %7zu keys", c.name.c_str(), c.duration,
                 c.frameRate, c.tracks.size(), c.keyCount());
+    if (unbound) std::printf("  (%zu tracks without a bone)", unbound);
+    std::printf("\n");
+  }
   std::printf("materials: %zu\n", s.materials.size());
   for (const auto& m : s.materials) {
     std::printf("  %s", m.name.c_str());

@@ -68,9 +68,42 @@ JsonWriter& JsonWriter::value(std::string_view s) {
   return *this;
 }
 
+namespace {
+
+// Length of the valid UTF-8 sequence starting at s[i], or 0 when it is not one.
+std::size_t utf8Length(std::string_view s, std::size_t i) {
+  const auto c = static_cast<unsigned char>(s[i]);
+  std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  for (std::size_t k = 1; k < n; ++k)
+    if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return 0;
+  // No overlong forms, no surrogates, nothing past U+10FFFF (RFC 3629).
+  const auto c1 = n > 1 ? static_cast<unsigned char>(s[i + 1]) : 0;
+  if ((n == 2 && c < 0xC2) || (c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 >= 0xA0) ||
+      (c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 >= 0x90) || c > 0xF4)
+    return 0;
+  return n;
+}
+
+}  // namespace
+
 void JsonWriter::quoted(std::string_view s) {
   out_ += '"';
-  for (unsigned char c : s) {
+  // Names in old files are bytes in any code page: what is not UTF-8 is read as Latin-1, so the
+  // output is always valid JSON text.
+  for (std::size_t i = 0; i < s.size();) {
+    const std::size_t n = utf8Length(s, i);
+    if (n > 1) {
+      out_.append(s.substr(i, n));
+      i += n;
+      continue;
+    }
+    const auto c = static_cast<unsigned char>(s[i++]);
+    if (n == 0) {  // a Latin-1 byte as its two-byte UTF-8 form
+      out_ += static_cast<char>(0xC0 | (c >> 6));
+      out_ += static_cast<char>(0x80 | (c & 0x3F));
+      continue;
+    }
     switch (c) {
       case '"': out_ += "\\\""; break;
       case '\\': out_ += "\\\\"; break;
@@ -83,7 +116,7 @@ void JsonWriter::quoted(std::string_view s) {
           std::snprintf(buf, sizeof buf, "\\u%04x", c);
           out_ += buf;
         } else {
-          out_ += static_cast<char>(c);  // UTF-8 passes through
+          out_ += static_cast<char>(c);
         }
     }
   }

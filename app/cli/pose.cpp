@@ -18,7 +18,7 @@ int runPose(const Args& args) {
   if (!doc) return kLoadError;
   const formats::Scene& s = *doc->scene;
   int clipIndex = -1;
-  if (!chooseClip(args, s, clipIndex)) return kLoadError;
+  if (!chooseClip(args, s, clipIndex)) return kUsage;
   const formats::Clip* clip = clipIndex >= 0 ? &s.clips[clipIndex] : nullptr;
 
   const float t = clip ? anim::clipTime(static_cast<float>(time), clip->duration, mode) : 0.0f;

@@ -74,7 +74,7 @@ int runRender(int argc, char** argv, const Args& args) {
   if (!doc) return kLoadError;
   const formats::Scene& s = *doc->scene;
   int clipIndex = -1;
-  if (!chooseClip(args, s, clipIndex)) return kLoadError;
+  if (!chooseClip(args, s, clipIndex)) return kUsage;
   const formats::Clip* clip = clipIndex >= 0 ? &s.clips[clipIndex] : nullptr;
   const float t = clip ? anim::clipTime(static_cast<float>(time), clip->duration, mode) : 0.0f;
 
@@ -95,8 +95,9 @@ int runRender(int argc, char** argv, const Args& args) {
   render::ViewOptions view;
   view.wireframe = args.has("--wireframe");
   view.showGrid = !args.has("--no-grid");
-  // A model with meshes is shown as the viewer shows it by default; a bare skeleton needs it.
-  view.showSkeleton = args.has("--skeleton") || (s.meshes.empty() && !args.has("--no-skeleton"));
+  // As the viewer shows it: the overlay off, except for a model of bones only.
+  view.showSkeleton = args.has("--skeleton");
+  view.skeletonWhenNoMeshes = !args.has("--no-skeleton");
   if (const std::string* b = args.option("--bone")) {
     view.selectedBone = s.skeleton.find(*b);
     view.showSkeleton = true;

@@ -171,6 +171,7 @@ void MainWindow::loadFinished() {
     log_->raise();
     const QString msg = QString::fromStdString(e.describe());
     statusBar()->showMessage(tr("Could not open: %1").arg(msg), 15000);
+    restore_.reset();
     emit loadFailed(msg);
   }
   if (!queuedPaths_.isEmpty()) openFiles(std::exchange(queuedPaths_, {}));
@@ -181,14 +182,20 @@ void MainWindow::setDocument(Document doc) {
   const auto& s = *doc_->scene;
   player_.setScene(doc_->scene);
   viewport_->setSelectedBone(-1);
-  // A skeleton without meshes is only visible as a skeleton.
-  if (s.meshes.empty() && !s.skeleton.empty()) skeleton_->setChecked(true);
   scene_->setDocument(doc_.get());
   bones_->setScene(doc_->scene.get());
   properties_->show(*doc_, ItemKind::Scene, -1);
   timeline_->sceneChanged();
+  const std::optional<ViewState> restore = std::exchange(restore_, std::nullopt);
+  if (restore) {
+    for (int c = 0; c < player_.clipCount(); ++c)
+      if (s.clips[static_cast<std::size_t>(c)].name == restore->clip) timeline_->setClip(c);
+    player_.setTime(restore->time);
+    bones_->selectBone(s.skeleton.find(restore->bone));
+  }
   updatePose();
-  viewport_->setDocument(*doc_);
+  viewport_->setDocument(*doc_, !restore);
+  if (restore) viewport_->camera() = restore->camera;
   log_->addInfo(tr("Opened %1: %2 meshes, %3 bones, %4 clips")
                     .arg(doc_->paths.join(QStringLiteral(", ")))
                     .arg(s.meshes.size()).arg(s.skeleton.bones.size()).arg(s.clips.size()));
@@ -199,7 +206,8 @@ void MainWindow::setDocument(Document doc) {
                             : tr("Opened %1 with %2 diagnostics (see the Log)").arg(doc_->title()).arg(s.diagnostics.items.size()),
       8000);
   if (!doc_->paths.contains(kDemoPath)) addRecent(doc_->paths);
-  if (player_.clip()) timeline_->play();
+  if (restore ? restore->playing : player_.clip() != nullptr) timeline_->play();
+  timeline_->refresh();
   emit documentLoaded();
 }
 
@@ -232,7 +240,17 @@ void MainWindow::openDialog() {
 }
 
 void MainWindow::reload() {
-  if (doc_) openFiles(doc_->paths);
+  if (!doc_) return;
+  // Reloading after editing a file elsewhere should not lose the place in the animation.
+  ViewState v;
+  if (const auto* c = player_.clip()) v.clip = c->name;
+  v.time = player_.time();
+  v.playing = player_.playing();
+  const int bone = bones_->selectedBone();
+  if (bone >= 0) v.bone = doc_->scene->skeleton.bones[static_cast<std::size_t>(bone)].name;
+  v.camera = viewport_->camera();
+  restore_ = v;
+  openFiles(doc_->paths);
 }
 
 void MainWindow::openDemo() { openFiles({kDemoPath}); }

@@ -5,9 +5,12 @@
 #include <QMainWindow>
 
 #include <memory>
+#include <optional>
+#include <string>
 
 #include "app/document.h"
 #include "app/player.h"
+#include "render/gl/camera.h"
 
 class QAction;
 class QMenu;
@@ -89,6 +92,15 @@ class MainWindow : public QMainWindow {
   QFutureWatcher<LoadResult>* watcher_ = nullptr;
   QStringList loadingPaths_;
   QStringList queuedPaths_;
+  // What Reload puts back once the files are read again.
+  struct ViewState {
+    std::string clip;
+    double time = 0.0;
+    bool playing = false;
+    std::string bone;
+    render::Camera camera;
+  };
+  std::optional<ViewState> restore_;
 };
 
 }  // namespace marrow::app

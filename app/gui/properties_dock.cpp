@@ -59,8 +59,11 @@ void PropertiesDock::show(const Document& doc, ItemKind kind, int index) {
       for (const auto& m : s.meshes) v += m.vertexCount(), t += m.triangleCount();
       rows.add(tr("Meshes"), tr("%1 (%2 vertices, %3 triangles)").arg(s.meshes.size()).arg(v).arg(t));
       rows.add(tr("Bones"), tr("%1 (%2 roots)").arg(s.skeleton.bones.size()).arg(s.skeleton.rootCount()));
-      rows.add(tr("Bind pose"), s.skeleton.inverseBind.empty() ? tr("the rest pose")
-                                                               : tr("explicit inverse bind matrices"));
+      bool ownBinds = false;
+      for (const auto& m : s.meshes) ownBinds = ownBinds || !m.inverseBind.empty();
+      rows.add(tr("Bind pose"), ownBinds ? tr("per mesh (each mesh has its own bind matrices)")
+                                : s.skeleton.inverseBind.empty() ? tr("the rest pose")
+                                                                 : tr("the skeleton's inverse bind matrices"));
       rows.add(tr("Clips"), QString::number(s.clips.size()));
       rows.add(tr("Materials"), QString::number(s.materials.size()));
       rows.add(tr("Diagnostics"), QString::number(s.diagnostics.items.size()));

@@ -38,12 +38,12 @@ void Viewport::initializeGL() {
   QObject::disconnect(contextGone_);
   contextGone_ = connect(context(), &QOpenGLContext::aboutToBeDestroyed, this,
                          [this] { releaseGL(); }, Qt::DirectConnection);
-  if (pending_) upload();
+  if (document_) upload();
 }
 
-void Viewport::setDocument(const Document& doc) {
-  pending_ = std::make_unique<Document>(doc);
-  frameOnUpload_ = true;
+void Viewport::setDocument(const Document& doc, bool frame) {
+  document_ = std::make_unique<Document>(doc);
+  frameOnUpload_ = frame;
   if (glReady_) {
     makeCurrent();
     upload();
@@ -53,9 +53,7 @@ void Viewport::setDocument(const Document& doc) {
 }
 
 void Viewport::upload() {
-  renderer_.setScene(pending_->scene, pending_->textures);
-  pending_.reset();
-  hasScene_ = true;
+  renderer_.setScene(document_->scene, document_->textures);
   renderer_.setPose(pose_);  // ignored unless it fits the new skeleton
   if (frameOnUpload_) {
     frameOnUpload_ = false;
@@ -63,25 +61,9 @@ void Viewport::upload() {
   }
 }
 
-void Viewport::clearDocument() {
-  pending_.reset();
-  if (glReady_) {
-    makeCurrent();
-    renderer_.clearScene();
-    doneCurrent();
-  }
-  hasScene_ = false;
-  update();
-}
-
 void Viewport::setPose(const anim::Pose& pose) {
   pose_ = pose;
   renderer_.setPose(pose_);  // CPU work only; the upload happens in paintGL
-  update();
-}
-
-void Viewport::setOptions(const render::ViewOptions& o) {
-  options_ = o;
   update();
 }
 
@@ -108,10 +90,7 @@ void Viewport::paintGL() {
                    options_);
 }
 
-void Viewport::mousePressEvent(QMouseEvent* e) {
-  lastMouse_ = e->position().toPoint();
-  dragButtons_ = e->buttons();
-}
+void Viewport::mousePressEvent(QMouseEvent* e) { lastMouse_ = e->position().toPoint(); }
 
 void Viewport::mouseMoveEvent(QMouseEvent* e) {
   const QPoint p = e->position().toPoint();
@@ -127,8 +106,6 @@ void Viewport::mouseMoveEvent(QMouseEvent* e) {
     return;
   update();
 }
-
-void Viewport::mouseReleaseEvent(QMouseEvent*) { dragButtons_ = {}; }
 
 void Viewport::mouseDoubleClickEvent(QMouseEvent*) { frameAll(); }
 

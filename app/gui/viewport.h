@@ -19,15 +19,14 @@ class Viewport : public QOpenGLWidget {
   explicit Viewport(QWidget* parent = nullptr);
   ~Viewport() override;
 
-  void setDocument(const Document& doc);  // uploads now if GL is ready, else on first paint
-  void clearDocument();
+  // Uploads now if GL is ready, else on first paint; `frame` resets the camera to show it all.
+  void setDocument(const Document& doc, bool frame = true);
+  render::Camera& camera() { return camera_; }
   void setPose(const anim::Pose& pose);
 
   render::ViewOptions& options() { return options_; }
-  void setOptions(const render::ViewOptions& o);
   void setSelectedBone(int bone);
 
-  const render::Camera& camera() const { return camera_; }
   bool glReady() const { return glReady_; }
   const QString& glError() const { return glError_; }
 
@@ -43,7 +42,6 @@ class Viewport : public QOpenGLWidget {
   void paintGL() override;
   void mousePressEvent(QMouseEvent* e) override;
   void mouseMoveEvent(QMouseEvent* e) override;
-  void mouseReleaseEvent(QMouseEvent* e) override;
   void mouseDoubleClickEvent(QMouseEvent* e) override;
   void wheelEvent(QWheelEvent* e) override;
   void keyPressEvent(QKeyEvent* e) override;
@@ -55,15 +53,14 @@ class Viewport : public QOpenGLWidget {
   render::Renderer renderer_;
   render::Camera camera_;
   render::ViewOptions options_;
-  std::unique_ptr<Document> pending_;  // waiting for GL
+  // What is drawn: kept so that a new GL context (re-parenting, screen change) can upload it again.
+  std::unique_ptr<Document> document_;
   anim::Pose pose_;                    // the last pose given, re-applied after an upload
-  bool hasScene_ = false;
   bool glReady_ = false;
   bool frameOnUpload_ = false;
   QString glError_;
   QPoint lastMouse_;
   QMetaObject::Connection contextGone_;
-  Qt::MouseButtons dragButtons_;
 };
 
 }  // namespace marrow::app

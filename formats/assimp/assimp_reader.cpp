@@ -92,6 +92,9 @@ std::string formatName(const aiScene& s, const Assimp::Importer& importer,
 Basis basisOf(const aiScene& s, std::string_view format, const std::string& file,
               Diagnostics& diag) {
   Basis b;
+  // Valve's SMD is Z-up like the engines it feeds, and assimp's importer keeps it so (the same
+  // Wuson model stands on its tail from SMD and on its feet from B3D otherwise).
+  if (format.find("Valve SMD") != std::string_view::npos) return Basis{Axis::Z, true, 1.0f};
   if (format.find("FBX") == std::string_view::npos) return b;
   double up = 0, upSign = 0, front = 0, frontSign = 0, coord = 0, coordSign = 0, unit = 0;
   if (number(s, "UpAxis", up) && number(s, "UpAxisSign", upSign) && number(s, "FrontAxis", front) &&

@@ -162,7 +162,9 @@ void Renderer::setScene(std::shared_ptr<const formats::Scene> scene,
     for (const auto& p : mesh.positions) extend(d.rest, glm::vec3(d.display * glm::vec4(p, 1.0f)));
   d.pose = anim::restPose(s.skeleton);
   anim::computeModel(s.skeleton, d.pose);
-  for (const auto& m : d.pose.model) extend(d.rest, glm::vec3(d.display * m[3]));
+  // Bones frame the view only without meshes: helper nodes (lamps, cameras) sit far away.
+  if (!d.rest.valid)
+    for (const auto& m : d.pose.model) extend(d.rest, glm::vec3(d.display * m[3]));
   setPose(d.pose);
 }
 
@@ -236,7 +238,8 @@ Bounds Renderer::poseBounds() const {
     anim::skin(s.meshes[m], anim::packInfluences(s.meshes[m]), pal, skinned);
     for (const auto& p : skinned) extend(b, glm::vec3(d.display * glm::vec4(p, 1.0f)));
   }
-  for (const auto& m : d.pose.model) extend(b, glm::vec3(d.display * m[3]));
+  if (!b.valid)
+    for (const auto& m : d.pose.model) extend(b, glm::vec3(d.display * m[3]));
   return b;
 }
 
@@ -259,6 +262,7 @@ void Renderer::Impl::drawLines(const std::vector<LineVertex>& v, GLenum mode,
 
 void Renderer::Impl::drawGrid(const glm::mat4& viewProj) {
   const float radius = rest.valid ? rest.radius() : 1.0f;
+  if (!std::isfinite(radius) || radius > 1e15f) return;  // no sensible grid for such a model
   const glm::vec3 c = rest.valid ? rest.center() : glm::vec3(0.0f);
   const float ground = rest.valid ? rest.lo.y : 0.0f;
   const float step = std::pow(10.0f, std::floor(std::log10(radius * 0.4f)));
@@ -360,10 +364,11 @@ void Renderer::render(const Camera& camera, int width, int height, const ViewOpt
     gl->glFrontFace(GL_CCW);
   }
 
-  if (d.scene && (o.showSkeleton || o.selectedBone >= 0)) {
+  const bool skeleton = o.showSkeleton || (o.skeletonWhenNoMeshes && d.meshes.empty());
+  if (d.scene && (skeleton || o.selectedBone >= 0)) {
     // The selected bone shows even with the overlay off, so that picking it in a list shows it.
     gl->glDisable(GL_DEPTH_TEST);
-    d.drawSkeleton(viewProj, o.selectedBone, !o.showSkeleton);
+    d.drawSkeleton(viewProj, o.selectedBone, !skeleton);
     gl->glEnable(GL_DEPTH_TEST);
   }
 }

@@ -19,6 +19,7 @@ namespace marrow::render {
 struct ViewOptions {
   bool showMeshes = true;
   bool showSkeleton = true;
+  bool skeletonWhenNoMeshes = true;  // a model of only bones shows them whatever showSkeleton says
   bool showGrid = true;
   bool wireframe = false;
   bool lit = true;

@@ -8,6 +8,9 @@
 #include <QJsonObject>
 #include <QProcess>
 #include <QTemporaryDir>
+#include <QVector3D>
+
+#include <functional>
 
 #include <fstream>
 
@@ -45,6 +48,7 @@ TEST(Cli, UsageErrorsExitWithTwo) {
   EXPECT_EQ(cli({"pose", ":demo", "--time", "soon"}).code, 2);
   EXPECT_EQ(cli({"pose", ":demo", "--space", "sideways"}).code, 2);
   EXPECT_EQ(cli({"convert", ":demo"}).code, 2);
+  EXPECT_EQ(cli({"render", ":demo", "-o", "x.png", "--json"}).code, 2);
 }
 
 TEST(Cli, LoadErrorsExitWithOneAndNameTheFile) {
@@ -58,7 +62,12 @@ TEST(Cli, LoadErrorsExitWithOneAndNameTheFile) {
   EXPECT_EQ(b.code, 1);
   EXPECT_TRUE(b.err.contains("bad.omf")) << b.err.toStdString();
   EXPECT_TRUE(b.err.contains("offset")) << b.err.toStdString();
-  EXPECT_EQ(cli({"pose", ":demo", "--clip", "no-such-clip"}).code, 1);
+}
+
+TEST(Cli, AClipTheModelDoesNotHaveIsAUsageErrorListingTheClips) {
+  const CliRun r = cli({"pose", ":demo", "--clip", "no-such-clip"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(r.err.contains("walk")) << r.err.toStdString();
 }
 
 TEST(Cli, InfoJsonHasTheContractedShape) {
@@ -140,6 +149,58 @@ TEST(Cli, DisplaySpaceEqualsNativeSpaceForAYUpMetreModel) {
   const QJsonObject d = cli({"pose", ":demo", "--json", "--time", "0.2", "--space", "display"}).json();
   EXPECT_EQ(n.value("meshes"), d.value("meshes"));
   EXPECT_EQ(d.value("space").toString(), QStringLiteral("display"));
+}
+
+// Display space of a Z-up model (Valve SMD) and of a centimetre one (FBX): vertices map by the
+// basis matrix C, bone matrices by C·M·C⁻¹.
+void expectDisplayIs(const QString& model, const std::function<QVector3D(QVector3D)>& c) {
+  if (model.isEmpty()) GTEST_SKIP() << "assimp-testmodels absent";
+  const QJsonObject n = cli({"pose", model, "--json", "--time", "0.3"}).json();
+  const QJsonObject d = cli({"pose", model, "--json", "--time", "0.3", "--space", "display"}).json();
+  const QJsonArray nm = n.value("meshes").toArray(), dm = d.value("meshes").toArray();
+  ASSERT_EQ(nm.size(), dm.size());
+  ASSERT_FALSE(nm.isEmpty());
+  auto vec = [](const QJsonValue& v) {
+    const QJsonArray a = v.toArray();
+    return QVector3D(static_cast<float>(a[0].toDouble()), static_cast<float>(a[1].toDouble()),
+                     static_cast<float>(a[2].toDouble()));
+  };
+  for (qsizetype m = 0; m < nm.size(); ++m) {
+    const QJsonArray a = nm[m].toObject().value("vertices").toArray();
+    const QJsonArray b = dm[m].toObject().value("vertices").toArray();
+    ASSERT_EQ(a.size(), b.size());
+    for (qsizetype i = 0; i < a.size(); i += 7) {
+      const QVector3D want = c(vec(a[i])), got = vec(b[i]);
+      ASSERT_LT((want - got).length(), 1e-4f * (1.0f + want.length())) << "vertex " << i;
+    }
+  }
+  // A bone's origin moves like a point; its axes keep their length (the unit scales positions).
+  const QJsonArray nb = n.value("bones").toArray(), db = d.value("bones").toArray();
+  ASSERT_EQ(nb.size(), db.size());
+  for (qsizetype i = 0; i < nb.size(); ++i) {
+    const QJsonArray a = nb[i].toObject().value("model").toArray();
+    const QJsonArray b = db[i].toObject().value("model").toArray();
+    const QVector3D origin(static_cast<float>(a[12].toDouble()), static_cast<float>(a[13].toDouble()),
+                           static_cast<float>(a[14].toDouble()));
+    const QVector3D want = c(origin);
+    const QVector3D got(static_cast<float>(b[12].toDouble()), static_cast<float>(b[13].toDouble()),
+                        static_cast<float>(b[14].toDouble()));
+    ASSERT_LT((want - got).length(), 1e-4f * (1.0f + want.length())) << "bone " << i;
+    const QVector3D axisN(static_cast<float>(a[0].toDouble()), static_cast<float>(a[1].toDouble()),
+                          static_cast<float>(a[2].toDouble()));
+    const QVector3D axisD(static_cast<float>(b[0].toDouble()), static_cast<float>(b[1].toDouble()),
+                          static_cast<float>(b[2].toDouble()));
+    ASSERT_NEAR(axisD.length(), axisN.length(), 1e-4f * (1.0f + axisN.length())) << "bone " << i;
+  }
+}
+
+TEST(Cli, DisplaySpaceOfAZUpModelTurnsZUpIntoYUp) {
+  expectDisplayIs(assimpModel("SMD/WusonSMD.smd"),
+                  [](QVector3D p) { return QVector3D(p.x(), p.z(), -p.y()); });
+}
+
+TEST(Cli, DisplaySpaceOfACentimetreModelIsInMetres) {
+  expectDisplayIs(assimpModel("FBX/huesitos.fbx"), [](QVector3D p) { return p * 0.01f; });
 }
 
 TEST(Cli, ConvertWritesAnOmfThatReadsBackTheSame) {

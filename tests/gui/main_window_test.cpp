@@ -1,6 +1,8 @@
 // The viewer as a user meets it: the demo opens, plays on the GPU and moves; a bad file leaves
 // the model open and shows its error; the transport controls drive the clock.
+#include <QSettings>
 #include <QSignalSpy>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -52,8 +54,11 @@ class MainWindowTest : public QObject {
 
  private slots:
   void initTestCase() {
+    // Settings go to a test location, never into the user's own.
+    QStandardPaths::setTestModeEnabled(true);
     QCoreApplication::setOrganizationName(QStringLiteral("MarrowTests"));
     QCoreApplication::setApplicationName(QStringLiteral("MarrowGuiTest"));
+    QSettings().clear();
   }
 
   void demoOpensDrawsAndMovesWhilePlaying() {
@@ -126,6 +131,69 @@ class MainWindowTest : public QObject {
     QVERIFY(w.player().playing());
     QTest::keyClick(w.viewport(), Qt::Key_Space);
     QVERIFY(!w.player().playing());
+  }
+
+  void severalFilesOpenAsOneModel() {
+    const QString gltf = QStringLiteral(MARROW_ASSIMP_MODELS_DIR "/glTF2/simple_skin/simple_skin.gltf");
+    if (!QFile::exists(gltf)) QSKIP("assimp-testmodels absent");
+    MainWindow w;
+    w.show();
+    QVERIFY(openAndWait(w, {gltf, marrow::app::kDemoPath}));
+    const auto& s = *w.document()->scene;
+    QCOMPARE(s.meshes.size(), std::size_t{2});
+    QVERIFY(s.clips.size() >= 3);
+    QVERIFY(w.document()->title().contains(QStringLiteral("+ 1 more")));
+  }
+
+  void reloadKeepsTheClipTheTimeAndTheCamera() {
+    MainWindow w;
+    w.show();
+    QVERIFY(openAndWait(w, {marrow::app::kDemoPath}));
+    w.timeline()->setClip(1);
+    w.timeline()->pause();
+    w.player().setTime(0.7);
+    w.viewport()->camera().setAngles(60.0f, 20.0f);
+    QSignalSpy loaded(&w, &MainWindow::documentLoaded);
+    w.reload();
+    QVERIFY(loaded.wait(20000));
+    QCOMPARE(w.player().clipIndex(), 1);
+    QVERIFY(std::abs(w.player().time() - 0.7) < 1e-6);
+    QVERIFY(!w.player().playing());
+    QCOMPARE(w.viewport()->camera().yaw(), 60.0f);
+  }
+
+  void texturedModelDecodesItsTexture() {
+    const QString duck = QStringLiteral(MARROW_ASSIMP_MODELS_DIR "/Collada/duck.dae");
+    if (!QFile::exists(duck)) QSKIP("assimp-testmodels absent");
+    auto doc = marrow::app::loadDocument({duck});
+    QVERIFY(doc.ok());
+    QCOMPARE(doc->textures.size(), std::size_t{1});
+    QVERIFY2(!doc->textures[0].isNull(), "the TGA texture did not decode");
+    QCOMPARE(doc->textures[0].width(), 512);
+  }
+
+  void aClipWithoutDurationDoesNotPlay() {
+    auto scene = std::make_shared<marrow::formats::Scene>();
+    scene->skeleton.bones.push_back({"root", -1, {}, {1, 0, 0, 0}, {1, 1, 1}});
+    scene->clips.push_back(marrow::formats::Clip{"still", 0.0f, 30.0f, {}, false});
+    marrow::app::Player p;
+    p.setScene(scene);
+    p.play();
+    QVERIFY(!p.playing());
+  }
+
+  void pingPongSeekOnTheWayBackKeepsGoingBack() {
+    auto scene = std::make_shared<marrow::formats::Scene>();
+    scene->clips.push_back(marrow::formats::Clip{"c", 2.0f, 30.0f, {}, false});
+    marrow::app::Player p;
+    p.setScene(scene);
+    p.setMode(marrow::anim::PlayMode::PingPong);
+    p.play();
+    p.advance(3.0);  // 1 s into the way back: clip time 1
+    QVERIFY(std::abs(p.time() - 1.0) < 1e-9);
+    p.setTime(1.5);
+    p.advance(0.25);  // going back: 1.25
+    QVERIFY(std::abs(p.time() - 1.25) < 1e-9);
   }
 
   void selectingABoneShowsItsTransforms() {
