@@ -88,9 +88,15 @@ void accumulate(glm::mat4& m, float& total, const glm::uvec4& b, const glm::vec4
 void skin(const formats::Mesh& mesh, const PackedInfluences& packed,
           std::span<const glm::mat4> palette, std::vector<glm::vec3>& positionsOut,
           std::vector<glm::vec3>* normalsOut) {
-  const std::size_t n = mesh.vertexCount();
+  skin(mesh.positions, mesh.normals, packed, palette, positionsOut, normalsOut);
+}
+
+void skin(std::span<const glm::vec3> positions, std::span<const glm::vec3> normals,
+          const PackedInfluences& packed, std::span<const glm::mat4> palette,
+          std::vector<glm::vec3>& positionsOut, std::vector<glm::vec3>* normalsOut) {
+  const std::size_t n = positions.size();
   positionsOut.resize(n);
-  const bool doNormals = normalsOut && mesh.normals.size() == n;
+  const bool doNormals = normalsOut && normals.size() == n;
   if (doNormals) normalsOut->resize(n);
   for (std::size_t v = 0; v < n; ++v) {
     glm::mat4 m(0.0f);
@@ -98,9 +104,9 @@ void skin(const formats::Mesh& mesh, const PackedInfluences& packed,
     if (packed.groups >= 1) accumulate(m, total, packed.bones0[v], packed.weights0[v], palette);
     if (packed.groups == 2) accumulate(m, total, packed.bones1[v], packed.weights1[v], palette);
     if (total == 0.0f) m = glm::mat4(1.0f);
-    positionsOut[v] = glm::vec3(m * glm::vec4(mesh.positions[v], 1.0f));
+    positionsOut[v] = glm::vec3(m * glm::vec4(positions[v], 1.0f));
     if (doNormals) {
-      const glm::vec3 nn = glm::mat3(m) * mesh.normals[v];
+      const glm::vec3 nn = glm::mat3(m) * normals[v];
       const float len = glm::length(nn);
       (*normalsOut)[v] = len > 0.0f ? nn / len : nn;
     }

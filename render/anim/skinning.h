@@ -40,4 +40,10 @@ void skin(const formats::Mesh& mesh, const PackedInfluences& packed,
           std::span<const glm::mat4> palette, std::vector<glm::vec3>& positionsOut,
           std::vector<glm::vec3>* normalsOut = nullptr);
 
+// The same for other positions and normals of the mesh's vertices (morphed ones, say); `normals`
+// may be empty.
+void skin(std::span<const glm::vec3> positions, std::span<const glm::vec3> normals,
+          const PackedInfluences& packed, std::span<const glm::mat4> palette,
+          std::vector<glm::vec3>& positionsOut, std::vector<glm::vec3>* normalsOut = nullptr);
+
 }  // namespace marrow::anim

@@ -1,0 +1,78 @@
+#include "render/anim/morph.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace marrow::anim {
+
+void morphDeltas(const formats::Mesh& mesh, const formats::MorphTarget& target,
+                 std::vector<glm::vec3>& positionDeltas, std::vector<glm::vec3>& normalDeltas) {
+  const std::size_t n = mesh.vertexCount();
+  positionDeltas.assign(n, glm::vec3(0.0f));
+  normalDeltas.assign(n, glm::vec3(0.0f));
+  const std::size_t moved = std::min(target.movedCount(n), target.positions.size());
+  const bool normals = mesh.normals.size() == n && target.normals.size() >= moved;
+  for (std::size_t i = 0; i < moved; ++i) {
+    const std::size_t v = target.vertexAt(i);
+    if (v >= n) continue;
+    positionDeltas[v] = target.positions[i] - mesh.positions[v];
+    if (normals) normalDeltas[v] = target.normals[i] - mesh.normals[v];
+  }
+}
+
+void applyMorphs(const formats::Mesh& mesh, std::span<const float> weights,
+                 std::vector<glm::vec3>& positions, std::vector<glm::vec3>& normals) {
+  const std::size_t n = mesh.vertexCount();
+  positions = mesh.positions;
+  normals = mesh.normals;
+  const bool hasNormals = normals.size() == n;
+  bool any = false;
+  for (std::size_t k = 0; k < mesh.morphs.size() && k < weights.size(); ++k) {
+    const float w = weights[k];
+    if (w == 0.0f) continue;
+    any = true;
+    const auto& t = mesh.morphs[k];
+    const std::size_t moved = std::min(t.movedCount(n), t.positions.size());
+    for (std::size_t i = 0; i < moved; ++i) {
+      const std::size_t v = t.vertexAt(i);
+      if (v >= n) continue;
+      positions[v] += w * (t.positions[i] - mesh.positions[v]);
+      if (hasNormals && i < t.normals.size()) normals[v] += w * (t.normals[i] - mesh.normals[v]);
+    }
+  }
+  if (any && hasNormals)
+    for (auto& nn : normals) {
+      const float len = glm::length(nn);
+      if (len > 0.0f) nn /= len;
+    }
+}
+
+void lodIndices(const formats::Mesh& mesh, float level, std::vector<std::uint32_t>& out) {
+  const auto& lod = mesh.lod;
+  const std::size_t n = mesh.vertexCount();
+  if (lod.empty() || lod.collapseTo.size() != n || lod.faceCollapseCount.size() != n || level >= 1.0f) {
+    out = mesh.indices;
+    return;
+  }
+  level = std::clamp(std::isfinite(level) ? level : 1.0f, 0.0f, 1.0f);
+  const std::size_t collapsible = std::min<std::size_t>(lod.collapsible, n);
+  const auto removed = static_cast<std::size_t>((1.0f - level) * static_cast<float>(collapsible));
+  const std::size_t active = n - removed;
+  std::size_t faces = mesh.triangleCount();
+  for (std::size_t v = active; v < n; ++v)
+    faces -= std::min<std::size_t>(faces, static_cast<std::size_t>(std::max(lod.faceCollapseCount[v], 0)));
+  out.resize(faces * 3);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    std::uint32_t v = mesh.indices[i];
+    // Follow the collapse chain into the active vertices; a chain that ends (−1) or runs longer
+    // than the vertices could (a loop) keeps the vertex where it stopped.
+    for (std::size_t hops = 0; v >= active && hops < n; ++hops) {
+      const std::int32_t to = lod.collapseTo[v];
+      if (to < 0) break;
+      v = static_cast<std::uint32_t>(to);
+    }
+    out[i] = v;
+  }
+}
+
+}  // namespace marrow::anim

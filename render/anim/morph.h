@@ -1,0 +1,29 @@
+// Morph targets (blend shapes) and progressive-mesh level of detail: the CPU reference the GPU
+// path matches. No Qt, no GL.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "formats/model/scene.h"
+
+namespace marrow::anim {
+
+// Base shape plus the weighted target offsets (Scene.h's MorphTarget formula): positions and
+// normals (normals renormalised) of every vertex. `weights` has one entry per target (missing
+// entries count as 0).
+void applyMorphs(const formats::Mesh& mesh, std::span<const float> weights,
+                 std::vector<glm::vec3>& positions, std::vector<glm::vec3>& normals);
+
+// A target's offsets from the base for every vertex (zero where it does not move the vertex).
+void morphDeltas(const formats::Mesh& mesh, const formats::MorphTarget& target,
+                 std::vector<glm::vec3>& positionDeltas, std::vector<glm::vec3>& normalDeltas);
+
+// The triangles to draw at level of detail `level` in [0, 1] (1: all), as cal3d's progressive
+// meshes define it (formats/model/scene.h LevelOfDetail): the last collapsible vertices merge
+// into the ones they collapse to and the faces they took are dropped from the end. A mesh
+// without LOD data gives its own indices.
+void lodIndices(const formats::Mesh& mesh, float level, std::vector<std::uint32_t>& out);
+
+}  // namespace marrow::anim
