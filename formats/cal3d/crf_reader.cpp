@@ -1,0 +1,105 @@
+// Binary material .crf (§6): colours, shininess and texture maps, whose files are fetched
+// through the context's resolver.
+#include <string>
+#include <vector>
+
+#include "formats/cal3d/binary_format.h"
+#include "formats/cal3d/parts.h"
+
+namespace marrow::formats::cal3d {
+namespace {
+
+using std::to_string;
+
+std::string baseName(const std::string& path) {
+  const auto slash = path.find_last_of("/\\");
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+class CrfParser {
+ public:
+  CrfParser(std::span<const std::byte> data, const ReadContext& ctx) : r_(data, ctx.name), ctx_(ctx) {}
+
+  MaterialPart parse() {
+    version_ = readHeader(r_, std::string_view("CRF\0", 4));
+    MaterialPart part;
+    Material& m = part.material;
+    m.name = fileStem(ctx_.name);
+    m.ambient = color();
+    m.diffuse = color();
+    m.specular = color();
+    m.shininess = r_.finiteF32("shininess");
+    const bool types = crfHasMapTypes(version_);
+    const std::uint32_t maps = readCount(r_, "mapCount", ctx_.limits.maxMeshes, types ? 8 : 4);
+    std::vector<std::uint64_t> offsets;
+    for (std::uint32_t i = 0; i < maps; ++i)
+      within([i] { return label("map", i); }, [&] {
+        offsets.push_back(r_.offset());
+        Texture tex;
+        tex.name = readString(r_, "filename", ctx_.limits.maxStringLength);
+        MaterialMap map;
+        if (types) map.label = readString(r_, "mapType", ctx_.limits.maxStringLength);
+        // §6: the renderer pairs map i with texture coordinate set i.
+        map.kind = mapKind(map.label, i);
+        map.uvSet = static_cast<int>(i);
+        map.texture = static_cast<int>(part.textures.size());
+        part.textures.push_back(std::move(tex));
+        m.maps.push_back(std::move(map));
+      });
+    requireEnd(r_, "the last map");
+    // Fetched only once the whole file is known to be good.
+    for (std::size_t i = 0; i < part.textures.size(); ++i) fetch(part.textures[i], i, offsets[i]);
+    part.format = "cal3d CRF " + to_string(version_);
+    part.diagnostics = std::move(diagnostics_);
+    return part;
+  }
+
+ private:
+  glm::vec4 color() {
+    const auto b = r_.bytes(4, "color");
+    const auto at = [&](int i) { return std::to_integer<std::uint8_t>(b[static_cast<std::size_t>(i)]); };
+    return colorFromBytes(at(0), at(1), at(2), at(3));
+  }
+
+  // The name as stored, else its last path component (exporters stored absolute paths).
+  void fetch(Texture& tex, std::size_t i, std::uint64_t at) {
+    tex.path = tex.name;
+    if (tex.name.empty()) {
+      diagnostics_.warn(ctx_.name, label("map", i) + ": filename", at, "is empty");
+      return;
+    }
+    std::vector<std::string> tries{tex.name};
+    const std::string base = baseName(tex.name);
+    if (base != tex.name && !base.empty()) tries.push_back(base);
+    if (ctx_.resolve)
+      for (const auto& name : tries)
+        if (auto bytes = ctx_.resolve(name)) {
+          tex.path = name;
+          tex.data = std::move(*bytes);
+          return;
+        }
+    diagnostics_.warn(ctx_.name, label("map", i) + ": filename", at,
+                      "'" + tex.name + "' was not found; the map has no image");
+  }
+
+  ByteReader r_;
+  const ReadContext& ctx_;
+  int version_ = 0;
+  Diagnostics diagnostics_;
+};
+
+}  // namespace
+
+Result<MaterialPart> readCrf(std::span<const std::byte> data, const ReadContext& ctx) {
+  try {
+    return CrfParser(data, ctx).parse();
+  } catch (const FormatException& e) {
+    return e.error();
+  } catch (const std::bad_alloc&) {
+    return FormatError{ctx.name, "", kNoOffset, "ran out of memory while reading"};
+  } catch (const std::length_error&) {
+    return FormatError{ctx.name, "", kNoOffset, "a count is too large to hold in memory"};
+  }
+}
+
+}  // namespace marrow::formats::cal3d
