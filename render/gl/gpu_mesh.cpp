@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "render/anim/morph.h"
 #include "render/anim/skinning.h"
 
 namespace marrow::render {
@@ -85,11 +86,26 @@ GpuMesh GpuMesh::upload(QOpenGLFunctions_3_3_Core* gl, const formats::Mesh& mesh
     floatAttribute(gl, g.buffers[kWeights1], kWeights1, packed.weights1, 4);
   }
 
+  std::vector<glm::vec3> dp, dn;
+  for (const auto& target : mesh.morphs) {
+    anim::morphDeltas(mesh, target, dp, dn);
+    std::pair<GLuint, GLuint> b{0, 0};
+    gl->glGenBuffers(1, &b.first);
+    gl->glBindBuffer(GL_ARRAY_BUFFER, b.first);
+    gl->glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(dp.size() * sizeof(glm::vec3)),
+                     dp.data(), GL_STATIC_DRAW);
+    gl->glGenBuffers(1, &b.second);
+    gl->glBindBuffer(GL_ARRAY_BUFFER, b.second);
+    gl->glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(dn.size() * sizeof(glm::vec3)),
+                     dn.data(), GL_STATIC_DRAW);
+    g.morphBuffers.push_back(b);
+  }
+
   gl->glGenBuffers(1, &g.indexBuffer);
   gl->glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g.indexBuffer);
   gl->glBufferData(GL_ELEMENT_ARRAY_BUFFER,
                    static_cast<GLsizeiptr>(mesh.indices.size() * sizeof(std::uint32_t)),
-                   mesh.indices.data(), GL_STATIC_DRAW);
+                   mesh.indices.data(), mesh.lod.empty() ? GL_STATIC_DRAW : GL_DYNAMIC_DRAW);
   gl->glBindVertexArray(0);
   gl->glBindBuffer(GL_ARRAY_BUFFER, 0);
   return g;
@@ -102,11 +118,86 @@ void GpuMesh::draw(QOpenGLFunctions_3_3_Core* gl) const {
   gl->glBindVertexArray(0);
 }
 
+void GpuMesh::setMorphWeights(QOpenGLFunctions_3_3_Core* gl, const formats::Mesh& mesh,
+                              std::span<const float> weights) {
+  std::vector<std::size_t> active;
+  for (std::size_t k = 0; k < morphBuffers.size() && k < weights.size(); ++k)
+    if (weights[k] != 0.0f) active.push_back(k);
+  std::vector<std::pair<GLuint, GLuint>> bound;
+  morphWeights = glm::vec4(0.0f);
+  if (active.size() <= static_cast<std::size_t>(kMorphSlots)) {
+    for (std::size_t i = 0; i < active.size(); ++i) {
+      bound.push_back(morphBuffers[active[i]]);
+      morphWeights[static_cast<int>(i)] = weights[active[i]];
+    }
+  } else {
+    // Too many at once for the attributes: the weighted sum of all offsets is one target.
+    std::vector<glm::vec3> sumP(vertexCount, glm::vec3(0.0f)), sumN(vertexCount, glm::vec3(0.0f));
+    std::vector<glm::vec3> dp, dn;
+    for (std::size_t k : active) {
+      anim::morphDeltas(mesh, mesh.morphs[k], dp, dn);
+      for (std::size_t v = 0; v < vertexCount; ++v) {
+        sumP[v] += weights[k] * dp[v];
+        sumN[v] += weights[k] * dn[v];
+      }
+    }
+    if (!combinedMorph.first) {
+      gl->glGenBuffers(1, &combinedMorph.first);
+      gl->glGenBuffers(1, &combinedMorph.second);
+    }
+    const auto bytes = static_cast<GLsizeiptr>(vertexCount * sizeof(glm::vec3));
+    gl->glBindBuffer(GL_ARRAY_BUFFER, combinedMorph.first);
+    gl->glBufferData(GL_ARRAY_BUFFER, bytes, sumP.data(), GL_DYNAMIC_DRAW);
+    gl->glBindBuffer(GL_ARRAY_BUFFER, combinedMorph.second);
+    gl->glBufferData(GL_ARRAY_BUFFER, bytes, sumN.data(), GL_DYNAMIC_DRAW);
+    bound.push_back(combinedMorph);
+    morphWeights.x = 1.0f;
+  }
+  gl->glBindVertexArray(vao);
+  for (int slot = 0; slot < kMorphSlots; ++slot) {
+    const GLuint pos = kMorphPosition0 + static_cast<GLuint>(slot);
+    const GLuint nrm = kMorphNormal0 + static_cast<GLuint>(slot);
+    if (static_cast<std::size_t>(slot) < bound.size()) {
+      gl->glBindBuffer(GL_ARRAY_BUFFER, bound[static_cast<std::size_t>(slot)].first);
+      gl->glEnableVertexAttribArray(pos);
+      gl->glVertexAttribPointer(pos, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+      gl->glBindBuffer(GL_ARRAY_BUFFER, bound[static_cast<std::size_t>(slot)].second);
+      gl->glEnableVertexAttribArray(nrm);
+      gl->glVertexAttribPointer(nrm, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+    } else {
+      // A disabled attribute reads (0, 0, 0, 1): no offset, whatever the weight.
+      gl->glDisableVertexAttribArray(pos);
+      gl->glDisableVertexAttribArray(nrm);
+    }
+  }
+  gl->glBindVertexArray(0);
+  gl->glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
+void GpuMesh::setIndices(QOpenGLFunctions_3_3_Core* gl, const std::vector<std::uint32_t>& indices) {
+  gl->glBindVertexArray(vao);
+  gl->glBufferData(GL_ELEMENT_ARRAY_BUFFER,
+                   static_cast<GLsizeiptr>(indices.size() * sizeof(std::uint32_t)), indices.data(),
+                   GL_DYNAMIC_DRAW);
+  gl->glBindVertexArray(0);
+  indexCount = static_cast<GLsizei>(indices.size());
+}
+
 void GpuMesh::release(QOpenGLFunctions_3_3_Core* gl) {
   for (GLuint& b : buffers) {
     if (b) gl->glDeleteBuffers(1, &b);
     b = 0;
   }
+  for (auto& [p, n] : morphBuffers) {
+    gl->glDeleteBuffers(1, &p);
+    gl->glDeleteBuffers(1, &n);
+  }
+  morphBuffers.clear();
+  if (combinedMorph.first) {
+    gl->glDeleteBuffers(1, &combinedMorph.first);
+    gl->glDeleteBuffers(1, &combinedMorph.second);
+  }
+  combinedMorph = {0, 0};
   if (indexBuffer) gl->glDeleteBuffers(1, &indexBuffer);
   if (vao) gl->glDeleteVertexArrays(1, &vao);
   indexBuffer = vao = 0;

@@ -4,6 +4,10 @@
 #include <QOpenGLFunctions_3_3_Core>
 
 #include <cstddef>
+#include <cstdint>
+#include <span>
+#include <utility>
+#include <vector>
 
 #include "formats/model/scene.h"
 
@@ -21,8 +25,14 @@ enum Attribute : GLuint {
   kWeights0 = 5,
   kBones1 = 6,
   kWeights1 = 7,
-  kAttributeCount = 8
+  kAttributeCount = 8,
+  // Morph target offsets: kMorphSlots targets at a time, positions then normals (16 attributes
+  // in all, the least every GL 3.3 implementation offers).
+  kMorphPosition0 = 8,
+  kMorphNormal0 = 12,
 };
+
+inline constexpr int kMorphSlots = 4;
 
 struct GpuMesh {
   GLuint vao = 0;
@@ -37,11 +47,24 @@ struct GpuMesh {
   glm::vec3 specular{0.0f};
   float shininess = 0.0f;
 
+  // Per morph target: its offsets (position, normal) for every vertex.
+  std::vector<std::pair<GLuint, GLuint>> morphBuffers;
+  // Beyond kMorphSlots active targets the CPU sums the offsets into these, drawn as one target.
+  std::pair<GLuint, GLuint> combinedMorph{0, 0};
+  glm::vec4 morphWeights{0.0f};  // of the targets bound to the morph slots
+
   // Packs the mesh's influences (anim::packInfluences) and uploads every attribute; missing
   // normals are computed smooth, missing colours are white.
   static GpuMesh upload(QOpenGLFunctions_3_3_Core* gl, const formats::Mesh& mesh);
   void draw(QOpenGLFunctions_3_3_Core* gl) const;
   void release(QOpenGLFunctions_3_3_Core* gl);
+
+  // Binds the targets with non-zero weight to the morph slots (up to kMorphSlots; more are
+  // summed on the CPU into one), so that drawing applies `weights`.
+  void setMorphWeights(QOpenGLFunctions_3_3_Core* gl, const formats::Mesh& mesh,
+                       std::span<const float> weights);
+  // Draws only these triangles from now on (level of detail).
+  void setIndices(QOpenGLFunctions_3_3_Core* gl, const std::vector<std::uint32_t>& indices);
 };
 
 // RGBA8 texture with mipmaps; 0 for a null image.

@@ -13,6 +13,7 @@
 #include <glm/gtc/type_ptr.hpp>
 #include <glm/mat3x3.hpp>
 
+#include "render/anim/morph.h"
 #include "render/anim/skinning.h"
 #include "render/gl/gpu_mesh.h"
 #include "render/gl/shaders.h"
@@ -59,6 +60,8 @@ struct Renderer::Impl {
   std::vector<int> paletteOfMesh;       // index into palettes
   std::vector<PaletteBuffer> palettes;  // [0]: the skeleton's inverse binds; then per-mesh ones
   bool useTbo = false;
+  std::vector<std::vector<float>> morphWeights;  // per mesh
+  std::vector<float> levels;                     // per mesh
   glm::mat4 display{1.0f};
   bool flipWinding = false;
   anim::Pose pose;
@@ -118,6 +121,8 @@ void Renderer::Impl::freeScene() {
   }
   palettes.clear();
   paletteOfMesh.clear();
+  morphWeights.clear();
+  levels.clear();
   scene.reset();
   rest = {};
 }
@@ -158,6 +163,8 @@ void Renderer::setScene(std::shared_ptr<const formats::Scene> scene,
       d.palettes.emplace_back();
     }
   }
+  d.morphWeights.assign(s.meshes.size(), {});
+  d.levels.assign(s.meshes.size(), 1.0f);
   for (const auto& mesh : s.meshes)
     for (const auto& p : mesh.positions) extend(d.rest, glm::vec3(d.display * glm::vec4(p, 1.0f)));
   d.pose = anim::restPose(s.skeleton);
@@ -225,6 +232,22 @@ void Renderer::Impl::bindPalette(std::size_t index, QOpenGLShaderProgram& progra
   }
 }
 
+void Renderer::setMorphWeights(std::size_t mesh, std::span<const float> weights) {
+  Impl& d = *d_;
+  if (!d.gl || !d.scene || mesh >= d.meshes.size()) return;
+  d.morphWeights[mesh].assign(weights.begin(), weights.end());
+  d.meshes[mesh].setMorphWeights(d.gl, d.scene->meshes[mesh], weights);
+}
+
+void Renderer::setLevelOfDetail(std::size_t mesh, float level) {
+  Impl& d = *d_;
+  if (!d.gl || !d.scene || mesh >= d.meshes.size() || d.scene->meshes[mesh].lod.empty()) return;
+  d.levels[mesh] = level;
+  std::vector<std::uint32_t> indices;
+  anim::lodIndices(d.scene->meshes[mesh], level, indices);
+  d.meshes[mesh].setIndices(d.gl, indices);
+}
+
 Bounds Renderer::restBounds() const { return d_->rest; }
 
 Bounds Renderer::poseBounds() const {
@@ -235,7 +258,9 @@ Bounds Renderer::poseBounds() const {
   std::vector<glm::vec3> skinned;
   for (std::size_t m = 0; m < s.meshes.size(); ++m) {
     const auto& pal = d.palettes[d.paletteOfMesh[m]].matrices;
-    anim::skin(s.meshes[m], anim::packInfluences(s.meshes[m]), pal, skinned);
+    std::vector<glm::vec3> positions, normals;
+    anim::applyMorphs(s.meshes[m], d.morphWeights[m], positions, normals);
+    anim::skin(positions, {}, anim::packInfluences(s.meshes[m]), pal, skinned);
     for (const auto& p : skinned) extend(b, glm::vec3(d.display * glm::vec4(p, 1.0f)));
   }
   if (!b.valid)
@@ -351,6 +376,7 @@ void Renderer::render(const Camera& camera, int width, int height, const ViewOpt
       const GpuMesh& g = d.meshes[m];
       d.bindPalette(static_cast<std::size_t>(d.paletteOfMesh[m]), prog);
       prog.setUniformValue("uInfluenceGroups", g.influenceGroups);
+      gl->glUniform4fv(prog.uniformLocation("uMorphWeights"), 1, glm::value_ptr(g.morphWeights));
       gl->glUniform4fv(prog.uniformLocation("uBaseColor"), 1, glm::value_ptr(g.baseColor));
       gl->glUniform3fv(prog.uniformLocation("uSpecular"), 1, glm::value_ptr(g.specular));
       prog.setUniformValue("uShininess", g.shininess);
@@ -385,6 +411,7 @@ std::vector<glm::vec3> Renderer::captureSkinnedPositions(std::size_t meshIndex) 
   prog->bind();
   d.bindPalette(static_cast<std::size_t>(d.paletteOfMesh[meshIndex]), *prog);
   prog->setUniformValue("uInfluenceGroups", g.influenceGroups);
+  gl->glUniform4fv(prog->uniformLocation("uMorphWeights"), 1, glm::value_ptr(g.morphWeights));
   const glm::mat4 identity(1.0f);
   for (const char* name : {"uDisplay", "uView", "uProjection"})
     gl->glUniformMatrix4fv(prog->uniformLocation(name), 1, GL_FALSE, glm::value_ptr(identity));

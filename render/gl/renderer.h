@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -56,6 +57,11 @@ class Renderer {
 
   // The pose to draw (one model matrix per bone); skin palettes are computed and uploaded here.
   void setPose(const anim::Pose& pose);
+
+  // Blend shape weights of one mesh (one per morph target; missing ones are 0).
+  void setMorphWeights(std::size_t mesh, std::span<const float> weights);
+  // Level of detail of one mesh in [0, 1] (1: every triangle), for meshes with collapse data.
+  void setLevelOfDetail(std::size_t mesh, float level);
 
   // Bounds of the scene at rest and of the current pose, in display space.
   Bounds restBounds() const;

@@ -41,6 +41,12 @@ std::unique_ptr<QOpenGLShaderProgram> makeMeshProgram(bool tbo, bool capture, st
   p->bindAttributeLocation("aWeights0", kWeights0);
   p->bindAttributeLocation("aBones1", kBones1);
   p->bindAttributeLocation("aWeights1", kWeights1);
+  for (int k = 0; k < kMorphSlots; ++k) {
+    p->bindAttributeLocation(("aMorphPosition" + std::to_string(k)).c_str(),
+                             kMorphPosition0 + static_cast<GLuint>(k));
+    p->bindAttributeLocation(("aMorphNormal" + std::to_string(k)).c_str(),
+                             kMorphNormal0 + static_cast<GLuint>(k));
+  }
   auto* gl = QOpenGLVersionFunctionsFactory::get<QOpenGLFunctions_3_3_Core>(
       QOpenGLContext::currentContext());
   if (capture) {

@@ -89,3 +89,58 @@ TEST(SkinPalette, UsesTheMeshsOwnInverseBindsWhenItHasThem) {
 
 }  // namespace
 }  // namespace marrow::anim
+
+#include "render/anim/morph.h"
+
+namespace marrow::anim {
+namespace {
+
+formats::Mesh strip() {  // 4 vertices, 2 triangles; vertex 3 collapses onto 1 taking 1 face
+  formats::Mesh m;
+  m.positions = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}};
+  m.normals = {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}, {0, 0, 1}};
+  m.indices = {0, 1, 2, 2, 1, 3};
+  m.lod.collapsible = 1;
+  m.lod.collapseTo = {-1, -1, -1, 1};
+  m.lod.faceCollapseCount = {0, 0, 0, 1};
+  return m;
+}
+
+TEST(Lod, FullDetailDrawsEveryTriangle) {
+  std::vector<std::uint32_t> out;
+  lodIndices(strip(), 1.0f, out);
+  EXPECT_EQ(out, strip().indices);
+}
+
+TEST(Lod, LowestDetailCollapsesTheLastVerticesAndDropsTheirFaces) {
+  std::vector<std::uint32_t> out;
+  lodIndices(strip(), 0.0f, out);
+  EXPECT_EQ(out, (std::vector<std::uint32_t>{0, 1, 2}));
+}
+
+TEST(Lod, CollapseChainsEndingInMinusOneStopThere) {
+  formats::Mesh m = strip();
+  m.lod.collapsible = 2;
+  m.lod.collapseTo = {-1, -1, -1, 2};  // 3 → 2, and 2 itself collapses nowhere (−1)
+  m.lod.faceCollapseCount = {0, 0, 0, 1};
+  std::vector<std::uint32_t> out;
+  lodIndices(m, 0.0f, out);  // 2 removed: vertices 2 and 3 inactive, one face dropped
+  EXPECT_EQ(out, (std::vector<std::uint32_t>{0, 1, 2}));
+}
+
+TEST(Morph, WeightsBlendSparseAbsoluteTargets) {
+  formats::Mesh m = strip();
+  formats::MorphTarget t;
+  t.name = "lift";
+  t.vertices = {3};
+  t.positions = {{1, 1, 2}};
+  m.morphs.push_back(t);
+  std::vector<glm::vec3> p, n;
+  const float w[] = {0.25f};
+  applyMorphs(m, w, p, n);
+  EXPECT_EQ(p[3], glm::vec3(1, 1, 0.5f));
+  EXPECT_EQ(p[0], m.positions[0]);
+}
+
+}  // namespace
+}  // namespace marrow::anim
