@@ -3,6 +3,9 @@
 
 #include <QDockWidget>
 
+#include <functional>
+#include <vector>
+
 #include "app/document.h"
 #include "render/anim/pose.h"
 
@@ -54,16 +57,30 @@ class BonesDock : public QDockWidget {
   int selected_ = -1;
 };
 
-// Name / value pairs of whatever is selected.
+// What the user has set on the meshes: blend shape weights, level of detail.
+struct MeshControls {
+  std::vector<std::vector<float>> morphWeights;  // per mesh, per morph target
+  std::vector<float> levels;                     // per mesh, 1 = full detail
+
+  void reset(const formats::Scene& scene);
+};
+
+// Name / value pairs of whatever is selected; sliders for morph targets and level of detail.
 class PropertiesDock : public QDockWidget {
   Q_OBJECT
  public:
   explicit PropertiesDock(QWidget* parent = nullptr);
-  void show(const Document& doc, ItemKind kind, int index);
+  void show(const Document& doc, const MeshControls& controls, ItemKind kind, int index);
   void showBone(const formats::Scene& scene, int bone);
   void clear();
 
+ signals:
+  void morphWeightChanged(int mesh, int target, float weight);
+  void levelOfDetailChanged(int mesh, float level);  // mesh -1: every mesh
+
  private:
+  void addSlider(QTreeWidgetItem* item, float value, float lo, float hi,
+                 std::function<void(float)> changed);
   QTreeWidget* tree_;
 };
 

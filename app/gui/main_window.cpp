@@ -76,6 +76,20 @@ void MainWindow::createDocks() {
     timeline_->play();
   });
   connect(bones_, &BonesDock::boneSelected, this, &MainWindow::onBoneSelected);
+  connect(properties_, &PropertiesDock::morphWeightChanged, this, [this](int mesh, int target, float w) {
+    if (mesh < 0 || static_cast<std::size_t>(mesh) >= controls_.morphWeights.size()) return;
+    auto& weights = controls_.morphWeights[static_cast<std::size_t>(mesh)];
+    if (target < 0 || static_cast<std::size_t>(target) >= weights.size()) return;
+    weights[static_cast<std::size_t>(target)] = w;
+    viewport_->setMorphWeights(static_cast<std::size_t>(mesh), weights);
+  });
+  connect(properties_, &PropertiesDock::levelOfDetailChanged, this, [this](int mesh, float level) {
+    for (std::size_t m = 0; m < controls_.levels.size(); ++m)
+      if (mesh < 0 || static_cast<int>(m) == mesh) {
+        controls_.levels[m] = level;
+        viewport_->setLevelOfDetail(m, level);
+      }
+  });
 }
 
 void MainWindow::createActions() {
@@ -184,7 +198,8 @@ void MainWindow::setDocument(Document doc) {
   viewport_->setSelectedBone(-1);
   scene_->setDocument(doc_.get());
   bones_->setScene(doc_->scene.get());
-  properties_->show(*doc_, ItemKind::Scene, -1);
+  controls_.reset(s);
+  properties_->show(*doc_, controls_, ItemKind::Scene, -1);
   timeline_->sceneChanged();
   const std::optional<ViewState> restore = std::exchange(restore_, std::nullopt);
   if (restore) {
@@ -219,7 +234,7 @@ void MainWindow::updatePose() {
 
 void MainWindow::onItemSelected(ItemKind kind, int index) {
   if (!doc_) return;
-  properties_->show(*doc_, kind, index);
+  properties_->show(*doc_, controls_, kind, index);
   if (kind == ItemKind::Clip) timeline_->setClip(index);
 }
 

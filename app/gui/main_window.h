@@ -9,6 +9,7 @@
 #include <string>
 
 #include "app/document.h"
+#include "app/gui/docks.h"
 #include "app/player.h"
 #include "render/gl/camera.h"
 
@@ -88,6 +89,7 @@ class MainWindow : public QMainWindow {
 
   std::unique_ptr<Document> doc_;
   Player player_;
+  MeshControls controls_;
   using LoadResult = std::shared_ptr<formats::Result<Document>>;
   QFutureWatcher<LoadResult>* watcher_ = nullptr;
   QStringList loadingPaths_;

@@ -1,7 +1,11 @@
 #include <QHeaderView>
+#include <QSlider>
 #include <QTreeWidget>
 
 #include <glm/gtc/quaternion.hpp>
+
+#include <algorithm>
+#include <cmath>
 
 #include "app/gui/docks.h"
 
@@ -34,6 +38,28 @@ class Rows {
 
 }  // namespace
 
+void MeshControls::reset(const formats::Scene& scene) {
+  morphWeights.assign(scene.meshes.size(), {});
+  for (std::size_t m = 0; m < scene.meshes.size(); ++m)
+    morphWeights[m].assign(scene.meshes[m].morphs.size(), 0.0f);
+  levels.assign(scene.meshes.size(), 1.0f);
+}
+
+void PropertiesDock::addSlider(QTreeWidgetItem* item, float value, float lo, float hi,
+                               std::function<void(float)> changed) {
+  auto* slider = new QSlider(Qt::Horizontal);
+  slider->setRange(0, 1000);
+  const auto toSlider = [lo, hi](float v) { return static_cast<int>(std::lround((v - lo) / (hi - lo) * 1000.0f)); };
+  slider->setValue(toSlider(value));
+  slider->setToolTip(QString::number(static_cast<double>(value), 'f', 3));
+  connect(slider, &QSlider::valueChanged, slider, [slider, lo, hi, changed](int v) {
+    const float value = lo + (hi - lo) * static_cast<float>(v) / 1000.0f;
+    slider->setToolTip(QString::number(static_cast<double>(value), 'f', 3));
+    changed(value);
+  });
+  tree_->setItemWidget(item, 1, slider);
+}
+
 PropertiesDock::PropertiesDock(QWidget* parent) : QDockWidget(tr("Properties"), parent) {
   setObjectName(QStringLiteral("PropertiesDock"));
   tree_ = new QTreeWidget(this);
@@ -45,7 +71,8 @@ PropertiesDock::PropertiesDock(QWidget* parent) : QDockWidget(tr("Properties"), 
 
 void PropertiesDock::clear() { tree_->clear(); }
 
-void PropertiesDock::show(const Document& doc, ItemKind kind, int index) {
+void PropertiesDock::show(const Document& doc, const MeshControls& controls, ItemKind kind,
+                          int index) {
   if (!doc.scene) return clear();
   const auto& s = *doc.scene;
   Rows rows(tree_);
@@ -69,6 +96,13 @@ void PropertiesDock::show(const Document& doc, ItemKind kind, int index) {
       rows.add(tr("Diagnostics"), QString::number(s.diagnostics.items.size()));
       glm::vec3 lo, hi;
       if (formats::restBounds(s, lo, hi)) rows.add(tr("Bounds (native)"), vec(lo) + QStringLiteral("  …  ") + vec(hi));
+      if (std::any_of(s.meshes.begin(), s.meshes.end(), [](const auto& m) { return !m.lod.empty(); })) {
+        float level = 1.0f;
+        for (std::size_t m = 0; m < s.meshes.size() && m < controls.levels.size(); ++m)
+          if (!s.meshes[m].lod.empty()) level = std::min(level, controls.levels[m]);
+        addSlider(rows.add(tr("Level of detail (all)")), level, 0.0f, 1.0f,
+                  [this](float v) { emit levelOfDetailChanged(-1, v); });
+      }
       break;
     }
     case ItemKind::Mesh: {
@@ -88,6 +122,25 @@ void PropertiesDock::show(const Document& doc, ItemKind kind, int index) {
       rows.add(tr("Own inverse binds"), m.inverseBind.empty() ? tr("no") : tr("yes"));
       rows.add(tr("Morph targets"), QString::number(m.morphs.size()));
       rows.add(tr("Material"), m.material >= 0 ? str(s.materials[m.material].name) : tr("none"));
+      if (!m.springs.empty())
+        rows.add(tr("Springs"), tr("%1 (cloth/hair; drawn skinned, not simulated)").arg(m.springs.size()));
+      if (!m.lod.empty()) {
+        const float level = static_cast<std::size_t>(index) < controls.levels.size() ? controls.levels[index] : 1.0f;
+        addSlider(rows.add(tr("Level of detail"), {}), level, 0.0f, 1.0f,
+                  [this, index](float v) { emit levelOfDetailChanged(index, v); });
+      }
+      if (!m.morphs.empty()) {
+        auto* group = rows.add(tr("Morph targets"), QString::number(m.morphs.size()));
+        for (std::size_t k = 0; k < m.morphs.size(); ++k) {
+          const auto& weights = controls.morphWeights;
+          const float w = static_cast<std::size_t>(index) < weights.size() && k < weights[index].size()
+                              ? weights[index][k] : 0.0f;
+          auto* item = rows.add(str(m.morphs[k].name), {}, group);
+          addSlider(item, w, 0.0f, 1.0f, [this, index, k](float v) {
+            emit morphWeightChanged(index, static_cast<int>(k), v);
+          });
+        }
+      }
       break;
     }
     case ItemKind::Clip: {

@@ -43,6 +43,8 @@ void Viewport::initializeGL() {
 
 void Viewport::setDocument(const Document& doc, bool frame) {
   document_ = std::make_unique<Document>(doc);
+  morphWeights_.assign(doc.scene->meshes.size(), {});
+  levels_.assign(doc.scene->meshes.size(), 1.0f);
   frameOnUpload_ = frame;
   if (glReady_) {
     makeCurrent();
@@ -55,6 +57,10 @@ void Viewport::setDocument(const Document& doc, bool frame) {
 void Viewport::upload() {
   renderer_.setScene(document_->scene, document_->textures);
   renderer_.setPose(pose_);  // ignored unless it fits the new skeleton
+  for (std::size_t m = 0; m < morphWeights_.size(); ++m) {
+    if (!morphWeights_[m].empty()) renderer_.setMorphWeights(m, morphWeights_[m]);
+    if (levels_[m] < 1.0f) renderer_.setLevelOfDetail(m, levels_[m]);
+  }
   if (frameOnUpload_) {
     frameOnUpload_ = false;
     resetView();
@@ -64,6 +70,28 @@ void Viewport::upload() {
 void Viewport::setPose(const anim::Pose& pose) {
   pose_ = pose;
   renderer_.setPose(pose_);  // CPU work only; the upload happens in paintGL
+  update();
+}
+
+void Viewport::setMorphWeights(std::size_t mesh, const std::vector<float>& weights) {
+  if (mesh >= morphWeights_.size()) return;
+  morphWeights_[mesh] = weights;
+  if (glReady_ && document_) {
+    makeCurrent();
+    renderer_.setMorphWeights(mesh, weights);
+    doneCurrent();
+  }
+  update();
+}
+
+void Viewport::setLevelOfDetail(std::size_t mesh, float level) {
+  if (mesh >= levels_.size()) return;
+  levels_[mesh] = level;
+  if (glReady_ && document_) {
+    makeCurrent();
+    renderer_.setLevelOfDetail(mesh, level);
+    doneCurrent();
+  }
   update();
 }
 

@@ -5,6 +5,7 @@
 #include <QPoint>
 
 #include <memory>
+#include <vector>
 
 #include "app/document.h"
 #include "render/gl/camera.h"
@@ -23,6 +24,10 @@ class Viewport : public QOpenGLWidget {
   void setDocument(const Document& doc, bool frame = true);
   render::Camera& camera() { return camera_; }
   void setPose(const anim::Pose& pose);
+
+  // Blend shape weights and level of detail of one mesh; kept and re-applied after uploads.
+  void setMorphWeights(std::size_t mesh, const std::vector<float>& weights);
+  void setLevelOfDetail(std::size_t mesh, float level);
 
   render::ViewOptions& options() { return options_; }
   void setSelectedBone(int bone);
@@ -55,7 +60,9 @@ class Viewport : public QOpenGLWidget {
   render::ViewOptions options_;
   // What is drawn: kept so that a new GL context (re-parenting, screen change) can upload it again.
   std::unique_ptr<Document> document_;
-  anim::Pose pose_;                    // the last pose given, re-applied after an upload
+  anim::Pose pose_;  // the last pose given, re-applied after an upload
+  std::vector<std::vector<float>> morphWeights_;
+  std::vector<float> levels_;
   bool glReady_ = false;
   bool frameOnUpload_ = false;
   QString glError_;
