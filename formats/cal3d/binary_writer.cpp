@@ -1,0 +1,524 @@
+// Binary cal3d writers (.csf .caf .cmf .crf): the reverse of the readers, at the layout the
+// version chooses (700–1100 plain, 1300 trunk, 1301 fork). Files at 1100 are what libcal3d 0.11
+// reads.
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <glm/gtc/quaternion.hpp>
+
+#include "formats/cal3d/binary_format.h"
+#include "formats/cal3d/writers_internal.h"
+#include "formats/io/byte_writer.h"
+
+namespace marrow::formats::cal3d {
+namespace {
+
+using std::to_string;
+
+// The plain versions, 1300 and 1301 (cal3d.h's WriteOptions); the IMVU fork's 911–999 are not
+// written (913–918 animations exist only bit-packed).
+bool writable(int v) {
+  return (v >= kEarliestVersion && v <= 1100 && !isImvuVersion(v)) || v == 1300 || v == 1301;
+}
+
+FormatError error(std::string field, std::string message) {
+  return FormatError{"", std::move(field), kNoOffset, std::move(message)};
+}
+
+FormatError versionError(int v) {
+  return error("version", "cal3d version " + to_string(v) +
+                              " cannot be written: choose 699–910, 1000–1100, 1300 or 1301");
+}
+
+void header(ByteWriter& w, std::string_view magic, int version) {
+  for (char c : magic.substr(0, 4)) w.u8(static_cast<std::uint8_t>(c));
+  w.i32(version);
+}
+
+void vec3(ByteWriter& w, const glm::vec3& v) {
+  w.f32(v.x);
+  w.f32(v.y);
+  w.f32(v.z);
+}
+
+void fileQuat(ByteWriter& w, const std::array<float, 4>& q) {
+  for (float c : q) w.f32(c);
+}
+
+std::int32_t i32(std::size_t n) { return static_cast<std::int32_t>(n); }
+
+// ---- bone space that survives a round trip ----
+// The reader turns a stored bone-space rotation into a float matrix (inverseBindFromFile), which
+// loses bits: reading back a file and writing it again must still give the same bytes. So the
+// rotation written for a matrix M is, where one can be found, a stored value that the reader
+// turns into M exactly ("exact" below, a function of M alone): reading it back gives M, and
+// writing that again finds the same value.
+
+float stepUlps(float x, int k) {
+  for (; k > 0; --k) x = std::nextafter(x, 2.0f);
+  for (; k < 0; ++k) x = std::nextafter(x, -2.0f);
+  return x;
+}
+
+// The rotation of M in double precision, as the file stores it.
+BoneSpace nearestBoneSpace(const glm::mat4& m) {
+  BoneSpace b;
+  b.translation = glm::vec3(m[3]);
+  glm::dmat3 r{glm::mat3(m)};
+  for (int c = 0; c < 3; ++c) {
+    const double len = glm::length(r[c]);
+    if (len > 0.0) r[c] /= len;
+  }
+  const glm::dquat q = glm::normalize(glm::quat_cast(r));
+  b.rotation = {static_cast<float>(-q.x), static_cast<float>(-q.y), static_cast<float>(-q.z),
+                static_cast<float>(q.w)};
+  return b;
+}
+
+// How far (in units in the last place, summed over the rotation entries) the reader's matrix
+// for `b` is from `m`.
+double ulpDistance(const BoneSpace& b, const glm::mat4& m) {
+  const glm::mat4 g = inverseBindFromFile(b.translation, b.rotation);
+  double d = 0.0;
+  for (int c = 0; c < 3; ++c)
+    for (int k = 0; k < 3; ++k) {
+      const float want = m[c][k];
+      if (g[c][k] == want) continue;
+      const double ulp = std::abs(static_cast<double>(std::nextafter(want, 2.0f * want + 1.0f)) - want);
+      d += std::abs(static_cast<double>(g[c][k]) - want) / std::max(ulp, 1e-45);
+    }
+  return d;
+}
+
+// Each of the 625 stored values within two units in the last place of `start`, nearest first.
+template <class Fn>
+bool forNeighbours(const BoneSpace& start, Fn&& fn) {
+  static constexpr int kOrder[] = {0, -1, 1, -2, 2};
+  for (int n = 0; n < 625; ++n) {
+    BoneSpace c = start;
+    int code = n;
+    for (std::size_t i = 0; i < 4; ++i, code /= 5) c.rotation[i] = stepUlps(start.rotation[i], kOrder[code % 5]);
+    if (fn(c)) return true;
+  }
+  return false;
+}
+
+std::optional<BoneSpace> exactBoneSpace(const glm::mat4& m) {
+  const BoneSpace start = nearestBoneSpace(m);
+  std::optional<BoneSpace> found;
+  if (forNeighbours(start, [&](const BoneSpace& c) {
+        if (inverseBindFromFile(c.translation, c.rotation) != m) return false;
+        found = c;
+        return true;
+      }))
+    return found;
+  // Small components are pinned by the matrix far less finely than their own precision: walk
+  // towards M in steps of growing size.
+  BoneSpace c = start;
+  double d = ulpDistance(c, m);
+  for (int round = 0; round < 200 && d > 0.0; ++round) {
+    BoneSpace best = c;
+    double bestD = d;
+    for (std::size_t i = 0; i < 4; ++i)
+      for (int sign : {1, -1})
+        for (int k = 1; k <= 1024; k *= 4) {
+          BoneSpace t = c;
+          t.rotation[i] = stepUlps(c.rotation[i], sign * k);
+          const double td = ulpDistance(t, m);
+          if (td < bestD) {
+            bestD = td;
+            best = t;
+          }
+        }
+    if (bestD >= d) break;
+    c = best;
+    d = bestD;
+  }
+  if (d == 0.0) return c;
+  return std::nullopt;
+}
+
+// A matrix the reader made is matched exactly. Any other is first moved to a nearby one the
+// reader makes and can be matched (in the rare case none is found, the nearest value is written
+// and a second write may differ in the last bits).
+BoneSpace stableBoneSpace(const glm::mat4& inverseBind) {
+  if (auto exact = exactBoneSpace(inverseBind)) return *exact;
+  const BoneSpace start = nearestBoneSpace(inverseBind);
+  std::optional<BoneSpace> found;
+  if (forNeighbours(start, [&](const BoneSpace& c) {
+        found = exactBoneSpace(inverseBindFromFile(c.translation, c.rotation));
+        return found.has_value();
+      }))
+    return *found;
+  return start;
+}
+
+}  // namespace
+
+std::string mapFileName(const Scene& scene, const MaterialMap& map) {
+  if (map.texture < 0 || static_cast<std::size_t>(map.texture) >= scene.textures.size()) return {};
+  const Texture& t = scene.textures[static_cast<std::size_t>(map.texture)];
+  return t.name.empty() ? t.path : t.name;
+}
+
+// ---- skeleton ----
+
+Result<std::vector<std::byte>> writeCsf(const Scene& scene, int version, Diagnostics& d) {
+  if (!writable(version)) return versionError(version);
+  const auto& bones = scene.skeleton.bones;
+  if (bones.empty()) return error("skeleton", "has no bones; a cal3d skeleton has at least one");
+  std::vector<std::vector<std::int32_t>> children(bones.size());
+  std::size_t scaled = 0;
+  for (std::size_t i = 0; i < bones.size(); ++i) {
+    const int p = bones[i].parent;
+    if (p >= static_cast<int>(i) || p < -1)
+      return error("bone '" + bones[i].name + "'", "has parent " + to_string(p) +
+                                                       ", which does not precede it");
+    if (p >= 0) children[static_cast<std::size_t>(p)].push_back(i32(i));
+    if (bones[i].scale != glm::vec3(1.0f)) ++scaled;
+  }
+  if (scaled)
+    d.warn("", "skeleton", kNoOffset,
+           to_string(scaled) + " bone(s) have a rest scale, which cal3d cannot store (left out)");
+  const std::vector<glm::mat4> binds = scene.skeleton.inverseBindMatrices();
+  const bool lights = csfLightsByDefault(version);
+  ByteWriter w;
+  header(w, std::string_view("CSF\0", 4), version);
+  w.i32(i32(bones.size()));
+  if (lights) vec3(w, glm::vec3(0.0f));  // §3: scene ambient; the model has no lights
+  for (std::size_t i = 0; i < bones.size(); ++i) {
+    const Bone& b = bones[i];
+    writeString(w, b.name);
+    vec3(w, b.translation);
+    fileQuat(w, quatToFile(b.rotation));
+    const BoneSpace space = stableBoneSpace(binds[i]);
+    vec3(w, space.translation);
+    fileQuat(w, space.rotation);
+    w.i32(b.parent);
+    if (lights) {
+      w.i32(0);  // no light
+      vec3(w, glm::vec3(0.0f));
+    }
+    w.i32(i32(children[i].size()));
+    for (std::int32_t c : children[i]) w.i32(c);
+  }
+  return w.take();
+}
+
+// ---- animation ----
+
+namespace {
+
+struct OutTrack {
+  int bone = 0;
+  std::vector<Keyframe> keys;
+};
+
+}  // namespace
+
+Result<std::vector<std::byte>> writeCaf(const Scene& scene, std::size_t clipIndex, int version,
+                                        Diagnostics& d) {
+  if (!writable(version)) return versionError(version);
+  if (clipIndex >= scene.clips.size())
+    return error("clip", "index " + to_string(clipIndex) + " is past the " +
+                             to_string(scene.clips.size()) + " clips");
+  const Clip& clip = scene.clips[clipIndex];
+  const std::string what = "clip '" + clip.name + "'";
+  if (!std::isfinite(clip.duration) || !(clip.duration > 0.0f))
+    return error(what, "lasts " + to_string(clip.duration) + " s; cal3d needs a duration over 0");
+  std::vector<OutTrack> tracks;
+  std::set<int> written;
+  std::size_t unbound = 0, scaled = 0, stepped = 0, repeated = 0, empty = 0;
+  for (const Track& t : clip.tracks) {
+    const int bone = scene.skeleton.find(t.bone);
+    if (bone < 0) {
+      ++unbound;
+      continue;
+    }
+    if (!written.insert(bone).second) {
+      ++repeated;
+      continue;
+    }
+    bool droppedScale = false;
+    OutTrack out{bone, keyframesOf(t, scene.skeleton.bones[static_cast<std::size_t>(bone)], droppedScale)};
+    scaled += droppedScale;
+    stepped += t.translation.interpolation == Interpolation::Step ||
+               t.rotation.interpolation == Interpolation::Step;
+    if (out.keys.empty()) {
+      ++empty;
+      continue;
+    }
+    tracks.push_back(std::move(out));
+  }
+  if (unbound)
+    d.warn("", what, kNoOffset,
+           to_string(unbound) + " track(s) name no bone of the skeleton and are left out");
+  if (repeated)
+    d.warn("", what, kNoOffset,
+           to_string(repeated) + " track(s) animate a bone an earlier track animates; left out");
+  if (scaled)
+    d.warn("", what, kNoOffset,
+           to_string(scaled) + " track(s) have scale keys, which cal3d cannot store (left out)");
+  if (stepped)
+    d.warn("", what, kNoOffset,
+           to_string(stepped) + " track(s) step between keys; cal3d interpolates them linearly");
+  if (empty) d.info("", what, kNoOffset, to_string(empty) + " track(s) without keys are left out");
+  if (tracks.empty()) return error(what, "has no track cal3d can store");
+
+  // §11: cal3d loops back to the first keys exactly when the first track ends before the
+  // duration. Keys are added so that playback means what the clip says.
+  const float duration = clip.duration;
+  if (clip.wrapsToFirstKey && tracks[0].keys.back().time >= duration) {
+    std::size_t added = 0;
+    for (auto& t : tracks)
+      if (t.keys.back().time < duration) {
+        Keyframe k = t.keys.front();
+        k.time = duration;
+        t.keys.push_back(k);
+        ++added;
+      }
+    if (added)
+      d.info("", what, kNoOffset,
+             "loops, but its first track has a key at the duration (cal3d would not loop): " +
+                 to_string(added) + " track(s) get their first key again at the duration");
+  } else if (!clip.wrapsToFirstKey && tracks[0].keys.back().time < duration) {
+    Keyframe k = tracks[0].keys.back();
+    k.time = duration;
+    tracks[0].keys.push_back(k);
+    d.info("", what, kNoOffset,
+           "holds its last keys, so its first track gets a key at the duration (cal3d would "
+           "otherwise loop back to the first keys)");
+  }
+
+  ByteWriter w;
+  header(w, std::string_view("CAF\0", 4), version);
+  if (cafHasCompressionFlag(version)) w.i32(0);  // §4.1: float tracks
+  w.f32(duration);
+  w.i32(i32(tracks.size()));
+  if (cafFlagsByDefault(version)) w.i32(0);
+  for (const auto& t : tracks) {
+    w.i32(t.bone);
+    w.i32(i32(t.keys.size()));
+    for (const Keyframe& k : t.keys) {
+      w.f32(k.time);
+      vec3(w, k.translation);
+      fileQuat(w, quatToFile(k.rotation));
+    }
+  }
+  return w.take();
+}
+
+// ---- mesh ----
+
+namespace {
+
+// Whether the reader's winding rule (§5) flips a submesh whose first face is (a, b, c): asked of
+// the very function the reader uses, so that the two agree bit for bit.
+bool ruleFlips(const Mesh& m, std::uint32_t a, std::uint32_t b, std::uint32_t c) {
+  if (m.normals.empty()) return false;
+  Mesh probe;
+  probe.positions = {m.positions[a], m.positions[b], m.positions[c]};
+  probe.normals = {m.normals[a], m.normals[b], m.normals[c]};
+  probe.indices = {0, 1, 2};
+  return applyWindingRule(probe);
+}
+
+// The faces as written: the model's winding (counter-clockwise) must survive the reader's rule,
+// which looks only at the first face and its first vertex's normal. Rotating a face's indices
+// keeps its winding and picks another vertex normal; failing that, another face goes first
+// (only without level of detail, whose face order matters).
+std::vector<std::uint32_t> facesForWriting(const Mesh& m, const std::string& what, Diagnostics& d) {
+  std::vector<std::uint32_t> idx = m.indices;
+  const auto good = [&](std::size_t f, int rot) {
+    const std::uint32_t v[3] = {idx[f], idx[f + 1], idx[f + 2]};
+    return !ruleFlips(m, v[rot % 3], v[(rot + 1) % 3], v[(rot + 2) % 3]);
+  };
+  const auto rotate = [&](std::size_t f, int rot) {
+    const std::uint32_t v[3] = {idx[f], idx[f + 1], idx[f + 2]};
+    for (int k = 0; k < 3; ++k) idx[f + static_cast<std::size_t>(k)] = v[(rot + k) % 3];
+  };
+  if (idx.size() < 3 || good(0, 0)) return idx;
+  for (int rot = 1; rot < 3; ++rot)
+    if (good(0, rot)) {
+      rotate(0, rot);
+      return idx;
+    }
+  if (m.lod.empty())
+    for (std::size_t f = 3; f + 2 < idx.size(); f += 3)
+      for (int rot = 0; rot < 3; ++rot)
+        if (good(f, rot)) {
+          rotate(f, rot);
+          std::swap_ranges(idx.begin(), idx.begin() + 3, idx.begin() + static_cast<long>(f));
+          return idx;
+        }
+  d.warn("", what, kNoOffset,
+         "its first face points away from its vertex normals and no face can take its place: "
+         "cal3d's loader will flip the winding of this submesh");
+  return idx;
+}
+
+}  // namespace
+
+Result<std::vector<std::byte>> writeCmf(const Scene& scene, std::span<const std::size_t> meshes,
+                                        int version, Diagnostics& d) {
+  if (!writable(version)) return versionError(version);
+  const CmfLayout layout = cmfDefaultLayout(version);
+  std::size_t droppedColours = 0, droppedMorphs = 0, ownBinds = 0;
+  ByteWriter w;
+  header(w, std::string_view("CMF\0", 4), version);
+  w.i32(i32(meshes.size()));
+  for (std::size_t index : meshes) {
+    if (index >= scene.meshes.size())
+      return error("mesh", "index " + to_string(index) + " is past the " +
+                               to_string(scene.meshes.size()) + " meshes");
+    const Mesh& m = scene.meshes[index];
+    const std::string what = "mesh '" + m.name + "'";
+    const std::size_t n = m.vertexCount();
+    if (m.indices.size() % 3 != 0 || (!m.normals.empty() && m.normals.size() != n) ||
+        (m.lod.empty() ? false : m.lod.collapseTo.size() != n || m.lod.faceCollapseCount.size() != n))
+      return error(what, "is inconsistent (validate the scene first)");
+    for (std::uint32_t i : m.indices)
+      if (i >= n) return error(what, "has an index past its " + to_string(n) + " vertices");
+    for (const auto& set : m.uvSets)
+      if (set.size() != n) return error(what, "has a uv set of the wrong size");
+    const bool colours = layout == CmfLayout::ColourSentinel;
+    const bool morphs = layout != CmfLayout::Plain;
+    droppedColours += !colours && !m.colors.empty();
+    droppedMorphs += morphs ? 0 : m.morphs.size();
+    ownBinds += !m.inverseBind.empty();
+    const std::size_t maps = m.uvSets.size();
+    const bool springs = !m.springs.empty();
+    const std::vector<std::uint32_t> faces = facesForWriting(m, what, d);
+
+    w.i32(m.material);
+    w.i32(i32(n));
+    w.i32(i32(faces.size() / 3));
+    w.i32(m.lod.empty() ? 0 : static_cast<std::int32_t>(m.lod.collapsible));
+    w.i32(i32(m.springs.size()));
+    w.i32(i32(maps));
+    if (morphs) w.i32(i32(m.morphs.size()));
+    for (std::size_t v = 0; v < n; ++v) {
+      vec3(w, m.positions[v]);
+      vec3(w, m.normals.empty() ? glm::vec3(0.0f) : m.normals[v]);
+      if (colours) vec3(w, m.colors.empty() ? glm::vec3(1.0f) : glm::vec3(m.colors[v]));
+      // §5: −1 / 0 mean "never collapses".
+      w.i32(m.lod.empty() ? -1 : m.lod.collapseTo[v]);
+      w.i32(m.lod.empty() ? 0 : m.lod.faceCollapseCount[v]);
+      for (const auto& set : m.uvSets) {
+        w.f32(set[v].x);
+        w.f32(set[v].y);
+      }
+      if (m.parentBone >= 0) {  // rigidly attached: one full-weight influence says the same
+        w.i32(1);
+        w.i32(m.parentBone);
+        w.f32(1.0f);
+      } else {
+        const auto infl = m.skinned() ? m.influencesOf(v) : std::span<const Influence>{};
+        w.i32(i32(infl.size()));
+        for (const Influence& i : infl) {
+          w.i32(static_cast<std::int32_t>(i.bone));
+          w.f32(i.weight);
+        }
+      }
+      if (springs) w.f32(m.physicalWeights.size() == n ? m.physicalWeights[v] : 0.0f);
+    }
+    for (const Spring& s : m.springs) {
+      w.i32(static_cast<std::int32_t>(s.a));
+      w.i32(static_cast<std::int32_t>(s.b));
+      w.f32(s.coefficient);
+      w.f32(s.idleLength);
+    }
+    if (morphs)
+      for (const MorphTarget& t : m.morphs) {
+        writeString(w, t.name);
+        const std::size_t moved = t.movedCount(n);
+        if (layout == CmfLayout::CountPrefixed) w.i32(i32(moved));
+        for (std::size_t k = 0; k < moved; ++k) {
+          const std::size_t v = t.vertexAt(k);
+          w.i32(i32(v));
+          vec3(w, t.positions[k]);
+          vec3(w, !t.normals.empty()   ? t.normals[k]
+                  : m.normals.empty()  ? glm::vec3(0.0f)
+                                       : m.normals[v]);
+          for (std::size_t s = 0; s < maps; ++s) {
+            const glm::vec2 uv = s < t.uvSets.size() ? t.uvSets[s][k] : m.uvSets[s][v];
+            w.f32(uv.x);
+            w.f32(uv.y);
+          }
+        }
+        // §5: the trunk's savers end the list with vertexCount + 1.
+        if (layout == CmfLayout::ColourSentinel) w.i32(i32(n + 1));
+      }
+    for (std::uint32_t i : faces) w.i32(static_cast<std::int32_t>(i));
+  }
+  if (droppedColours)
+    d.warn("", "meshes", kNoOffset,
+           to_string(droppedColours) + " mesh(es) have vertex colours, which only version 1300 "
+                                       "stores (left out)");
+  if (droppedMorphs)
+    d.warn("", "meshes", kNoOffset,
+           to_string(droppedMorphs) + " morph target(s) left out: version " + to_string(version) +
+               " has none (1300 or 1301 do)");
+  if (ownBinds)
+    d.warn("", "meshes", kNoOffset,
+           to_string(ownBinds) + " mesh(es) have their own bind pose; cal3d has only the "
+                                 "skeleton's, which is used");
+  return w.take();
+}
+
+// ---- material ----
+
+namespace {
+
+// A 3ds Max slot name (§6) that common.h's mapKind reads back as `kind`.
+std::string typeFor(const std::string& kind) {
+  static const std::pair<const char*, const char*> kTypes[] = {
+      {"diffuse", "Diffuse Color"},      {"opacity", "Opacity"},
+      {"normal", "Normal Bump"},         {"height", "Bump"},
+      {"specular", "Specular Color"},    {"shininess", "Glossiness"},
+      {"emissive", "Self-Illumination"}, {"ambient", "Ambient Color"},
+      {"reflection", "Reflection"},      {"refraction", "Refraction"},
+      {"displacement", "Displacement"},  {"lightmap", "Lightmap"}};
+  for (const auto& [k, type] : kTypes)
+    if (kind == k) return type;
+  return kind;
+}
+
+}  // namespace
+
+Result<std::vector<std::byte>> writeCrf(const Scene& scene, std::size_t material, int version,
+                                        Diagnostics& d) {
+  if (!writable(version)) return versionError(version);
+  if (material >= scene.materials.size())
+    return error("material", "index " + to_string(material) + " is past the " +
+                                 to_string(scene.materials.size()) + " materials");
+  const Material& m = scene.materials[material];
+  const std::string what = "material '" + m.name + "'";
+  ByteWriter w;
+  header(w, std::string_view("CRF\0", 4), version);
+  for (const glm::vec4& c : {m.ambient, m.diffuse, m.specular})
+    for (std::uint8_t b : colorToBytes(c)) w.u8(b);
+  w.f32(m.shininess);
+  w.i32(i32(m.maps.size()));
+  std::size_t otherSets = 0, unnamed = 0;
+  for (std::size_t i = 0; i < m.maps.size(); ++i) {
+    const MaterialMap& map = m.maps[i];
+    const std::string file = mapFileName(scene, map);
+    unnamed += file.empty();
+    otherSets += map.uvSet != static_cast<int>(i);
+    writeString(w, file);
+    if (crfHasMapTypes(version)) writeString(w, map.label.empty() ? typeFor(map.kind) : map.label);
+  }
+  if (otherSets)
+    d.warn("", what, kNoOffset,
+           to_string(otherSets) + " map(s) use another uv set than their own index; cal3d pairs "
+                                  "map i with set i");
+  if (unnamed) d.warn("", what, kNoOffset, to_string(unnamed) + " map(s) have no texture file");
+  return w.take();
+}
+
+}  // namespace marrow::formats::cal3d
