@@ -1,0 +1,227 @@
+// XML animation .xaf (§7.2): the keyframes of a .caf (§4.2) as elements, where TRANSLATION may be
+// missing (IMVU and 1300+).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <optional>
+#include <unordered_set>
+#include <vector>
+
+#include "formats/cal3d/common.h"
+#include "formats/cal3d/parts.h"
+#include "formats/cal3d/xml_common.h"
+
+namespace marrow::formats::cal3d {
+namespace {
+
+using xml::Children;
+using xml::step;
+
+constexpr float kDefaultFrameRate = 30.0f;
+
+struct RawKey {
+  float time = 0.0f;
+  glm::vec3 translation{0.0f};
+  bool rest = false;  // the bone's rest translation, unknown without a skeleton
+  glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
+};
+
+class XafReader {
+ public:
+  XafReader(std::span<const std::byte> data, const ReadContext& ctx, const BoneMap& bones)
+      : ctx_(ctx), bones_(bones), doc_(data, ctx, part_.diagnostics) {}
+
+  AnimationPart read() {
+    const pugi::xml_node animation = doc_.open("XAF", "ANIMATION");
+    part_.format = doc_.format("XAF");
+    Clip& clip = part_.clip;
+    clip.name = fileStem(ctx_.name);
+    clip.duration = doc_.requiredFloat(animation, "DURATION", "ANIMATION");
+    if (!(clip.duration > 0.0f))
+      doc_.fail(animation, "ANIMATION DURATION",
+                "is " + std::to_string(clip.duration) + "; a cal3d animation lasts > 0 s (§8)");
+
+    const std::size_t n = xml::countChildren(animation, "TRACK");
+    doc_.checkLimit(n, ctx_.limits.maxBones, animation, "ANIMATION", "TRACK elements");
+    doc_.checkDeclaredCount(animation, "NUMTRACKS", "ANIMATION", n, "TRACK elements");
+    doc_.charge(n * sizeof(Track), animation, "ANIMATION");
+    clip.tracks.reserve(n);
+    if (!bones_.skeleton && n > 0)
+      doc_.warn(animation, "ANIMATION",
+                "read without a skeleton: tracks are named after their bone ids (\"#3\") and "
+                "bind to no bone");
+
+    Children children(animation);
+    for (std::size_t i = 0; !children.atEnd(); ++i) {
+      const pugi::xml_node node = children.take();
+      if (!xml::namesEqual(node.name(), "TRACK"))
+        doc_.fail(node, node.name(), "is out of place: only TRACK elements belong in ANIMATION");
+      auto track = readTrack(node, step("", "TRACK", i));
+      if (!track) continue;
+      // §11: cal3d loops back to the first keys when the first track ends before the duration.
+      if (first_) clip.wrapsToFirstKey = track->rotation.times.back() < clip.duration;
+      first_ = false;
+      if (!animated_.insert(track->sourceIndex).second) {
+        doc_.warnRepeated("repeatedTrack", node, step("", "TRACK", i),
+                          "animates a bone an earlier track animates; the first is kept");
+        continue;
+      }
+      clip.tracks.push_back(std::move(*track));
+    }
+    if (clip.tracks.empty()) doc_.warn(animation, "ANIMATION", "has no tracks with keyframes");
+    clip.frameRate = frameRate(clip);
+    doc_.flushRepeated();
+    return std::move(part_);
+  }
+
+ private:
+  std::optional<Track> readTrack(pugi::xml_node node, const std::string& path) {
+    Track track;
+    const std::int64_t boneId = doc_.requiredInt(node, "BONEID", path);
+    const Bone* bone = nullptr;
+    if (boneId < 0 || boneId > std::numeric_limits<int>::max())
+      doc_.fail(node, step(path, "BONEID"), "is " + std::to_string(boneId) + ", not a bone id");
+    if (bones_.skeleton) {
+      const int model = xml::modelBone(bones_, boneId);
+      if (model < 0)
+        doc_.fail(node, step(path, "BONEID"),
+                  "is " + std::to_string(boneId) + ", not a bone of the skeleton (" +
+                      std::to_string(xml::boneCount(bones_)) +
+                      " bones); the animation belongs to another one");
+      bone = &bones_.skeleton->bones[static_cast<std::size_t>(model)];
+      track.bone = bone->name;
+    } else {
+      track.bone = '#';
+      track.bone += std::to_string(boneId);
+    }
+    track.sourceIndex = static_cast<int>(boneId);
+
+    // §7.2: the flags default to 1; they decide what a missing TRANSLATION means.
+    const bool required = doc_.intAttribute(node, "TRANSLATIONREQUIRED", path, 1) != 0;
+    const bool dynamic = doc_.intAttribute(node, "TRANSLATIONISDYNAMIC", path, 1) != 0;
+
+    const std::size_t n = xml::countChildren(node, "KEYFRAME");
+    doc_.checkDeclaredCount(node, "NUMKEYFRAMES", path, n, "KEYFRAME elements");
+    keys_ += n;
+    doc_.checkLimit(keys_, ctx_.limits.maxKeys, node, path, "keyframes in the file");
+    if (n == 0) {
+      doc_.warn(node, path, "has no keyframes; the track is ignored");
+      return std::nullopt;
+    }
+    doc_.charge(n * (sizeof(RawKey) + 2 * sizeof(float) + sizeof(glm::vec3) + sizeof(glm::quat)),
+                node, path);
+
+    std::vector<RawKey> keys;
+    keys.reserve(n);
+    Children children(node);
+    for (std::size_t k = 0; !children.atEnd(); ++k) {
+      const pugi::xml_node key = children.take();
+      const std::string kpath = step(path, "KEYFRAME", k);
+      if (!xml::namesEqual(key.name(), "KEYFRAME"))
+        doc_.fail(key, step(path, key.name()),
+                  "is out of place: only KEYFRAME elements belong in TRACK");
+      RawKey raw;
+      raw.time = doc_.requiredFloat(key, "TIME", kpath);
+      Children c(key);
+      if (c.nextIs("TRANSLATION")) {
+        const auto t = doc_.floats<3>(c.take(), step(kpath, "TRANSLATION"));
+        raw.translation = glm::vec3(t[0], t[1], t[2]);
+      } else {
+        missingTranslation(raw, key, kpath, required, dynamic, keys);
+      }
+      const auto r =
+          doc_.floats<4>(doc_.expect(c, "ROTATION", key, kpath), step(kpath, "ROTATION"));
+      raw.rotation = quatFromFile(r[0], r[1], r[2], r[3]);
+      doc_.expectEnd(c, kpath, "TRANSLATION and ROTATION");
+      keys.push_back(raw);
+    }
+
+    // Same policy as the binary reader: sort stably by time (cal3d inserts sorted, §4.2); of
+    // keys at the same time the later one in the file wins.
+    if (!std::is_sorted(keys.begin(), keys.end(),
+                        [](const RawKey& a, const RawKey& b) { return a.time < b.time; })) {
+      doc_.warnRepeated("unsorted", node, path, "has keyframes out of time order; they are sorted");
+      std::stable_sort(keys.begin(), keys.end(),
+                       [](const RawKey& a, const RawKey& b) { return a.time < b.time; });
+    }
+    std::size_t duplicates = 0;
+    // Without a skeleton the rest translation is unknown: an empty channel means exactly "rest"
+    // (the binary reader's rule for IMVU tracks without translation).
+    const bool anyRest =
+        std::any_of(keys.begin(), keys.end(), [](const RawKey& k) { return k.rest; });
+    const bool dropTranslation = anyRest && !bone;
+    if (dropTranslation &&
+        !std::all_of(keys.begin(), keys.end(), [](const RawKey& k) { return k.rest; }))
+      doc_.warnRepeated("mixedRest", node, path,
+                        "mixes keyframes with and without TRANSLATION; without a skeleton its "
+                        "translations are dropped (the bone keeps its rest translation)");
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+      if (k + 1 < keys.size() && keys[k + 1].time == keys[k].time) {
+        ++duplicates;
+        continue;
+      }
+      if (!dropTranslation)
+        track.translation.add(keys[k].time, keys[k].rest ? bone->translation : keys[k].translation);
+      track.rotation.add(keys[k].time, keys[k].rotation);
+    }
+    if (duplicates)
+      doc_.warn(node, path,
+                "has " + std::to_string(duplicates) +
+                    " keyframe(s) at the time of a later one; the later keyframe is kept");
+    return track;
+  }
+
+  // §7.2: a missing TRANSLATION repeats the previous keyframe's when the track's translation is
+  // required but not dynamic, else it is the bone's rest translation.
+  void missingTranslation(RawKey& raw, pugi::xml_node key, const std::string& path, bool required,
+                          bool dynamic, const std::vector<RawKey>& previous) {
+    if (doc_.version() != 0 && doc_.version() < 1300)
+      doc_.warnRepeated("translationVersion", key, path,
+                        "has no TRANSLATION, which version " + std::to_string(doc_.version()) +
+                            " files always have (§7.2)");
+    if (required && !dynamic && !previous.empty()) {
+      raw.translation = previous.back().translation;
+      raw.rest = previous.back().rest;
+    } else {
+      raw.rest = true;
+    }
+  }
+
+  // The frame rate the key times are multiples of, when the smallest key spacing gives one that
+  // every key time fits (within a thousandth of a frame); else cal3d's usual 30. The binary
+  // reader's rule, so that both give the same clip.
+  static float frameRate(const Clip& clip) {
+    float spacing = 0.0f;
+    for (const Track& t : clip.tracks)
+      for (std::size_t k = 1; k < t.rotation.times.size(); ++k) {
+        const float d = t.rotation.times[k] - t.rotation.times[k - 1];
+        if (d > 0.0f && (spacing == 0.0f || d < spacing)) spacing = d;
+      }
+    if (!(spacing > 0.0f)) return kDefaultFrameRate;
+    const double fps = std::round(1.0 / spacing);
+    if (fps < 1.0 || fps > 1000.0) return kDefaultFrameRate;
+    for (const Track& t : clip.tracks)
+      for (float time : t.rotation.times) {
+        const double frames = time * fps;
+        if (std::abs(frames - std::round(frames)) > 1e-3) return kDefaultFrameRate;
+      }
+    return static_cast<float>(fps);
+  }
+
+  const ReadContext& ctx_;
+  const BoneMap& bones_;
+  AnimationPart part_;
+  xml::Document doc_;
+  std::uint64_t keys_ = 0;
+  bool first_ = true;
+  std::unordered_set<int> animated_;
+};
+
+}  // namespace
+
+Result<AnimationPart> readXaf(std::span<const std::byte> data, const ReadContext& ctx,
+                              const BoneMap& bones) {
+  return xml::guarded<AnimationPart>(ctx, [&] { return XafReader(data, ctx, bones).read(); });
+}
+
+}  // namespace marrow::formats::cal3d
