@@ -250,12 +250,17 @@ void skin(std::span<const glm::vec3> positions, std::span<const glm::vec3> norma
     }
     return;
   }
-  for (std::size_t v = 0; v < n; ++v) {
-    const Columns m = blended(packed, v, palette);
-    transformPoint(m, positions[v], positionsOut[v]);
-    if (doNormals) transformLinear(m, normals[v], (*normalsOut)[v]);
+  // In blocks, so that the normals are normalised while they are still in the L1 cache.
+  constexpr std::size_t kBlock = 256;
+  for (std::size_t begin = 0; begin < n; begin += kBlock) {
+    const std::size_t end = std::min(n, begin + kBlock);
+    for (std::size_t v = begin; v < end; ++v) {
+      const Columns m = blended(packed, v, palette);
+      transformPoint(m, positions[v], positionsOut[v]);
+      if (doNormals) transformLinear(m, normals[v], (*normalsOut)[v]);
+    }
+    if (doNormals) normalizeAll(std::span(*normalsOut).subspan(begin, end - begin));
   }
-  if (doNormals) normalizeAll(*normalsOut);
 }
 
 }  // namespace marrow::anim
