@@ -127,20 +127,27 @@ inline void requireEnd(ByteReader& r, std::string_view after) {
 }
 
 // §1: parses with each layout in turn and takes the first that consumes the file exactly. When
-// none does, the error of the attempt that got furthest is the telling one (ties: the earlier,
-// i.e. the version's default).
+// none does, the error of the attempt that got furthest is the telling one: a wrong layout
+// usually fails within its first records. The version's default layout (tried first) keeps its
+// error unless another got more than kDefaultLead bytes further, so that a header field the
+// default rejects is not blamed on a layout that read a few bytes more before failing.
+inline constexpr double kDefaultLead = 64.0;
 template <class Part, class Layout, class Parse>
 Result<Part> firstExactLayout(const ReadContext& ctx, std::span<const Layout> layouts,
                               Parse&& parse) {
   std::optional<FormatError> best;
+  double bestReach = 0.0;
   for (const Layout& layout : layouts) {
     try {
       return parse(layout);
     } catch (const FormatException& e) {
-      const auto reach = [](const FormatError& f) {
-        return f.offset == kNoOffset ? -1.0 : static_cast<double>(f.offset);
-      };
-      if (!best || reach(e.error()) > reach(*best)) best = e.error();
+      const FormatError& f = e.error();
+      double reach = f.offset == kNoOffset ? -1.0 : static_cast<double>(f.offset);
+      if (!best) reach += kDefaultLead;
+      if (!best || reach > bestReach) {
+        best = f;
+        bestReach = reach;
+      }
     } catch (const std::bad_alloc&) {
       return FormatError{ctx.name, "", kNoOffset, "ran out of memory while reading"};
     } catch (const std::length_error&) {

@@ -50,7 +50,11 @@ class CmfParser {
  public:
   CmfParser(std::span<const std::byte> data, const ReadContext& ctx, const BoneMap& bones,
             CmfLayout layout)
-      : r_(data, ctx.name), ctx_(ctx), bones_(bones), layout_(layout) {}
+      : r_(data, ctx.name),
+        ctx_(ctx),
+        bones_(bones),
+        layout_(layout),
+        budget_(ctx.limits.maxAllocation(data.size())) {}
 
   MeshPart parse() {
     version_ = readHeader(r_, std::string_view("CMF\0", 4));
@@ -127,6 +131,13 @@ class CmfParser {
     reserved += h.morphs * kMinMorphBytes;
     checkedCount(r_, static_cast<std::int32_t>(h.faces), facesAt, "faceCount",
                  ctx_.limits.maxTriangles, kFaceBytes, reserved);
+    // What the model holds per record can outgrow the file's bytes (a submesh or morph target
+    // with no vertices still carries its uv sets): kept within Limits::maxAllocation.
+    const std::uint64_t uvSetBytes = h.maps * sizeof(std::vector<glm::vec2>);
+    charge(sizeof(Mesh) + uvSetBytes + h.vertices * (sizeof(glm::vec3) * 2 + sizeof(glm::vec2) * h.maps + sizeof(glm::vec4) + 16) +
+               h.faces * 12ull + h.springs * sizeof(Spring),
+           "vertexCount", verticesAt);
+    charge(h.morphs * (sizeof(MorphTarget) + uvSetBytes), "morphCount", morphsAt);
 
     readVertices(mesh, h);
     mesh.springs.resize(h.springs);
@@ -280,10 +291,17 @@ class CmfParser {
     }
   }
 
+  void charge(std::uint64_t bytes, std::string_view field, std::uint64_t at) {
+    if (bytes > budget_)
+      r_.failAt(at, field, "needs more memory than the limit for a file of this size");
+    budget_ -= bytes;
+  }
+
   ByteReader r_;
   const ReadContext& ctx_;
   const BoneMap& bones_;
   CmfLayout layout_;
+  std::uint64_t budget_;
   int version_ = 0;
   std::size_t droppedInfluences_ = 0, emptyMorphs_ = 0;
   Diagnostics diagnostics_;

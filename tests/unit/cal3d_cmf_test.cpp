@@ -262,6 +262,26 @@ TEST(Cal3dCmf, RejectsCountsOverTheContextLimits) {
               "vertex 1: influenceCount", kFile);
 }
 
+TEST(Cal3dCmf, RejectsWhatOutgrowsTheMemoryBudget) {
+  const Reader read;
+  // Morph targets of no vertices still hold their uv sets: 64 sets for 8 bytes each.
+  auto s = quad();
+  s.vertices.clear();
+  s.faces.clear();
+  s.springs.clear();
+  s.lod = 0;
+  s.maps = 64;
+  s.morphs.assign(2000, MorphSpec{"", {}});
+  const auto f = build({s}, 1301);
+  auto ctx = context(kFile);
+  ctx.limits.allocationSlack = 0;
+  expectError(read(f.bytes, ctx), f.at[0].morphCount, "submesh 0: morphCount", kFile);
+  ctx.limits.allocationFactor = 0;
+  expectError(read(build().bytes, ctx), build().at[0].vertexCount, "submesh 0: vertexCount", kFile);
+  s.morphs.resize(100);
+  EXPECT_TRUE(read(build({s}, 1301).bytes).ok());  // within the default slack
+}
+
 TEST(Cal3dCmf, RejectsLodCountOverTheVertexCount) {
   const Reader read;
   auto f = build();
@@ -631,6 +651,18 @@ TEST(Cal3dCmf, DokuroChanMeshesOf1300PickTheCountLayout) {
   for (const Mesh& m : part.meshes)
     for (const auto& t : m.morphs) blend += t.vertices.size();
   EXPECT_EQ(blend, 20093u);
+}
+
+TEST(Cal3dCmf, ErrorInAFileOfTheOtherLayoutComesFromThatLayout) {
+  MARROW_SKIP_WITHOUT_CAL3D_FIXTURES();
+  // §1: the 1300 default (colour+sentinel) fails early on a count-layout file; the count
+  // layout's own error, where the bytes end, is the one reported.
+  auto bytes = fixture("dokurochan_v1300/DokuroChan_mesh.001.cmf");
+  bytes.resize(bytes.size() / 2);
+  const auto r = readCmf(bytes, context("m.cmf"), BoneMap{});
+  ASSERT_FALSE(r.ok());
+  EXPECT_GT(r.error().offset, bytes.size() * 9 / 10) << r.error().describe();
+  EXPECT_NE(r.error().field.find("blendCount"), std::string::npos) << r.error().describe();
 }
 
 TEST(Cal3dCmf, SmallFixturesRejectEveryTruncationAndSurviveFlippedBytes) {
