@@ -398,13 +398,16 @@ bool frameFromJson(const QJsonObject& j, const formats::Scene& shape, OurFrame& 
   return true;
 }
 
-// `marrow-cli pose --json --mode loop` on a .cfg against libcal3d's cycle at the same playheads.
-void compareCli(const std::string& label, const std::string& cfg, const Cal3dFiles& files,
-                const std::string& clipName, std::vector<float> playheads) {
-  if (!fs::exists(cfg)) GTEST_SKIP() << "cal3d fixtures are absent (" << cfg << ")";
+// `marrow-cli pose --json --mode loop` on `inputs` (a .cfg, or the files) against libcal3d's
+// cycle at the same playheads.
+void compareCli(const std::string& label, const std::vector<std::string>& inputs,
+                const Cal3dFiles& files, const std::string& clipName,
+                std::vector<float> playheads) {
+  if (!fs::exists(inputs.front()))
+    GTEST_SKIP() << "cal3d fixtures are absent (" << inputs.front() << ")";
   Libcal3dModel lib(files);
   ASSERT_TRUE(lib.error().empty()) << lib.error();
-  const OurModel shape(loadOurs({cfg}));  // the cfg through the library: names and sizes
+  const OurModel shape(loadOurs(inputs));  // through the library: names and sizes
   const Cal3dFrame rest = lib.rest();
   const Correspondence c = correspond(rest, shape.scene());
   ASSERT_TRUE(c.problem.empty()) << label << ": " << c.problem;
@@ -417,7 +420,9 @@ void compareCli(const std::string& label, const std::string& cfg, const Cal3dFil
   for (float playhead : playheads) {
     char time[32];
     std::snprintf(time, sizeof time, "%.9g", playhead);
-    const CliPose run = runCliPose({cfg, "--clip", clipName, "--time", time, "--mode", "loop"});
+    std::vector<std::string> args = inputs;
+    args.insert(args.end(), {"--clip", clipName, "--time", time, "--mode", "loop"});
+    const CliPose run = runCliPose(args);
     ASSERT_TRUE(run.error.empty()) << run.error;
     OurFrame f;
     std::string problem;
@@ -436,13 +441,14 @@ TEST(Cal3dReference, CliPoseOfCallyCfgMatchesLibcal3dCycle) {
   Cal3dFiles f = callyFiles();
   f.animations = {fixture("cally/cally_walk.caf")};  // what cally.cfg names
   // Interior, just before the duration (inside the wrap interval), the duration, past it.
-  compareCli("cally.cfg", fixture("cally/cally.cfg"), f, "cally_walk",
+  compareCli("cally.cfg", {fixture("cally/cally.cfg")}, f, "cally_walk",
              {0.4f, 1.03f, 1.0333334f, 2.5f});
 }
 
 TEST(Cal3dReference, CliPoseOfPaladinCfgWithXmlMeshesMatchesLibcal3dCycle) {
   Cal3dFiles f = paladinFiles(".xmf");
-  compareCli("paladin.cfg", fixture("paladin/paladin.cfg"), f, "paladin_wave", {1.5f, 3.36f, 5.0f});
+  compareCli("paladin.cfg", {fixture("paladin/paladin.cfg")}, f, "paladin_wave",
+             {1.5f, 3.36f, 5.0f});
 }
 
 // ---- Our writers, read by libcal3d. ----
@@ -540,6 +546,17 @@ TEST(Cal3dReference, SyntheticModelWrittenAsBinary1100PosesInLibcal3dLikeInMarro
 
 TEST(Cal3dReference, SyntheticModelWrittenAsXmlPosesInLibcal3dLikeInMarrow) {
   syntheticRoundTrip(true);
+}
+
+// marrow-cli on files our writers made (runs without the fixtures): the CLI's loop mode against
+// libcal3d's cycle, inside the clip, in the wrap interval, at the duration and past it.
+TEST(Cal3dReference, CliPoseOfWrittenSyntheticModelMatchesLibcal3dCycle) {
+  const formats::Scene scene = syntheticCal3dModel();
+  const TempDir dir;
+  const Cal3dFiles files = writeForLibcal3d(scene, {}, dir, "synth");
+  ASSERT_FALSE(files.skeleton.empty());
+  compareCli("synthetic (written binary)", allPaths(files), files, "synth_cycle",
+             {0.3f, 1.2f, 1.75f, 2.0f, 3.1f});
 }
 
 // The harness's assumptions about libcal3d's cycles, on files that need no fixtures: the mixer
