@@ -4,6 +4,7 @@
 // and needs every attribute it asks for, §7); 1300 adds COLOR, MORPH and map TYPE.
 #include <charconv>
 #include <cmath>
+#include <optional>
 #include <pugixml.hpp>
 #include <set>
 #include <string>
@@ -84,15 +85,11 @@ void attr(pugi::xml_node n, const char* name, long long value) {
   n.append_attribute(name) = value;
 }
 
-// The bone-space pair for an inverse bind matrix. The model keeps the matrix, not the file's
-// quaternion, and quaternion → matrix → quaternion can move the last bits: first a quaternion
-// within one ulp per component of the extracted one that rebuilds the matrix exactly (the model
-// then survives XML → model → XML → model bit for bit), else a few rounds towards a value that
-// stays put (as the binary writer does). Neither is guaranteed; see the tests.
-BoneSpace stableBoneSpace(const glm::mat4& inverseBind) {
-  const BoneSpace start = boneSpaceToFile(inverseBind);
+// The first quaternion within one ulp per component of `near` (in a fixed order) that rebuilds
+// `inverseBind` bit for bit, if any.
+std::optional<BoneSpace> exactPreimage(const BoneSpace& near, const glm::mat4& inverseBind) {
   for (int offsets = 0; offsets < 81; ++offsets) {
-    BoneSpace c = start;
+    BoneSpace c = near;
     for (int i = 0, o = offsets; i < 4; ++i, o /= 3) {
       float& v = c.rotation[static_cast<std::size_t>(i)];
       if (o % 3 == 1) v = std::nextafter(v, 2.0f);
@@ -100,13 +97,23 @@ BoneSpace stableBoneSpace(const glm::mat4& inverseBind) {
     }
     if (inverseBindFromFile(c.translation, c.rotation) == inverseBind) return c;
   }
-  BoneSpace b = start;
+  return std::nullopt;
+}
+
+// The bone-space pair for an inverse bind matrix. The model keeps the matrix, not the file's
+// quaternion, and quaternion → matrix → quaternion moves the last bits of some bones. So: a
+// quaternion that rebuilds the matrix exactly when one is near (the model then survives
+// XML → model → XML → model bit for bit); else one that rebuilds exactly the matrix of the
+// extracted quaternion, found the same way. Either way, reading the result back and writing it
+// again finds the same quaternion first: the second write repeats the first byte for byte.
+BoneSpace stableBoneSpace(const glm::mat4& inverseBind) {
+  glm::mat4 m = inverseBind;
   for (int round = 0; round < 8; ++round) {
-    const BoneSpace again = boneSpaceToFile(inverseBindFromFile(b.translation, b.rotation));
-    if (again.rotation == b.rotation && again.translation == b.translation) break;
-    b = again;
+    const BoneSpace start = boneSpaceToFile(m);
+    if (auto exact = exactPreimage(start, m)) return *exact;
+    m = inverseBindFromFile(start.translation, start.rotation);
   }
-  return b;
+  return boneSpaceToFile(inverseBind);
 }
 
 // The 3ds Max slot name (§6) written as a map's TYPE when the model has no label of its own.

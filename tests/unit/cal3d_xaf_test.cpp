@@ -259,6 +259,21 @@ TEST(Cal3dXaf, MissingTranslationWithoutSkeletonLeavesTheChannelToTheRestPose) {
   EXPECT_EQ(r->clip.tracks[0].rotation.size(), 2u);
 }
 
+TEST(Cal3dXaf, ReadsImvuStyleLowerCaseFilesWithoutTranslation) {
+  Fixture f;
+  const auto r = readXaf(
+      bytes("<header magic=\"XAF\" version=\"919\"/>\n<animation duration=\"2\" numtracks=\"1\">"
+            "<track boneid=\"0\" numkeyframes=\"1\" translationrequired=\"0\"><keyframe time=\"0\">"
+            "<rotation>0 0 0 1</rotation></keyframe></track></animation>"),
+      named(), f.map());
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_EQ(r->format, "cal3d XAF 919");
+  ASSERT_EQ(r->clip.tracks.size(), 1u);
+  EXPECT_EQ(r->clip.tracks[0].bone, "hips");
+  EXPECT_EQ(r->clip.tracks[0].translation.values[0], glm::vec3(0, 0, 90));
+  EXPECT_TRUE(mentions(r->diagnostics, "KEYFRAME 0", "version 919"));
+}
+
 TEST(Cal3dXaf, CountsElementsWhenDeclaredCountsLie) {
   Fixture f;
   std::string xml = kSimple;
