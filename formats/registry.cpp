@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "formats/assimp/assimp_reader.h"
+#include "formats/cal3d/cal3d.h"
 #include "formats/io/file.h"
 #include "formats/model/validate.h"
 #include "formats/omf/omf.h"
@@ -13,8 +14,13 @@ Result<Scene> readScene(std::span<const std::byte> data, const ReadContext& ctx)
   Result<Scene> r = FormatError{ctx.name, "", kNoOffset, "not a format Marrow reads"};
   switch (detectFormat(data.first(std::min<std::size_t>(data.size(), 64)), ctx.name)) {
     case FormatId::Omf: r = readOmf(data, ctx); break;
-    case FormatId::Cal3d:
-      return FormatError{ctx.name, "", kNoOffset, "cal3d support is not in this build yet"};
+    case FormatId::Cal3d: {
+      const cal3d::Input one{data, ctx};
+      const bool config = cal3d::detectKind(data.first(std::min<std::size_t>(data.size(), 1024)),
+                                            ctx.name) == cal3d::FileKind::Config;
+      r = config ? cal3d::readConfig(data, ctx) : cal3d::readModel(std::span(&one, 1));
+      break;
+    }
     case FormatId::Assimp: r = readWithAssimp(data, ctx); break;
     case FormatId::Unknown: return r;
   }
@@ -71,10 +77,25 @@ Result<Scene> combine(std::vector<Part> parts, std::vector<std::size_t>* order) 
 
 Result<Scene> readInputs(std::vector<Input> inputs) {
   std::vector<Part> parts;
+  std::vector<cal3d::Input> cal3dParts;  // the files of one cal3d model, read together
   for (const Input& in : inputs) {
+    const auto head = std::span(in.bytes).first(std::min<std::size_t>(in.bytes.size(), 1024));
+    if (detectFormat(head, in.ctx.name) == FormatId::Cal3d &&
+        cal3d::detectKind(head, in.ctx.name) != cal3d::FileKind::Config) {
+      cal3dParts.push_back({in.bytes, in.ctx});
+      continue;
+    }
     auto r = readScene(in.bytes, in.ctx);
     if (!r) return r.error();
     parts.push_back({in.ctx.name, std::move(r).value()});
+  }
+  if (!cal3dParts.empty()) {
+    auto r = cal3d::readModel(cal3dParts);
+    if (!r) return r.error();
+    if (auto problems = validate(*r); !problems.empty())
+      return FormatError{cal3dParts.front().ctx.name, "", kNoOffset,
+                         "inconsistent model: " + problems.front()};
+    parts.push_back({cal3dParts.front().ctx.name, std::move(r).value()});
   }
   return combine(std::move(parts));
 }

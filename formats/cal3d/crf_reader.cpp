@@ -27,6 +27,7 @@ class CrfParser {
     m.name = fileStem(ctx_.name);
     m.ambient = color();
     m.diffuse = color();
+    m.diffuseAlphaIsOpacity = false;  // §6: the alpha bytes are not opacity
     m.specular = color();
     m.shininess = r_.finiteF32("shininess");
     const bool types = crfHasMapTypes(version_);

@@ -40,6 +40,7 @@ class XrfReader {
     Children c(material);
     m.ambient = color(doc_.expect(c, "AMBIENT", material, path), "AMBIENT");
     m.diffuse = color(doc_.expect(c, "DIFFUSE", material, path), "DIFFUSE");
+    m.diffuseAlphaIsOpacity = false;  // §6: the alpha bytes are not opacity
     m.specular = color(doc_.expect(c, "SPECULAR", material, path), "SPECULAR");
     m.shininess = doc_.floats<1>(doc_.expect(c, "SHININESS", material, path), "SHININESS")[0];
 

@@ -200,6 +200,9 @@ struct Material {
   glm::vec4 ambient{0.0f, 0.0f, 0.0f, 1.0f};
   glm::vec4 specular{0.0f, 0.0f, 0.0f, 1.0f};
   float shininess = 0.0f;
+  // Whether diffuse.a is the surface's opacity. cal3d stores an alpha no renderer used, 0 in
+  // the sample data (spec §6), so its readers say it is not.
+  bool diffuseAlphaIsOpacity = true;
   std::vector<MaterialMap> maps;
   std::vector<MaterialProperty> properties;  // everything else the format says, for inspectors
 

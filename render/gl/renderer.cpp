@@ -150,6 +150,7 @@ void Renderer::setScene(std::shared_ptr<const formats::Scene> scene,
     if (mesh.material >= 0) {
       const auto& mat = s.materials[mesh.material];
       g.baseColor = mat.diffuse;
+      if (!mat.diffuseAlphaIsOpacity) g.baseColor.a = 1.0f;
       g.specular = glm::vec3(mat.specular);
       g.shininess = mat.shininess;
       const int tex = mat.diffuseTexture();
