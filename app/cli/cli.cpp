@@ -24,7 +24,11 @@ const std::vector<CommandSpec>& commands() {
        "[--mode once|loop|ping-pong] [--json]",
        {"--clip", "--time", "--space", "--mode"},
        {"--json"}},
-      {"convert", "convert INPUT... -o OUTPUT.omf", {"-o", "--output"}, {}},
+      {"convert",
+       "convert INPUT... -o OUTPUT.(omf|cfg|csf|cmf|caf|crf|xsf|xmf|xaf|xrf) [--version N] "
+       "[--xml] [--clip NAME|INDEX] [--material NAME|INDEX]",
+       {"-o", "--output", "--version", "--clip", "--material"},
+       {"--xml"}},
       {"render",
        "render INPUT... -o OUT.png [--clip NAME|INDEX|none] [--time SECONDS] [--size WxH] "
        "[--mode once|loop|ping-pong] [--yaw DEG] [--pitch DEG] [--wireframe] [--no-grid] "

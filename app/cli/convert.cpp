@@ -1,25 +1,103 @@
 // marrow-cli convert: any model Marrow reads, written in another format.
+#include <charconv>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 
 #include <QFileInfo>
 
 #include "app/cli/common.h"
+#include "formats/cal3d/writer.h"
 #include "formats/omf/omf.h"
 
 namespace marrow::app::cli {
+namespace {
+
+bool writeBytes(const std::string& path, const std::vector<std::byte>& bytes) {
+  std::ofstream f(path, std::ios::binary | std::ios::trunc);
+  f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  f.close();
+  if (!f) {
+    std::fprintf(stderr, "marrow-cli: %s: could not be written\n", path.c_str());
+    return false;
+  }
+  std::fprintf(stderr, "wrote %s (%zu bytes)\n", path.c_str(), bytes.size());
+  return true;
+}
+
+// Index of the element named `value` or numbered `value`; -1 when there is none.
+template <class T>
+int pick(const std::vector<T>& items, const std::string& value) {
+  for (std::size_t i = 0; i < items.size(); ++i)
+    if (items[i].name == value) return static_cast<int>(i);
+  int index = -1;
+  const auto r = std::from_chars(value.data(), value.data() + value.size(), index);
+  return r.ec == std::errc() && r.ptr == value.data() + value.size() && index >= 0 &&
+                 static_cast<std::size_t>(index) < items.size()
+             ? index
+             : -1;
+}
+
+}  // namespace
 
 int runConvert(const Args& args) {
   const std::string* out = args.option("-o");
   if (!out) return usageError("convert", "no output given (-o OUTPUT)");
-  const QString ext = QFileInfo(QString::fromStdString(*out)).suffix().toLower();
-  if (ext != QLatin1String("omf"))
-    return usageError("convert", "cannot write '." + ext.toStdString() +
-                                     "' files yet; the output formats are: .omf");
+  const std::string ext = QFileInfo(QString::fromStdString(*out)).suffix().toLower().toStdString();
+  const std::string cal3dExts = "cfg csf xsf cmf xmf caf xaf crf xrf";
+  if (ext != "omf" && (ext.empty() || cal3dExts.find(ext) == std::string::npos))
+    return usageError("convert", "cannot write '." + ext +
+                                     "' files; the output formats are .omf, and cal3d's .cfg "
+                                     "(the whole model), .csf .cmf .caf .crf and .xsf .xmf .xaf .xrf");
+  formats::cal3d::WriteOptions cal3d;
+  cal3d.xml = ext.size() == 3 && ext[0] == 'x';
+  double version = 0.0;
+  if (!numberOption(args, "--version", version)) return kUsage;
+
   auto doc = loadInputs(args);
   if (!doc) return kLoadError;
+  const formats::Scene& s = *doc->scene;
+  cal3d.version = version > 0.0 ? static_cast<int>(version) : formats::cal3d::versionFor(s);
+  if (args.has("--xml")) cal3d.xml = true;
+
   formats::Diagnostics diag;
-  auto bytes = formats::writeOmf(*doc->scene, diag);
+  formats::Result<std::vector<std::byte>> bytes = std::vector<std::byte>{};
+  if (ext == "omf") {
+    bytes = formats::writeOmf(s, diag);
+  } else if (ext == "cfg") {
+    const std::filesystem::path target(*out);
+    auto files = formats::cal3d::writeModel(s, target.stem().string(), cal3d, diag);
+    for (auto& d : diag.items)
+      if (d.file.empty()) d.file = *out;
+    printDiagnostics(diag);
+    if (!files) {
+      std::fprintf(stderr, "marrow-cli: %s\n", files.error().describe().c_str());
+      return kLoadError;
+    }
+    const auto dir = target.parent_path();
+    for (const auto& f : *files)
+      if (!writeBytes((dir / (f.name == target.stem().string() + ".cfg" ? target.filename().string() : f.name)).string(), f.bytes))
+        return kLoadError;
+    return kOk;
+  } else if (ext == "csf" || ext == "xsf") {
+    if (s.skeleton.empty()) return usageError("convert", "the model has no skeleton to write");
+    bytes = formats::cal3d::writeSkeleton(s, cal3d, diag);
+  } else if (ext == "caf" || ext == "xaf") {
+    if (s.clips.empty()) return usageError("convert", "the model has no clip to write");
+    const int clip = args.option("--clip") ? pick(s.clips, *args.option("--clip")) : 0;
+    if (clip < 0) return usageError("convert", "no clip '" + *args.option("--clip") + "' in the model");
+    bytes = formats::cal3d::writeAnimation(s, static_cast<std::size_t>(clip), cal3d, diag);
+  } else if (ext == "cmf" || ext == "xmf") {
+    if (s.meshes.empty()) return usageError("convert", "the model has no mesh to write");
+    std::vector<std::size_t> all(s.meshes.size());
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
+    bytes = formats::cal3d::writeMesh(s, all, cal3d, diag);
+  } else {  // crf, xrf
+    if (s.materials.empty()) return usageError("convert", "the model has no material to write");
+    const int m = args.option("--material") ? pick(s.materials, *args.option("--material")) : 0;
+    if (m < 0) return usageError("convert", "no material '" + *args.option("--material") + "' in the model");
+    bytes = formats::cal3d::writeMaterial(s, static_cast<std::size_t>(m), cal3d, diag);
+  }
   for (auto& d : diag.items)
     if (d.file.empty()) d.file = *out;  // what the writer could not keep, said of the output
   printDiagnostics(diag);
@@ -27,15 +105,7 @@ int runConvert(const Args& args) {
     std::fprintf(stderr, "marrow-cli: %s\n", bytes.error().describe().c_str());
     return kLoadError;
   }
-  std::ofstream f(*out, std::ios::binary | std::ios::trunc);
-  f.write(reinterpret_cast<const char*>(bytes->data()), static_cast<std::streamsize>(bytes->size()));
-  f.close();
-  if (!f) {
-    std::fprintf(stderr, "marrow-cli: %s: could not be written\n", out->c_str());
-    return kLoadError;
-  }
-  std::fprintf(stderr, "wrote %s (%zu bytes)\n", out->c_str(), bytes->size());
-  return kOk;
+  return writeBytes(*out, *bytes) ? kOk : kLoadError;
 }
 
 }  // namespace marrow::app::cli

@@ -27,7 +27,7 @@ namespace marrow::app {
 namespace {
 constexpr int kMaxRecent = 10;
 const char* kFileFilter =
-    "Models (*.omf *.gltf *.glb *.fbx *.dae *.x *.smd *.md5mesh *.md5anim *.obj *.3ds *.bvh *.ms3d "
+    "Models (*.omf *.cfg *.csf *.cmf *.caf *.crf *.xsf *.xmf *.xaf *.xrf *.gltf *.glb *.fbx *.dae *.x *.smd *.md5mesh *.md5anim *.obj *.3ds *.bvh *.ms3d "
     "*.b3d *.ply *.stl *.blend *.lwo *.ase *.md2 *.md3 *.mdl *.xml *.ogex *.3mf);;All files (*)";
 }  // namespace
 
