@@ -7,9 +7,12 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QProcess>
+#include <QDir>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QVector3D>
 
+#include <cmath>
 #include <functional>
 
 #include <fstream>
@@ -213,6 +216,49 @@ TEST(Cli, ConvertWritesAnOmfThatReadsBackTheSame) {
   EXPECT_EQ(a.value("meshes"), b.value("meshes"));
   EXPECT_EQ(a.value("skeleton"), b.value("skeleton"));
   EXPECT_EQ(a.value("clips"), b.value("clips"));
+}
+
+// The largest distance between two pose outputs' vertices, over the size of the first.
+double poseDistance(const QJsonObject& a, const QJsonObject& b) {
+  const QJsonArray am = a.value("meshes").toArray(), bm = b.value("meshes").toArray();
+  EXPECT_EQ(am.size(), bm.size());
+  double worst = 0, lo[3] = {1e30, 1e30, 1e30}, hi[3] = {-1e30, -1e30, -1e30};
+  for (qsizetype m = 0; m < am.size() && m < bm.size(); ++m) {
+    const QJsonArray av = am[m].toObject().value("vertices").toArray();
+    const QJsonArray bv = bm[m].toObject().value("vertices").toArray();
+    EXPECT_EQ(av.size(), bv.size());
+    for (qsizetype i = 0; i < av.size() && i < bv.size(); ++i) {
+      double d2 = 0;
+      for (int k = 0; k < 3; ++k) {
+        const double x = av[i].toArray()[k].toDouble(), y = bv[i].toArray()[k].toDouble();
+        d2 += (x - y) * (x - y);
+        lo[k] = std::min(lo[k], x);
+        hi[k] = std::max(hi[k], x);
+      }
+      worst = std::max(worst, std::sqrt(d2));
+    }
+  }
+  const double size = std::sqrt((hi[0] - lo[0]) * (hi[0] - lo[0]) + (hi[1] - lo[1]) * (hi[1] - lo[1]) +
+                                (hi[2] - lo[2]) * (hi[2] - lo[2]));
+  return worst / std::max(size, 1e-9);
+}
+
+TEST(Cli, ConvertToACal3dModelKeepsThePoses) {
+  QTemporaryDir dir;
+  for (const bool xml : {false, true}) {
+    const QString cfg = dir.filePath(xml ? QStringLiteral("xml/demo.cfg") : QStringLiteral("bin/demo.cfg"));
+    QDir().mkpath(QFileInfo(cfg).path());
+    QStringList args{"convert", ":demo", "-o", cfg};
+    if (xml) args << "--xml";
+    const CliRun c = cli(args);
+    ASSERT_EQ(c.code, 0) << c.err.toStdString();
+    for (const char* clip : {"walk", "wave"})
+      for (const char* t : {"0", "0.37", "1.05"}) {
+        const QJsonObject want = cli({"pose", ":demo", "--json", "--space", "display", "--clip", clip, "--time", t}).json();
+        const QJsonObject got = cli({"pose", cfg, "--json", "--space", "display", "--clip", clip, "--time", t}).json();
+        EXPECT_LT(poseDistance(want, got), 1e-4) << clip << " at " << t << (xml ? " (XML)" : "");
+      }
+  }
 }
 
 TEST(Cli, SeveralInputsFormOneModel) {
