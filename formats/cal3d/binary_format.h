@@ -15,6 +15,7 @@
 #include <utility>
 
 #include "formats/cal3d/common.h"
+#include "formats/cal3d/parts.h"
 #include "formats/io/byte_reader.h"
 #include "formats/io/read_context.h"
 #include "formats/io/result.h"
@@ -22,10 +23,14 @@
 namespace marrow::formats::cal3d {
 
 // The IMVU fork numbered its files 911–919 (§1); 920–999 were never used, treated alike.
-constexpr bool isImvuVersion(int v) { return v >= 911 && v <= 999; }
+constexpr bool isImvuVersion(int v) {
+  return v >= 911 && v <= 999;
+}
 
 // §3: scene ambient colour and per-bone lights (IMVU, 0.13 trunk).
-constexpr bool csfLightsByDefault(int v) { return isImvuVersion(v) || v == 1300; }
+constexpr bool csfLightsByDefault(int v) {
+  return isImvuVersion(v) || v == 1300;
+}
 
 enum class CmfLayout { Plain, ColourSentinel, CountPrefixed };
 // §1: the version's default; 1300 has two real-world layouts, so readers try the others too.
@@ -35,20 +40,38 @@ constexpr CmfLayout cmfDefaultLayout(int v) {
 }
 
 // §4.1: where the CAF header's optional words are.
-constexpr bool cafHasCompressionFlag(int v) { return (v >= 919 && v <= 999) || v >= 1300; }
-constexpr bool cafFlagsByDefault(int v) { return v == 1200 || v >= 1300; }
+constexpr bool cafHasCompressionFlag(int v) {
+  return (v >= 919 && v <= 999) || v >= 1300;
+}
+constexpr bool cafFlagsByDefault(int v) {
+  return v == 1200 || v >= 1300;
+}
 // §4.1: 913–918 store only IMVU bit-packed tracks (no float variant to write).
-constexpr bool cafAlwaysCompressed(int v) { return v >= 913 && v <= 918; }
+constexpr bool cafAlwaysCompressed(int v) {
+  return v >= 913 && v <= 918;
+}
 
 // §6: map type strings.
-constexpr bool crfHasMapTypes(int v) { return isImvuVersion(v) || v >= 1300; }
+constexpr bool crfHasMapTypes(int v) {
+  return isImvuVersion(v) || v >= 1300;
+}
+
+// The model index of a file bone id (-1: none). A BoneMap without a table maps ids onto its
+// skeleton as they are.
+inline int modelBone(const BoneMap& bones, std::int64_t id) {
+  if (!bones.modelIndexOfFileBone.empty()) return bones.find(id);
+  return bones.skeleton && id >= 0 && static_cast<std::uint64_t>(id) < bones.skeleton->bones.size()
+             ? static_cast<int>(id)
+             : -1;
+}
 
 // Magic and version (§2, §1). Returns the version.
 inline int readHeader(ByteReader& r, std::string_view magic) {
   const auto m = r.bytes(4, "magic");
   if (std::memcmp(m.data(), magic.data(), 4) != 0)
-    r.failAt(0, "magic", "is not \"" + std::string(magic.substr(0, 3)) + "\\0\"; this is not a " +
-                             std::string(magic.substr(0, 3)) + " file");
+    r.failAt(0, "magic",
+             "is not \"" + std::string(magic.substr(0, 3)) + "\\0\"; this is not a " +
+                 std::string(magic.substr(0, 3)) + " file");
   const std::size_t at = r.offset();
   const std::int32_t v = r.i32("version");
   if (v < kEarliestVersion || v > kLatestVersion)
@@ -66,7 +89,8 @@ inline std::uint32_t checkedCount(ByteReader& r, std::int32_t n, std::uint64_t a
   if (n < 0) r.failAt(at, field, "is " + std::to_string(n) + ", a negative count");
   const auto count = static_cast<std::uint64_t>(n);
   if (count > max)
-    r.failAt(at, field, "is " + std::to_string(count) + ", over the limit of " + std::to_string(max));
+    r.failAt(at, field,
+             "is " + std::to_string(count) + ", over the limit of " + std::to_string(max));
   const std::uint64_t left = r.remaining() > reserved ? r.remaining() - reserved : 0;
   if (minBytesEach > 0 && count > left / minBytesEach)
     r.failAt(at, field,

@@ -3,12 +3,11 @@
 // reads.
 #include <algorithm>
 #include <cmath>
+#include <glm/gtc/quaternion.hpp>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
-
-#include <glm/gtc/quaternion.hpp>
 
 #include "formats/cal3d/binary_format.h"
 #include "formats/cal3d/writers_internal.h"
@@ -49,7 +48,9 @@ void fileQuat(ByteWriter& w, const std::array<float, 4>& q) {
   for (float c : q) w.f32(c);
 }
 
-std::int32_t i32(std::size_t n) { return static_cast<std::int32_t>(n); }
+std::int32_t i32(std::size_t n) {
+  return static_cast<std::int32_t>(n);
+}
 
 // ---- bone space that survives a round trip ----
 // The reader turns a stored bone-space rotation into a float matrix (inverseBindFromFile), which
@@ -88,7 +89,8 @@ double ulpDistance(const BoneSpace& b, const glm::mat4& m) {
     for (int k = 0; k < 3; ++k) {
       const float want = m[c][k];
       if (g[c][k] == want) continue;
-      const double ulp = std::abs(static_cast<double>(std::nextafter(want, 2.0f * want + 1.0f)) - want);
+      const double ulp =
+          std::abs(static_cast<double>(std::nextafter(want, 2.0f * want + 1.0f)) - want);
       d += std::abs(static_cast<double>(g[c][k]) - want) / std::max(ulp, 1e-45);
     }
   return d;
@@ -101,7 +103,8 @@ bool forNeighbours(const BoneSpace& start, Fn&& fn) {
   for (int n = 0; n < 625; ++n) {
     BoneSpace c = start;
     int code = n;
-    for (std::size_t i = 0; i < 4; ++i, code /= 5) c.rotation[i] = stepUlps(start.rotation[i], kOrder[code % 5]);
+    for (std::size_t i = 0; i < 4; ++i, code /= 5)
+      c.rotation[i] = stepUlps(start.rotation[i], kOrder[code % 5]);
     if (fn(c)) return true;
   }
   return false;
@@ -176,8 +179,8 @@ Result<std::vector<std::byte>> writeCsf(const Scene& scene, int version, Diagnos
   for (std::size_t i = 0; i < bones.size(); ++i) {
     const int p = bones[i].parent;
     if (p >= static_cast<int>(i) || p < -1)
-      return error("bone '" + bones[i].name + "'", "has parent " + to_string(p) +
-                                                       ", which does not precede it");
+      return error("bone '" + bones[i].name + "'",
+                   "has parent " + to_string(p) + ", which does not precede it");
     if (p >= 0) children[static_cast<std::size_t>(p)].push_back(i32(i));
     if (bones[i].scale != glm::vec3(1.0f)) ++scaled;
   }
@@ -244,7 +247,8 @@ Result<std::vector<std::byte>> writeCaf(const Scene& scene, std::size_t clipInde
       continue;
     }
     bool droppedScale = false;
-    OutTrack out{bone, keyframesOf(t, scene.skeleton.bones[static_cast<std::size_t>(bone)], droppedScale)};
+    OutTrack out{
+        bone, keyframesOf(t, scene.skeleton.bones[static_cast<std::size_t>(bone)], droppedScale)};
     scaled += droppedScale;
     stepped += t.translation.interpolation == Interpolation::Step ||
                t.rotation.interpolation == Interpolation::Step;
@@ -379,7 +383,8 @@ Result<std::vector<std::byte>> writeCmf(const Scene& scene, std::span<const std:
     const std::string what = "mesh '" + m.name + "'";
     const std::size_t n = m.vertexCount();
     if (m.indices.size() % 3 != 0 || (!m.normals.empty() && m.normals.size() != n) ||
-        (m.lod.empty() ? false : m.lod.collapseTo.size() != n || m.lod.faceCollapseCount.size() != n))
+        (m.lod.empty() ? false
+                       : m.lod.collapseTo.size() != n || m.lod.faceCollapseCount.size() != n))
       return error(what, "is inconsistent (validate the scene first)");
     for (std::uint32_t i : m.indices)
       if (i >= n) return error(what, "has an index past its " + to_string(n) + " vertices");
@@ -441,9 +446,9 @@ Result<std::vector<std::byte>> writeCmf(const Scene& scene, std::span<const std:
           const std::size_t v = t.vertexAt(k);
           w.i32(i32(v));
           vec3(w, t.positions[k]);
-          vec3(w, !t.normals.empty()   ? t.normals[k]
-                  : m.normals.empty()  ? glm::vec3(0.0f)
-                                       : m.normals[v]);
+          vec3(w, !t.normals.empty()  ? t.normals[k]
+                  : m.normals.empty() ? glm::vec3(0.0f)
+                                      : m.normals[v]);
           for (std::size_t s = 0; s < maps; ++s) {
             const glm::vec2 uv = s < t.uvSets.size() ? t.uvSets[s][k] : m.uvSets[s][v];
             w.f32(uv.x);
@@ -457,16 +462,18 @@ Result<std::vector<std::byte>> writeCmf(const Scene& scene, std::span<const std:
   }
   if (droppedColours)
     d.warn("", "meshes", kNoOffset,
-           to_string(droppedColours) + " mesh(es) have vertex colours, which only version 1300 "
-                                       "stores (left out)");
+           to_string(droppedColours) +
+               " mesh(es) have vertex colours, which only version 1300 "
+               "stores (left out)");
   if (droppedMorphs)
     d.warn("", "meshes", kNoOffset,
            to_string(droppedMorphs) + " morph target(s) left out: version " + to_string(version) +
                " has none (1300 or 1301 do)");
   if (ownBinds)
     d.warn("", "meshes", kNoOffset,
-           to_string(ownBinds) + " mesh(es) have their own bind pose; cal3d has only the "
-                                 "skeleton's, which is used");
+           to_string(ownBinds) +
+               " mesh(es) have their own bind pose; cal3d has only the "
+               "skeleton's, which is used");
   return w.take();
 }
 
@@ -515,8 +522,9 @@ Result<std::vector<std::byte>> writeCrf(const Scene& scene, std::size_t material
   }
   if (otherSets)
     d.warn("", what, kNoOffset,
-           to_string(otherSets) + " map(s) use another uv set than their own index; cal3d pairs "
-                                  "map i with set i");
+           to_string(otherSets) +
+               " map(s) use another uv set than their own index; cal3d pairs "
+               "map i with set i");
   if (unnamed) d.warn("", what, kNoOffset, to_string(unnamed) + " map(s) have no texture file");
   return w.take();
 }

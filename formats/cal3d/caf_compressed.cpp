@@ -57,12 +57,15 @@ glm::uvec3 unpackQuantisedTranslation(std::uint32_t p) {
   return {p & 0x7FFu, (p >> 11) & 0x7FFu, p >> 22};
 }
 
-glm::vec3 decodeQuantisedTranslation(std::uint32_t p, const glm::vec3& min, const glm::vec3& scale) {
+glm::vec3 decodeQuantisedTranslation(std::uint32_t p, const glm::vec3& min,
+                                     const glm::vec3& scale) {
   return glm::vec3(unpackQuantisedTranslation(p)) * scale + min;
 }
 
 ImvuTrackHeader decodeImvuTrackHeader(std::span<const std::byte, 4> b) {
-  const auto byte = [&](int i) { return std::to_integer<std::uint32_t>(b[static_cast<std::size_t>(i)]); };
+  const auto byte = [&](int i) {
+    return std::to_integer<std::uint32_t>(b[static_cast<std::size_t>(i)]);
+  };
   ImvuTrackHeader h;
   h.boneId = byte(0) | ((byte(1) & 0x1Fu) << 8);
   h.translationIsDynamic = (byte(1) >> 5) & 1u;

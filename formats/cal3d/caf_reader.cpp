@@ -33,15 +33,6 @@ struct RawKey {
   std::array<float, 4> rotation{};
 };
 
-// The model index of a file bone id; a BoneMap without a table maps ids onto the skeleton as is.
-int modelBone(const BoneMap& bones, std::int64_t id) {
-  if (bones.modelIndexOfFileBone.empty())
-    return id >= 0 && bones.skeleton && static_cast<std::uint64_t>(id) < bones.skeleton->bones.size()
-               ? static_cast<int>(id)
-               : -1;
-  return bones.find(id);
-}
-
 class CafParser {
  public:
   CafParser(std::span<const std::byte> data, const ReadContext& ctx, const BoneMap& bones,
@@ -72,16 +63,17 @@ class CafParser {
     part.clip.duration = duration_;
     std::unordered_set<int> animated;
     for (std::uint32_t i = 0; i < count; ++i) {
-      within([i] { return label("track", i); }, [&] {
-        Track t = readTrack();
-        if (i == 0)  // §11: cal3d decides the loop from the first track's last key
-          part.clip.wrapsToFirstKey = t.rotation.times.back() < duration_;
-        if (!animated.insert(t.sourceIndex).second) {
-          ++repeatedTracks_;
-          return;
-        }
-        part.clip.tracks.push_back(std::move(t));
-      });
+      within([i] { return label("track", i); },
+             [&] {
+               Track t = readTrack();
+               if (i == 0)  // §11: cal3d decides the loop from the first track's last key
+                 part.clip.wrapsToFirstKey = t.rotation.times.back() < duration_;
+               if (!animated.insert(t.sourceIndex).second) {
+                 ++repeatedTracks_;
+                 return;
+               }
+               part.clip.tracks.push_back(std::move(t));
+             });
     }
     requireEnd(r_, "the last track");
     part.clip.frameRate = frameRate(part.clip);
@@ -134,19 +126,21 @@ class CafParser {
 
   void checkKeys(std::int64_t n, std::uint64_t at, std::uint64_t each, std::uint64_t reserved = 0) {
     const std::uint64_t max = ctx_.limits.maxKeys - std::min(ctx_.limits.maxKeys, keys_);
-    keys_ += checkedCount(r_, static_cast<std::int32_t>(n), at, "keyframeCount", max, each, reserved);
+    keys_ +=
+        checkedCount(r_, static_cast<std::int32_t>(n), at, "keyframeCount", max, each, reserved);
   }
 
   void readFloatKeys(std::uint32_t n, std::vector<RawKey>& keys) {
     keys.resize(n);
     for (std::uint32_t k = 0; k < n; ++k)
-      within([k] { return label("keyframe", k); }, [&] {
-        RawKey& key = keys[k];
-        key.time = r_.finiteF32("time");
-        key.translation = readVec3(r_, "translation");
-        key.restTranslation = key.translation == glm::vec3(kNoTranslation);
-        key.rotation = readFileQuat(r_, "rotation");
-      });
+      within([k] { return label("keyframe", k); },
+             [&] {
+               RawKey& key = keys[k];
+               key.time = r_.finiteF32("time");
+               key.translation = readVec3(r_, "translation");
+               key.restTranslation = key.translation == glm::vec3(kNoTranslation);
+               key.rotation = readFileQuat(r_, "rotation");
+             });
   }
 
   void readQuantisedKeys(std::uint32_t n, std::vector<RawKey>& keys) {
@@ -154,42 +148,49 @@ class CafParser {
     const glm::vec3 scale = readVec3(r_, "translation scale");
     keys.resize(n);
     for (std::uint32_t k = 0; k < n; ++k)
-      within([k] { return label("keyframe", k); }, [&] {
-        RawKey& key = keys[k];
-        // §4.3: the time is a fraction of the header's duration.
-        key.time = static_cast<float>(r_.u16("time") / 65535.0 * duration_);
-        key.translation = decodeQuantisedTranslation(r_.u32("translation"), min, scale);
-        const auto s0 = static_cast<std::int16_t>(r_.u16("rotation"));
-        const auto s1 = static_cast<std::int16_t>(r_.u16("rotation"));
-        const auto s2 = static_cast<std::int16_t>(r_.u16("rotation"));
-        key.rotation = decodeQuantisedQuat(s0, s1, s2);
-        if (!std::isfinite(key.translation.x) || !std::isfinite(key.translation.y) ||
-            !std::isfinite(key.translation.z))
-          r_.fail("translation", "is not finite once decoded");
-      });
+      within([k] { return label("keyframe", k); },
+             [&] {
+               RawKey& key = keys[k];
+               // §4.3: the time is a fraction of the header's duration.
+               key.time = static_cast<float>(r_.u16("time") / 65535.0 * duration_);
+               key.translation = decodeQuantisedTranslation(r_.u32("translation"), min, scale);
+               const auto s0 = static_cast<std::int16_t>(r_.u16("rotation"));
+               const auto s1 = static_cast<std::int16_t>(r_.u16("rotation"));
+               const auto s2 = static_cast<std::int16_t>(r_.u16("rotation"));
+               key.rotation = decodeQuantisedQuat(s0, s1, s2);
+               if (!std::isfinite(key.translation.x) || !std::isfinite(key.translation.y) ||
+                   !std::isfinite(key.translation.z))
+                 r_.fail("translation", "is not finite once decoded");
+             });
   }
 
   void readImvuKeys(const ImvuTrackHeader& h, std::vector<RawKey>& keys) {
     keys.resize(h.keyframeCount);
     for (std::uint32_t k = 0; k < h.keyframeCount; ++k)
-      within([k] { return label("keyframe", k); }, [&] {
-        RawKey& key = keys[k];
-        const bool block = h.translationRequired && (k == 0 || h.translationIsDynamic);
-        if (block) {
-          const std::size_t size = h.highRangeRequired ? kImvuHighRangeBytes : kImvuLowRangeBytes;
-          key.translation = decodeImvuTranslation(r_.bytes(size, "translation"), h.highRangeRequired);
-        } else if (h.translationRequired) {
-          key.translation = keys[k - 1].translation;  // §4.4: static, kept from the first key
-        } else {
-          key.restTranslation = true;
-        }
-        const auto rot = decodeImvuRotation(r_.bytes(kImvuRotationBytes, "rotation").first<6>());
-        key.rotation = rot.rotation;
-        key.time = static_cast<float>(rot.steps) / 30.0f;
-        // §4.4: the transitional 916/917 carry float copies that replace the decoded values.
-        if (version_ == 917 && block) key.translation = readVec3(r_, "float translation");
-        if (version_ == 916 || version_ == 917) key.rotation = readFileQuat(r_, "float rotation");
-      });
+      within([k] { return label("keyframe", k); },
+             [&] {
+               RawKey& key = keys[k];
+               const bool block = h.translationRequired && (k == 0 || h.translationIsDynamic);
+               if (block) {
+                 const std::size_t size =
+                     h.highRangeRequired ? kImvuHighRangeBytes : kImvuLowRangeBytes;
+                 key.translation =
+                     decodeImvuTranslation(r_.bytes(size, "translation"), h.highRangeRequired);
+               } else if (h.translationRequired) {
+                 key.translation =
+                     keys[k - 1].translation;  // §4.4: static, kept from the first key
+               } else {
+                 key.restTranslation = true;
+               }
+               const auto rot =
+                   decodeImvuRotation(r_.bytes(kImvuRotationBytes, "rotation").first<6>());
+               key.rotation = rot.rotation;
+               key.time = static_cast<float>(rot.steps) / 30.0f;
+               // §4.4: the transitional 916/917 carry float copies that replace the decoded values.
+               if (version_ == 917 && block) key.translation = readVec3(r_, "float translation");
+               if (version_ == 916 || version_ == 917)
+                 key.rotation = readFileQuat(r_, "float rotation");
+             });
   }
 
   Track makeTrack(std::int64_t boneId, std::uint64_t boneAt, std::vector<RawKey>& keys) {
@@ -228,7 +229,8 @@ class CafParser {
       keys[kept++] = keys[k];
     }
     keys.resize(kept);
-    const bool anyRest = std::any_of(keys.begin(), keys.end(), [](const RawKey& k) { return k.restTranslation; });
+    const bool anyRest =
+        std::any_of(keys.begin(), keys.end(), [](const RawKey& k) { return k.restTranslation; });
     // Without a skeleton the rest translation is unknown: an empty channel means exactly "rest".
     const bool dropTranslation = anyRest && !bone;
     if (dropTranslation &&
@@ -240,7 +242,8 @@ class CafParser {
       glm::quat q = quatFromFile(k.rotation[0], k.rotation[1], k.rotation[2], k.rotation[3]);
       if (encoding_ != Encoding::Float) q = glm::normalize(q);  // §8: renormalise decoded data
       t.rotation.add(k.time, q);
-      if (!dropTranslation) t.translation.add(k.time, k.restTranslation ? bone->translation : k.translation);
+      if (!dropTranslation)
+        t.translation.add(k.time, k.restTranslation ? bone->translation : k.translation);
     }
     return t;
   }
@@ -268,18 +271,20 @@ class CafParser {
   void report() {
     const std::string& file = ctx_.name;
     if (unbound_)
-      diagnostics_.warn(file, "boneId", kNoOffset,
-                        "no skeleton: " + to_string(unbound_) +
-                            " track(s) are named after their bone ids (\"#3\") and bind to no bone");
+      diagnostics_.warn(
+          file, "boneId", kNoOffset,
+          "no skeleton: " + to_string(unbound_) +
+              " track(s) are named after their bone ids (\"#3\") and bind to no bone");
     if (duplicateTimes_)
       diagnostics_.warn(file, "time", kNoOffset,
                         to_string(duplicateTimes_) +
                             " keyframe(s) share their time with a later one; the last at each time "
                             "is kept");
     if (repeatedTracks_)
-      diagnostics_.warn(file, "boneId", kNoOffset,
-                        to_string(repeatedTracks_) +
-                            " track(s) animate a bone an earlier track animates; the first is kept");
+      diagnostics_.warn(
+          file, "boneId", kNoOffset,
+          to_string(repeatedTracks_) +
+              " track(s) animate a bone an earlier track animates; the first is kept");
     if (droppedTranslations_)
       diagnostics_.warn(file, "translation", kNoOffset,
                         to_string(droppedTranslations_) +

@@ -25,14 +25,6 @@ constexpr std::uint64_t kMinMorphBytes = 8;
 // millions of empty sets.
 constexpr std::uint32_t kMaxUvSets = 64;
 
-int modelBone(const BoneMap& bones, std::int64_t id) {
-  if (bones.modelIndexOfFileBone.empty())
-    return id >= 0 && bones.skeleton && static_cast<std::uint64_t>(id) < bones.skeleton->bones.size()
-               ? static_cast<int>(id)
-               : -1;
-  return bones.find(id);
-}
-
 const char* layoutName(CmfLayout l) {
   switch (l) {
     case CmfLayout::ColourSentinel: return "vertex colours, sentinel-ended morphs";
@@ -64,16 +56,16 @@ class CmfParser {
     MeshPart part;
     part.meshes.reserve(count);
     for (std::uint32_t s = 0; s < count; ++s)
-      within([s] { return label("submesh", s); }, [&] {
-        Mesh mesh;
-        part.materialThreads.push_back(readSubmesh(mesh));
-        mesh.name = submeshName(stem, s, count);
-        applyWindingRule(mesh);  // §5: the binary loader's rule, part of the format
-        part.meshes.push_back(std::move(mesh));
-      });
+      within([s] { return label("submesh", s); },
+             [&] {
+               Mesh mesh;
+               part.materialThreads.push_back(readSubmesh(mesh));
+               mesh.name = submeshName(stem, s, count);
+               applyWindingRule(mesh);  // §5: the binary loader's rule, part of the format
+               part.meshes.push_back(std::move(mesh));
+             });
     requireEnd(r_, "the last submesh");
-    if (count == 0)
-      diagnostics_.warn(ctx_.name, "submeshCount", 8, "is 0; the file holds no mesh");
+    if (count == 0) diagnostics_.warn(ctx_.name, "submeshCount", 8, "is 0; the file holds no mesh");
     if (emptyMorphs_)
       diagnostics_.info(ctx_.name, "morph", kNoOffset,
                         to_string(emptyMorphs_) +
@@ -108,8 +100,9 @@ class CmfParser {
     const std::size_t lodAt = r_.offset();
     h.lod = headerCount("lodCount", ctx_.limits.maxVertices);
     if (h.lod > h.vertices)
-      r_.failAt(lodAt, "lodCount",
-                "is " + to_string(h.lod) + ", more than the " + to_string(h.vertices) + " vertices");
+      r_.failAt(
+          lodAt, "lodCount",
+          "is " + to_string(h.lod) + ", more than the " + to_string(h.vertices) + " vertices");
     const std::size_t springsAt = r_.offset();
     h.springs = headerCount("springCount", ctx_.limits.maxVertices * 8);
     h.maps = headerCount("mapCount", kMaxUvSets);
@@ -134,7 +127,9 @@ class CmfParser {
     // What the model holds per record can outgrow the file's bytes (a submesh or morph target
     // with no vertices still carries its uv sets): kept within Limits::maxAllocation.
     const std::uint64_t uvSetBytes = h.maps * sizeof(std::vector<glm::vec2>);
-    charge(sizeof(Mesh) + uvSetBytes + h.vertices * (sizeof(glm::vec3) * 2 + sizeof(glm::vec2) * h.maps + sizeof(glm::vec4) + 16) +
+    charge(sizeof(Mesh) + uvSetBytes +
+               h.vertices *
+                   (sizeof(glm::vec3) * 2 + sizeof(glm::vec2) * h.maps + sizeof(glm::vec4) + 16) +
                h.faces * 12ull + h.springs * sizeof(Spring),
            "vertexCount", verticesAt);
     charge(h.morphs * (sizeof(MorphTarget) + uvSetBytes), "morphCount", morphsAt);
@@ -148,9 +143,11 @@ class CmfParser {
       within([i] { return label("morph", i); }, [&] { readMorph(mesh, mesh.morphs[i], h); });
     mesh.indices.resize(3ull * h.faces);
     for (std::uint32_t f = 0; f < h.faces; ++f)
-      within([f] { return label("face", f); }, [&] {
-        for (int k = 0; k < 3; ++k) mesh.indices[3ull * f + k] = vertexId("vertexId", h.vertices);
-      });
+      within([f] { return label("face", f); },
+             [&] {
+               for (int k = 0; k < 3; ++k)
+                 mesh.indices[3ull * f + k] = vertexId("vertexId", h.vertices);
+             });
     return h.material;
   }
 
@@ -184,44 +181,48 @@ class CmfParser {
     std::vector<Influence> influences;
     std::size_t influenced = 0;
     for (std::size_t v = 0; v < n; ++v)
-      within([v] { return label("vertex", v); }, [&] {
-        mesh.positions[v] = readVec3(r_, "position");
-        mesh.normals[v] = readVec3(r_, "normal");
-        if (layout_ == CmfLayout::ColourSentinel) mesh.colors[v] = glm::vec4(readVec3(r_, "color"), 1.0f);
-        const std::size_t collapseAt = r_.offset();
-        lod.collapseTo[v] = r_.i32("collapseId");
-        if (lod.collapseTo[v] < -1 || lod.collapseTo[v] >= static_cast<std::int64_t>(n))
-          r_.failAt(collapseAt, "collapseId",
-                    "is " + to_string(lod.collapseTo[v]) + "; it must be -1 or one of the " +
-                        to_string(n) + " vertices");
-        const std::size_t faceCollapseAt = r_.offset();
-        lod.faceCollapseCount[v] = r_.i32("faceCollapseCount");
-        if (lod.faceCollapseCount[v] < 0)
-          r_.failAt(faceCollapseAt, "faceCollapseCount",
-                    "is " + to_string(lod.faceCollapseCount[v]) + ", a negative count");
-        for (std::uint32_t m = 0; m < h.maps; ++m) {
-          const float u = r_.finiteF32("uv");
-          mesh.uvSets[m][v] = {u, r_.finiteF32("uv")};
-        }
-        const std::uint32_t count =
-            readCount(r_, "influenceCount", ctx_.limits.maxInfluencesPerVertex, 8);
-        if (count) ++influenced;
-        for (std::uint32_t k = 0; k < count; ++k)
-          within([k] { return label("influence", k); }, [&] {
-            const std::size_t at = r_.offset();
-            const std::int32_t id = r_.i32("boneId");
-            const float weight = r_.finiteF32("weight");
-            if (!skinned) return;
-            const int bone = modelBone(bones_, id);
-            if (bone < 0)
-              r_.failAt(at, "boneId",
-                        "is " + to_string(id) + ", not a bone of the skeleton; the mesh belongs to "
-                                                "another skeleton");
-            influences.push_back({static_cast<std::uint32_t>(bone), weight});
-          });
-        if (skinned) starts.push_back(static_cast<std::uint32_t>(influences.size()));
-        if (h.springs > 0) mesh.physicalWeights[v] = r_.finiteF32("physicalWeight");
-      });
+      within([v] { return label("vertex", v); },
+             [&] {
+               mesh.positions[v] = readVec3(r_, "position");
+               mesh.normals[v] = readVec3(r_, "normal");
+               if (layout_ == CmfLayout::ColourSentinel)
+                 mesh.colors[v] = glm::vec4(readVec3(r_, "color"), 1.0f);
+               const std::size_t collapseAt = r_.offset();
+               lod.collapseTo[v] = r_.i32("collapseId");
+               if (lod.collapseTo[v] < -1 || lod.collapseTo[v] >= static_cast<std::int64_t>(n))
+                 r_.failAt(collapseAt, "collapseId",
+                           "is " + to_string(lod.collapseTo[v]) + "; it must be -1 or one of the " +
+                               to_string(n) + " vertices");
+               const std::size_t faceCollapseAt = r_.offset();
+               lod.faceCollapseCount[v] = r_.i32("faceCollapseCount");
+               if (lod.faceCollapseCount[v] < 0)
+                 r_.failAt(faceCollapseAt, "faceCollapseCount",
+                           "is " + to_string(lod.faceCollapseCount[v]) + ", a negative count");
+               for (std::uint32_t m = 0; m < h.maps; ++m) {
+                 const float u = r_.finiteF32("uv");
+                 mesh.uvSets[m][v] = {u, r_.finiteF32("uv")};
+               }
+               const std::uint32_t count =
+                   readCount(r_, "influenceCount", ctx_.limits.maxInfluencesPerVertex, 8);
+               if (count) ++influenced;
+               for (std::uint32_t k = 0; k < count; ++k)
+                 within([k] { return label("influence", k); },
+                        [&] {
+                          const std::size_t at = r_.offset();
+                          const std::int32_t id = r_.i32("boneId");
+                          const float weight = r_.finiteF32("weight");
+                          if (!skinned) return;
+                          const int bone = modelBone(bones_, id);
+                          if (bone < 0)
+                            r_.failAt(at, "boneId",
+                                      "is " + to_string(id) +
+                                          ", not a bone of the skeleton; the mesh belongs to "
+                                          "another skeleton");
+                          influences.push_back({static_cast<std::uint32_t>(bone), weight});
+                        });
+               if (skinned) starts.push_back(static_cast<std::uint32_t>(influences.size()));
+               if (h.springs > 0) mesh.physicalWeights[v] = r_.finiteF32("physicalWeight");
+             });
     // A submesh none of whose vertices has an influence is not skinned (§5: such vertices stay
     // in model space).
     if (skinned && !influences.empty()) {
@@ -244,20 +245,22 @@ class CmfParser {
     s.idleLength = r_.finiteF32("idleLength");
   }
 
-  void readBlendVertex(MorphTarget& m, std::uint32_t id, std::uint64_t idAt, const SubmeshHeader& h) {
+  void readBlendVertex(MorphTarget& m, std::uint32_t id, std::uint64_t idAt,
+                       const SubmeshHeader& h) {
     if (!m.vertices.empty() && id <= m.vertices.back())
       r_.failAt(idAt, "vertexId",
                 "is " + to_string(id) + ", not after the previous blend vertex's " +
                     to_string(m.vertices.back()) + " (ids strictly increase)");
-    within([&] { return label("blend vertex", id); }, [&] {
-      m.vertices.push_back(id);
-      m.positions.push_back(readVec3(r_, "position"));
-      m.normals.push_back(readVec3(r_, "normal"));
-      for (std::uint32_t k = 0; k < h.maps; ++k) {
-        const float u = r_.finiteF32("uv");
-        m.uvSets[k].push_back({u, r_.finiteF32("uv")});
-      }
-    });
+    within([&] { return label("blend vertex", id); },
+           [&] {
+             m.vertices.push_back(id);
+             m.positions.push_back(readVec3(r_, "position"));
+             m.normals.push_back(readVec3(r_, "normal"));
+             for (std::uint32_t k = 0; k < h.maps; ++k) {
+               const float u = r_.finiteF32("uv");
+               m.uvSets[k].push_back({u, r_.finiteF32("uv")});
+             }
+           });
   }
 
   void readMorph(const Mesh& mesh, MorphTarget& m, const SubmeshHeader& h) {

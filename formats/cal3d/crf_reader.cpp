@@ -18,7 +18,8 @@ std::string baseName(const std::string& path) {
 
 class CrfParser {
  public:
-  CrfParser(std::span<const std::byte> data, const ReadContext& ctx) : r_(data, ctx.name), ctx_(ctx) {}
+  CrfParser(std::span<const std::byte> data, const ReadContext& ctx)
+      : r_(data, ctx.name), ctx_(ctx) {}
 
   MaterialPart parse() {
     version_ = readHeader(r_, std::string_view("CRF\0", 4));
@@ -34,19 +35,20 @@ class CrfParser {
     const std::uint32_t maps = readCount(r_, "mapCount", ctx_.limits.maxMeshes, types ? 8 : 4);
     std::vector<std::uint64_t> offsets;
     for (std::uint32_t i = 0; i < maps; ++i)
-      within([i] { return label("map", i); }, [&] {
-        offsets.push_back(r_.offset());
-        Texture tex;
-        tex.name = readString(r_, "filename", ctx_.limits.maxStringLength);
-        MaterialMap map;
-        if (types) map.label = readString(r_, "mapType", ctx_.limits.maxStringLength);
-        // §6: the renderer pairs map i with texture coordinate set i.
-        map.kind = mapKind(map.label, i);
-        map.uvSet = static_cast<int>(i);
-        map.texture = static_cast<int>(part.textures.size());
-        part.textures.push_back(std::move(tex));
-        m.maps.push_back(std::move(map));
-      });
+      within([i] { return label("map", i); },
+             [&] {
+               offsets.push_back(r_.offset());
+               Texture tex;
+               tex.name = readString(r_, "filename", ctx_.limits.maxStringLength);
+               MaterialMap map;
+               if (types) map.label = readString(r_, "mapType", ctx_.limits.maxStringLength);
+               // §6: the renderer pairs map i with texture coordinate set i.
+               map.kind = mapKind(map.label, i);
+               map.uvSet = static_cast<int>(i);
+               map.texture = static_cast<int>(part.textures.size());
+               part.textures.push_back(std::move(tex));
+               m.maps.push_back(std::move(map));
+             });
     requireEnd(r_, "the last map");
     // Fetched only once the whole file is known to be good.
     for (std::size_t i = 0; i < part.textures.size(); ++i) fetch(part.textures[i], i, offsets[i]);
@@ -58,7 +60,9 @@ class CrfParser {
  private:
   glm::vec4 color() {
     const auto b = r_.bytes(4, "color");
-    const auto at = [&](int i) { return std::to_integer<std::uint8_t>(b[static_cast<std::size_t>(i)]); };
+    const auto at = [&](int i) {
+      return std::to_integer<std::uint8_t>(b[static_cast<std::size_t>(i)]);
+    };
     return colorFromBytes(at(0), at(1), at(2), at(3));
   }
 

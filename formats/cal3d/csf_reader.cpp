@@ -135,7 +135,8 @@ class CsfParser {
     std::vector<std::vector<std::int32_t>> expected(n);
     for (std::size_t i = 0; i < n; ++i)
       if (bones_[i].parent >= 0)
-        expected[static_cast<std::size_t>(bones_[i].parent)].push_back(static_cast<std::int32_t>(i));
+        expected[static_cast<std::size_t>(bones_[i].parent)].push_back(
+            static_cast<std::int32_t>(i));
     std::size_t mismatched = 0, first = 0;
     for (std::size_t i = 0; i < n; ++i) {
       std::vector<std::int32_t> listed = bones_[i].children;
@@ -165,15 +166,18 @@ class CsfParser {
         candidate += to_string(k);
         if (!taken.count(candidate)) break;
       }
-      if (renamed++ < 3) examples += (examples.empty() ? "'" : ", '") + b.name + "' -> '" + candidate + "'";
+      if (renamed++ < 3)
+        examples += (examples.empty() ? "'" : ", '") + b.name + "' -> '" + candidate + "'";
       taken.insert(candidate);
       seen.insert(candidate);
       b.name = std::move(candidate);
     }
     if (renamed)
       diagnostics_.warn(ctx_.name, "name", kNoOffset,
-                        to_string(renamed) + " bone name(s) repeat an earlier bone's and were made "
-                                             "unique (" + examples + ")");
+                        to_string(renamed) +
+                            " bone name(s) repeat an earlier bone's and were made "
+                            "unique (" +
+                            examples + ")");
   }
 
   SkeletonPart build() {
@@ -192,7 +196,8 @@ class CsfParser {
       FileBone& fb = bones_[f];
       Bone b;
       b.name = std::move(fb.name);
-      b.parent = fb.parent < 0 ? -1 : part.modelIndexOfFileBone[static_cast<std::size_t>(fb.parent)];
+      b.parent =
+          fb.parent < 0 ? -1 : part.modelIndexOfFileBone[static_cast<std::size_t>(fb.parent)];
       b.translation = fb.translation;
       b.rotation = quatFromFile(fb.rotation[0], fb.rotation[1], fb.rotation[2], fb.rotation[3]);
       s.bones.push_back(std::move(b));

@@ -18,12 +18,14 @@ namespace marrow::formats::cal3d::testing {
 inline std::filesystem::path fixtureDir() {
   return std::filesystem::path(MARROW_FIXTURES_DIR) / "cal3d";
 }
-inline bool haveFixtures() { return std::filesystem::is_directory(fixtureDir() / "cally"); }
+inline bool haveFixtures() {
+  return std::filesystem::is_directory(fixtureDir() / "cally");
+}
 
-#define MARROW_SKIP_WITHOUT_CAL3D_FIXTURES()                                              \
-  if (!::marrow::formats::cal3d::testing::haveFixtures())                                 \
-  GTEST_SKIP() << "cal3d fixtures not found in "                                          \
-               << ::marrow::formats::cal3d::testing::fixtureDir().string()                \
+#define MARROW_SKIP_WITHOUT_CAL3D_FIXTURES()                               \
+  if (!::marrow::formats::cal3d::testing::haveFixtures())                  \
+  GTEST_SKIP() << "cal3d fixtures not found in "                           \
+               << ::marrow::formats::cal3d::testing::fixtureDir().string() \
                << " (shared/fixtures/cal3d); the built-file tests cover the same rules"
 
 inline std::vector<std::byte> fixture(const std::string& relative) {
@@ -66,12 +68,16 @@ inline void quat4(ByteWriter& w, float x, float y, float z, float qw) {
   w.f32(z);
   w.f32(qw);
 }
-inline void string(ByteWriter& w, std::string_view s) { writeString(w, s); }
+inline void string(ByteWriter& w, std::string_view s) {
+  writeString(w, s);
+}
 inline void header(ByteWriter& w, const char* magic, int version) {
   for (int i = 0; i < 4; ++i) w.u8(static_cast<std::uint8_t>(magic[i]));
   w.i32(version);
 }
 
-inline std::size_t count(const Diagnostics& d, Severity s) { return d.count(s); }
+inline std::size_t count(const Diagnostics& d, Severity s) {
+  return d.count(s);
+}
 
 }  // namespace marrow::formats::cal3d::testing

@@ -4,11 +4,10 @@
 
 #include <cmath>
 #include <filesystem>
+#include <glm/gtc/matrix_transform.hpp>
+#include <glm/gtc/quaternion.hpp>
 #include <map>
 #include <random>
-
-#include <glm/gtc/quaternion.hpp>
-#include <glm/gtc/matrix_transform.hpp>
 
 #include "cal3d_binary_test_util.h"
 #include "formats/cal3d/writers_internal.h"
@@ -34,14 +33,18 @@ Scene makeScene() {
   m.normals = std::vector<glm::vec3>(4, {0, 0, 1});
   m.uvSets = {{{0, 0}, {1, 0}, {0, 1}, {1, 1}}, {{0, 0}, {2, 0}, {0, 2}, {2, 2}}};
   m.colors = {{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}, {0.5f, 0.5f, 0.5f, 1}};
-  const std::vector<Influence> inf[4] = {{{0, 1}}, {{0, 0.5f}, {1, 0.5f}}, {{2, 1}}, {{1, 0.25f}, {2, 0.75f}}};
+  const std::vector<Influence> inf[4] = {
+      {{0, 1}}, {{0, 0.5f}, {1, 0.5f}}, {{2, 1}}, {{1, 0.25f}, {2, 0.75f}}};
   for (const auto& i : inf) m.addInfluences(i);
   m.indices = {0, 1, 2, 1, 3, 2};
   m.material = 0;
   m.lod = {1, {-1, -1, -1, 1}, {0, 0, 0, 1}};
   m.springs = {{0, 3, 0.5f, 1.5f}};
   m.physicalWeights = {0, 0.25f, 0.5f, 1};
-  MorphTarget sparse{"smile", {1, 3}, {{1, 0, 1}, {1, 1, 1}}, {{0, 1, 0}, {0, 1, 0}},
+  MorphTarget sparse{"smile",
+                     {1, 3},
+                     {{1, 0, 1}, {1, 1, 1}},
+                     {{0, 1, 0}, {0, 1, 0}},
                      {{{5, 5}, {6, 6}}, {{7, 7}, {8, 8}}}};
   MorphTarget dense{"grow", {}, {{0, 0, 2}, {2, 0, 0}, {0, 2, 0}, {2, 2, 0}}, {}, {}};
   m.morphs = {sparse, dense};
@@ -85,14 +88,22 @@ T ok(Result<T> r) {
   return r.ok() ? std::move(r).value() : T{};
 }
 
-Bytes csf(const Scene& s, int v, Diagnostics& d) { return ok(writeCsf(s, v, d)); }
-Bytes caf(const Scene& s, int v, Diagnostics& d) { return ok(writeCaf(s, 0, v, d)); }
+Bytes csf(const Scene& s, int v, Diagnostics& d) {
+  return ok(writeCsf(s, v, d));
+}
+Bytes caf(const Scene& s, int v, Diagnostics& d) {
+  return ok(writeCaf(s, 0, v, d));
+}
 Bytes cmf(const Scene& s, int v, Diagnostics& d, std::vector<std::size_t> meshes = {0, 1}) {
   return ok(writeCmf(s, meshes, v, d));
 }
-Bytes crf(const Scene& s, int v, Diagnostics& d) { return ok(writeCrf(s, 0, v, d)); }
+Bytes crf(const Scene& s, int v, Diagnostics& d) {
+  return ok(writeCrf(s, 0, v, d));
+}
 
-BoneMap identity(const Skeleton& s) { return BoneMap{&s, {}}; }
+BoneMap identity(const Skeleton& s) {
+  return BoneMap{&s, {}};
+}
 
 // ---- invalid input ----
 
@@ -145,7 +156,8 @@ TEST(Cal3dBinaryWriter, EveryPrefixOfAWrittenFileIsRejected) {
 TEST(Cal3dBinaryWriter, RoundTripsTheSkeletonAtEveryLayout) {
   Scene s = makeScene();
   s.skeleton.inverseBind = s.skeleton.inverseBindMatrices();
-  s.skeleton.inverseBind[1] = glm::translate(glm::mat4(1.0f), glm::vec3(1, 2, 3)) * s.skeleton.inverseBind[1];
+  s.skeleton.inverseBind[1] =
+      glm::translate(glm::mat4(1.0f), glm::vec3(1, 2, 3)) * s.skeleton.inverseBind[1];
   for (int v : {700, 1100, 1300, 1301}) {
     Diagnostics d;
     const Bytes b = csf(s, v, d);
@@ -180,7 +192,8 @@ TEST(Cal3dBinaryWriter, SecondWriteIsByteIdenticalForRandomBindPoses) {
       name += std::to_string(i);
       s.skeleton.bones.push_back({name, i - 1, {n(rng), n(rng), n(rng)}, quat()});
       s.skeleton.inverseBind.push_back(
-          glm::translate(glm::mat4(1.0f), 50.0f * glm::vec3(n(rng), n(rng), n(rng))) * glm::mat4_cast(quat()));
+          glm::translate(glm::mat4(1.0f), 50.0f * glm::vec3(n(rng), n(rng), n(rng))) *
+          glm::mat4_cast(quat()));
     }
     Diagnostics d;
     const Bytes b = csf(s, 1100, d);
@@ -249,7 +262,8 @@ TEST(Cal3dBinaryWriter, KeepsLoopingAsTheClipSaysIt) {
   auto part = ok(readCaf(caf(s, 1100, d), context("w.caf"), identity(s.skeleton)));
   EXPECT_FALSE(part.clip.wrapsToFirstKey);
   EXPECT_EQ(part.clip.tracks[0].rotation.times.back(), 1.0f);
-  EXPECT_EQ(part.clip.tracks[0].rotation.values.back(), s.clips[0].tracks[0].rotation.values.back());
+  EXPECT_EQ(part.clip.tracks[0].rotation.values.back(),
+            s.clips[0].tracks[0].rotation.values.back());
   EXPECT_EQ(d.count(Severity::Info), 1u);
   // The clip loops, but its first track has a key at the duration: the others get their first
   // key again there.
@@ -437,7 +451,8 @@ std::vector<std::pair<std::string, std::string>> fixturesWith(const std::string&
 
 TEST(Cal3dBinaryWriter, FixtureSkeletonsRoundTrip) {
   MARROW_SKIP_WITHOUT_CAL3D_FIXTURES();
-  for (const char* file : {"cally/cally.csf", "paladin/paladin.csf", "dokurochan_v1300/DokuroChan.csf"}) {
+  for (const char* file :
+       {"cally/cally.csf", "paladin/paladin.csf", "dokurochan_v1300/DokuroChan.csf"}) {
     SCOPED_TRACE(file);
     const Loaded l = loadSkeleton(file);
     Diagnostics d;
@@ -452,7 +467,8 @@ TEST(Cal3dBinaryWriter, FixtureSkeletonsRoundTrip) {
       EXPECT_EQ(r.rotation, a.rotation);
       for (int c = 0; c < 4; ++c)
         for (int k = 0; k < 4; ++k)
-          EXPECT_NEAR(back.skeleton.inverseBind[i][c][k], l.scene.skeleton.inverseBind[i][c][k], 1e-6f);
+          EXPECT_NEAR(back.skeleton.inverseBind[i][c][k], l.scene.skeleton.inverseBind[i][c][k],
+                      1e-6f);
     }
     Scene again;
     again.skeleton = back.skeleton;
@@ -468,7 +484,8 @@ TEST(Cal3dBinaryWriter, FixtureAnimationsAreWrittenBackByteForByte) {
     SCOPED_TRACE(file);
     Loaded l = loadSkeleton(skeleton);
     const Bytes original = fixture(file);
-    l.scene.clips.push_back(ok(readCaf(original, context(file), BoneMap{&l.scene.skeleton, l.fileBones})).clip);
+    l.scene.clips.push_back(
+        ok(readCaf(original, context(file), BoneMap{&l.scene.skeleton, l.fileBones})).clip);
     Diagnostics d;
     const Bytes b = caf(l.scene, versionOf(original), d);
     EXPECT_TRUE(d.empty());
@@ -492,7 +509,8 @@ TEST(Cal3dBinaryWriter, FixtureMeshesRoundTrip) {
     std::vector<std::size_t> all;
     for (std::size_t i = 0; i < part.meshes.size(); ++i) {
       part.meshes[i].material = part.materialThreads[i];
-      l.scene.materials.resize(std::max<std::size_t>(l.scene.materials.size(), part.materialThreads[i] + 1));
+      l.scene.materials.resize(
+          std::max<std::size_t>(l.scene.materials.size(), part.materialThreads[i] + 1));
       all.push_back(i);
     }
     l.scene.meshes = part.meshes;
@@ -520,7 +538,8 @@ TEST(Cal3dBinaryWriter, FixtureMeshesRoundTrip) {
     }
     Scene again = l.scene;
     again.meshes = back.meshes;
-    for (std::size_t i = 0; i < again.meshes.size(); ++i) again.meshes[i].material = back.materialThreads[i];
+    for (std::size_t i = 0; i < again.meshes.size(); ++i)
+      again.meshes[i].material = back.materialThreads[i];
     EXPECT_EQ(cmf(again, version, d, all), b);
     // Meshes the loader's rule leaves alone are written back to their very bytes.
     if (sameLayout && file.find("_left") == std::string::npos) {
@@ -531,8 +550,8 @@ TEST(Cal3dBinaryWriter, FixtureMeshesRoundTrip) {
 
 TEST(Cal3dBinaryWriter, FixtureMaterialsAreWrittenBackByteForByte) {
   MARROW_SKIP_WITHOUT_CAL3D_FIXTURES();
-  for (const char* file : {"cally/cally_chest.crf", "cally/cally_pelvis.crf", "cally/cally_ponytail.crf",
-                           "cally/cally_skin.crf"}) {
+  for (const char* file : {"cally/cally_chest.crf", "cally/cally_pelvis.crf",
+                           "cally/cally_ponytail.crf", "cally/cally_skin.crf"}) {
     SCOPED_TRACE(file);
     const Bytes original = fixture(file);
     auto part = ok(readCrf(original, context(file)));

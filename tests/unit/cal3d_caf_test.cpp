@@ -52,13 +52,13 @@ TEST(Cal3dCafCompressed, DecodesTheQuantisedQuaternionTestVector) {
 TEST(Cal3dCafCompressed, PutsTheImpliedQuantisedComponentWhereTheLowBitsSay) {
   const std::int16_t a = 4632, b = 9266, c = 13900;  // low bits clear
   const float k = 1.0f / (32767.0f * 1.41421f);
-  const auto w = decodeQuantisedQuat(a, b, c);          // which 0: stored y, z, w
+  const auto w = decodeQuantisedQuat(a, b, c);  // which 0: stored y, z, w
   EXPECT_NEAR(w[1], a * k, 1e-6f);
   EXPECT_NEAR(w[3], c * k, 1e-6f);
   EXPECT_GT(w[0], 0.9f);
-  const auto y = decodeQuantisedQuat(a, b, c | 1);      // which 1: stored x, z, w
+  const auto y = decodeQuantisedQuat(a, b, c | 1);  // which 1: stored x, z, w
   EXPECT_GT(y[1], 0.9f);
-  const auto z = decodeQuantisedQuat(a, b | 1, c);      // which 2: stored x, y, w
+  const auto z = decodeQuantisedQuat(a, b | 1, c);  // which 2: stored x, y, w
   EXPECT_GT(z[2], 0.9f);
   EXPECT_NEAR(z[3], c * k, 1e-6f);
   // A remainder at or under FLT_EPSILON gives 0, not the square root of a negative number.
@@ -94,9 +94,9 @@ TEST(Cal3dCafCompressed, DecodesHighRangeTranslationAcrossTheSixtyFourthBit) {
   BitWriter bw;
   bw.put(33554431, 25);  // x: full magnitude, positive
   bw.put(0, 1);
-  bw.put(1, 25);         // y: smallest step, negative
+  bw.put(1, 25);  // y: smallest step, negative
   bw.put(1, 1);
-  bw.put(0x1555555, 25); // z: spans bits 52–76
+  bw.put(0x1555555, 25);  // z: spans bits 52–76
   bw.put(1, 1);
   bw.put(0, 2);
   ASSERT_EQ(bw.bytes.size(), kImvuHighRangeBytes);
@@ -432,10 +432,10 @@ TEST(Cal3dCaf, Reads1200QuantisedTracks) {
   header(w, "CAF", 1200);
   w.f32(2.0f);  // duration
   w.i32(1);
-  w.i32(1);  // flags: bit 0, quantised
-  w.i32(2);  // bone
-  w.i32(2);  // keys
-  vec3(w, {-1, 0, 10});  // min
+  w.i32(1);                   // flags: bit 0, quantised
+  w.i32(2);                   // bone
+  w.i32(2);                   // keys
+  vec3(w, {-1, 0, 10});       // min
   vec3(w, {0.5f, 0.25f, 2});  // scale
   w.u16(0);
   w.u32(0xFFE007FFu);  // (2047, 1024, 1023)
@@ -505,8 +505,9 @@ std::vector<std::byte> imvuFile(int version, const std::vector<std::vector<std::
 }
 
 TEST(Cal3dCaf, ReadsImvuBitPackedTracks) {
-  const auto track = imvuTrack(1, true, true, {{std::array<unsigned, 3>{511, 0, 2}, 0, 2047},
-                                               {std::array<unsigned, 3>{0, 511, 0}, 45, 0}});
+  const auto track = imvuTrack(
+      1, true, true,
+      {{std::array<unsigned, 3>{511, 0, 2}, 0, 2047}, {std::array<unsigned, 3>{0, 511, 0}, 45, 0}});
   const auto part = readOk(imvuFile(913, {track}));
   EXPECT_EQ(part.format, "cal3d CAF 913 (IMVU bit-packed)");
   const Track& t = part.clip.tracks[0];
@@ -516,13 +517,13 @@ TEST(Cal3dCaf, ReadsImvuBitPackedTracks) {
   EXPECT_EQ(t.translation.values[0].y, 0.0f);
   EXPECT_NEAR(t.translation.values[0].z, 2 * 128.0f / 511, 1e-6f);
   EXPECT_EQ(t.translation.values[1], glm::vec3(0, 128, 0));
-  EXPECT_EQ(t.rotation.values[0], glm::quat(1, 0, 0, 0));       // w = 1, z = 0
-  EXPECT_EQ(t.rotation.values[1], glm::quat(0, 0, 0, -1));      // z = 1, conjugated
+  EXPECT_EQ(t.rotation.values[0], glm::quat(1, 0, 0, 0));   // w = 1, z = 0
+  EXPECT_EQ(t.rotation.values[1], glm::quat(0, 0, 0, -1));  // z = 1, conjugated
 }
 
 TEST(Cal3dCaf, ImvuStaticTranslationRepeatsTheFirstKeys) {
-  const auto track = imvuTrack(0, true, false, {{std::array<unsigned, 3>{511, 0, 0}, 0, 2047},
-                                                {std::nullopt, 30, 2047}});
+  const auto track = imvuTrack(
+      0, true, false, {{std::array<unsigned, 3>{511, 0, 0}, 0, 2047}, {std::nullopt, 30, 2047}});
   const auto part = readOk(imvuFile(919, {track}));
   EXPECT_EQ(part.clip.tracks[0].translation.values,
             (std::vector<glm::vec3>{{128, 0, 0}, {128, 0, 0}}));

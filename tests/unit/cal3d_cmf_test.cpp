@@ -557,10 +557,10 @@ const MeshFixture kMeshes[] = {
     {"cally/cally_thigh_right.cmf", "cally/cally.csf", 1, 111, 194, 0, 83, 0, 0, false},
     {"cally/cally_upperarm_left.cmf", "cally/cally.csf", 1, 67, 116, 0, 49, 0, 0, true},
     {"cally/cally_upperarm_right.cmf", "cally/cally.csf", 1, 67, 116, 0, 49, 0, 0, false},
-    {"dokurochan_v1300/DokuroChan_mesh.001.cmf", "dokurochan_v1300/DokuroChan.csf", 11, 6861,
-     10979, 1, 0, 0, 44, false},
-    {"dokurochan_v1300/DokuroChan_mesh.014.cmf", "dokurochan_v1300/DokuroChan.csf", 1, 49, 31, 1,
-     0, 0, 0, false},
+    {"dokurochan_v1300/DokuroChan_mesh.001.cmf", "dokurochan_v1300/DokuroChan.csf", 11, 6861, 10979,
+     1, 0, 0, 44, false},
+    {"dokurochan_v1300/DokuroChan_mesh.014.cmf", "dokurochan_v1300/DokuroChan.csf", 1, 49, 31, 1, 0,
+     0, 0, false},
     {"paladin/paladin_body.cmf", "paladin/paladin.csf", 17, 2164, 3353, 2, 1294, 0, 0, false},
     {"paladin/paladin_cape.cmf", "paladin/paladin.csf", 1, 25, 32, 1, 0, 129, 0, false},
     {"paladin/paladin_loincloth.cmf", "paladin/paladin.csf", 3, 46, 37, 1, 0, 46, 0, false},
@@ -619,7 +619,8 @@ double frontFacing(const Mesh& m) {
   for (std::size_t f = 0; f < m.indices.size(); f += 3) {
     const glm::vec3 a = m.positions[m.indices[f]], b = m.positions[m.indices[f + 1]],
                     c = m.positions[m.indices[f + 2]];
-    const glm::vec3 n = m.normals[m.indices[f]] + m.normals[m.indices[f + 1]] + m.normals[m.indices[f + 2]];
+    const glm::vec3 n =
+        m.normals[m.indices[f]] + m.normals[m.indices[f + 1]] + m.normals[m.indices[f + 2]];
     agree += glm::dot(glm::cross(b - a, c - a), n) > 0.0f;
   }
   return static_cast<double>(agree) / static_cast<double>(m.triangleCount());
@@ -637,7 +638,8 @@ TEST(Cal3dCmf, LeftMeshesAreFlippedToFaceTheWayTheirMirrorsDo) {
     EXPECT_GT(frontFacing(l), 0.9);
     EXPECT_GT(frontFacing(r), 0.9);
     Mesh raw = l;  // the file's own winding, undone
-    for (std::size_t f = 0; f < raw.indices.size(); f += 3) std::swap(raw.indices[f + 1], raw.indices[f + 2]);
+    for (std::size_t f = 0; f < raw.indices.size(); f += 3)
+      std::swap(raw.indices[f + 1], raw.indices[f + 2]);
     EXPECT_LT(frontFacing(raw), 0.1);
   }
 }

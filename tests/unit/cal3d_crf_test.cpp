@@ -23,12 +23,14 @@ struct Crf {
   std::vector<std::size_t> map;
 };
 
-Crf build(const std::vector<MapSpec>& maps = {{"skin.png", "Diffuse Color"}, {"dir\\alpha.tga", "Opacity"}},
+Crf build(const std::vector<MapSpec>& maps = {{"skin.png", "Diffuse Color"},
+                                              {"dir\\alpha.tga", "Opacity"}},
           int version = 1300) {
   Crf f;
   ByteWriter w;
   header(w, "CRF", version);
-  for (int c : {22, 16, 46, 0, 49, 49, 49, 255, 229, 229, 229, 0}) w.u8(static_cast<std::uint8_t>(c));
+  for (int c : {22, 16, 46, 0, 49, 49, 49, 255, 229, 229, 229, 0})
+    w.u8(static_cast<std::uint8_t>(c));
   f.shininess = w.offset();
   w.f32(0.8f);
   f.mapCount = w.offset();
@@ -55,7 +57,8 @@ ReadContext withFiles(std::map<std::string, std::string> files) {
   return ctx;
 }
 
-Result<MaterialPart> read(const std::vector<std::byte>& bytes, const ReadContext& ctx = context(kFile)) {
+Result<MaterialPart> read(const std::vector<std::byte>& bytes,
+                          const ReadContext& ctx = context(kFile)) {
   return readCrf(bytes, ctx);
 }
 
@@ -208,16 +211,27 @@ TEST(Cal3dCrf, CallyFixturesCarryTheirColours) {
   };
   for (const Expected& e :
        {Expected{"cally/cally_chest.crf", {22, 16, 46, 0, 49, 49, 49, 0, 229, 229, 229, 0}, 0.8f},
-        Expected{"cally/cally_pelvis.crf", {128, 128, 128, 0, 224, 224, 224, 0, 255, 255, 255, 0}, 0.05f},
-        Expected{"cally/cally_ponytail.crf", {82, 85, 128, 0, 163, 169, 255, 0, 229, 229, 229, 0}, 0.05f},
-        Expected{"cally/cally_skin.crf", {128, 98, 98, 0, 240, 184, 184, 0, 229, 229, 229, 0}, 0.05f}}) {
+        Expected{"cally/cally_pelvis.crf",
+                 {128, 128, 128, 0, 224, 224, 224, 0, 255, 255, 255, 0},
+                 0.05f},
+        Expected{"cally/cally_ponytail.crf",
+                 {82, 85, 128, 0, 163, 169, 255, 0, 229, 229, 229, 0},
+                 0.05f},
+        Expected{
+            "cally/cally_skin.crf", {128, 98, 98, 0, 240, 184, 184, 0, 229, 229, 229, 0}, 0.05f}}) {
     SCOPED_TRACE(e.file);
     const auto part = readOk(fixture(e.file), context(e.file));
     const Material& m = part.material;
     const auto c = e.colours;
-    EXPECT_EQ(colorToBytes(m.ambient), (std::array<std::uint8_t, 4>{std::uint8_t(c[0]), std::uint8_t(c[1]), std::uint8_t(c[2]), std::uint8_t(c[3])}));
-    EXPECT_EQ(colorToBytes(m.diffuse), (std::array<std::uint8_t, 4>{std::uint8_t(c[4]), std::uint8_t(c[5]), std::uint8_t(c[6]), std::uint8_t(c[7])}));
-    EXPECT_EQ(colorToBytes(m.specular), (std::array<std::uint8_t, 4>{std::uint8_t(c[8]), std::uint8_t(c[9]), std::uint8_t(c[10]), std::uint8_t(c[11])}));
+    EXPECT_EQ(colorToBytes(m.ambient),
+              (std::array<std::uint8_t, 4>{std::uint8_t(c[0]), std::uint8_t(c[1]),
+                                           std::uint8_t(c[2]), std::uint8_t(c[3])}));
+    EXPECT_EQ(colorToBytes(m.diffuse),
+              (std::array<std::uint8_t, 4>{std::uint8_t(c[4]), std::uint8_t(c[5]),
+                                           std::uint8_t(c[6]), std::uint8_t(c[7])}));
+    EXPECT_EQ(colorToBytes(m.specular),
+              (std::array<std::uint8_t, 4>{std::uint8_t(c[8]), std::uint8_t(c[9]),
+                                           std::uint8_t(c[10]), std::uint8_t(c[11])}));
     EXPECT_NEAR(m.shininess, e.shininess, 1e-6f);
     EXPECT_TRUE(m.maps.empty());
     EXPECT_EQ(part.format, "cal3d CRF 700");

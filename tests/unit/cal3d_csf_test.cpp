@@ -79,7 +79,8 @@ Csf build(const std::vector<BoneSpec>& bones = threeBones(), int version = 700,
 
 const std::string kFile = "test.csf";
 
-Result<SkeletonPart> read(const std::vector<std::byte>& bytes, const ReadContext& ctx = context(kFile)) {
+Result<SkeletonPart> read(const std::vector<std::byte>& bytes,
+                          const ReadContext& ctx = context(kFile)) {
   return readCsf(bytes, ctx);
 }
 
@@ -334,9 +335,9 @@ struct SkeletonFixture {
 
 TEST(Cal3dCsf, FixturesParseWithTheirBoneCountsAndBindPoses) {
   MARROW_SKIP_WITHOUT_CAL3D_FIXTURES();
-  for (const SkeletonFixture& fx : {SkeletonFixture{"cally/cally.csf", 37},
-                                    SkeletonFixture{"paladin/paladin.csf", 58},
-                                    SkeletonFixture{"dokurochan_v1300/DokuroChan.csf", 99}}) {
+  for (const SkeletonFixture& fx :
+       {SkeletonFixture{"cally/cally.csf", 37}, SkeletonFixture{"paladin/paladin.csf", 58},
+        SkeletonFixture{"dokurochan_v1300/DokuroChan.csf", 99}}) {
     SCOPED_TRACE(fx.file);
     const auto r = readCsf(fixture(fx.file), context(fx.file));
     ASSERT_TRUE(r.ok()) << r.error().describe();
@@ -350,7 +351,8 @@ TEST(Cal3dCsf, FixturesParseWithTheirBoneCountsAndBindPoses) {
     for (std::size_t i = 0; i < s.bones.size(); ++i) {
       const glm::mat4 m = rest[i] * s.inverseBind[i];
       for (int c = 0; c < 3; ++c)
-        for (int k = 0; k < 3; ++k) worst = std::max(worst, std::abs(m[c][k] - (c == k ? 1.0f : 0.0f)));
+        for (int k = 0; k < 3; ++k)
+          worst = std::max(worst, std::abs(m[c][k] - (c == k ? 1.0f : 0.0f)));
     }
     EXPECT_LT(worst, 1e-4f);
   }
