@@ -23,8 +23,9 @@
 //   the version stores one); the map's file is fetched through the material file's resolver
 //   into Texture::data (Texture::name = the file name as stored, path = where it was found).
 // - Clip: one per animation file, named after it; tracks name their bone (skeleton needed) and
-//   keep the file's bone id in Track::sourceIndex; wrapsToFirstKey = true (cycles loop back to
-//   the first key at the duration, §11).
+//   keep the file's bone id in Track::sourceIndex; wrapsToFirstKey when the first track's last
+//   key comes before the duration, as cal3d decides whether a cycle loops back to the first key
+//   (§11).
 #pragma once
 
 #include <cstddef>

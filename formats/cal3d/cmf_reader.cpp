@@ -66,11 +66,6 @@ class CmfParser {
              });
     requireEnd(r_, "the last submesh");
     if (count == 0) diagnostics_.warn(ctx_.name, "submeshCount", 8, "is 0; the file holds no mesh");
-    if (emptyMorphs_)
-      diagnostics_.info(ctx_.name, "morph", kNoOffset,
-                        to_string(emptyMorphs_) +
-                            " morph target(s) move no vertex; each is kept as one that sets "
-                            "vertex 0 to its own base values (the model has no empty target)");
     if (droppedInfluences_)
       diagnostics_.warn(ctx_.name, "influences", kNoOffset,
                         "no skeleton: the influences of " + to_string(droppedInfluences_) +
@@ -283,15 +278,6 @@ class CmfParser {
         readBlendVertex(m, static_cast<std::uint32_t>(id), at, h);
       }
     }
-    if (m.vertices.empty() && h.vertices > 0) {
-      // The model reads an empty vertex list as "every vertex": a target that moves nothing is
-      // vertex 0 at its base values, the same no-op.
-      m.vertices.push_back(0);
-      m.positions.push_back(mesh.positions[0]);
-      m.normals.push_back(mesh.normals[0]);
-      for (std::uint32_t k = 0; k < h.maps; ++k) m.uvSets[k].push_back(mesh.uvSets[k][0]);
-      ++emptyMorphs_;
-    }
   }
 
   void charge(std::uint64_t bytes, std::string_view field, std::uint64_t at) {
@@ -306,7 +292,7 @@ class CmfParser {
   CmfLayout layout_;
   std::uint64_t budget_;
   int version_ = 0;
-  std::size_t droppedInfluences_ = 0, emptyMorphs_ = 0;
+  std::size_t droppedInfluences_ = 0;
   Diagnostics diagnostics_;
 };
 

@@ -38,10 +38,13 @@ Scene inCal3dBasis(const Scene& scene, Diagnostics& d) {
 
 std::string versionError(int version) {
   return "cal3d version " + std::to_string(version) +
-         " cannot be written: choose 700–1100, 1300 or 1301";
+         " cannot be written: choose 699–910, 1000–1100, 1300 or 1301";
 }
 
-bool writableVersion(int v) { return (v >= kEarliestVersion && v <= 1100) || v == 1300 || v == 1301; }
+// 911–999 are the IMVU fork's (whose animations are always bit-packed): not written.
+bool writableVersion(int v) {
+  return (v >= kEarliestVersion && v <= 910) || (v >= 1000 && v <= 1100) || v == 1300 || v == 1301;
+}
 
 template <class Fn>
 Result<std::vector<std::byte>> converted(const Scene& scene, const WriteOptions& o,

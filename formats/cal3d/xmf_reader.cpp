@@ -293,16 +293,6 @@ class XmfReader {
         target.uvSets[k2].push_back(m.uvSets[k2][static_cast<std::size_t>(id)]);
       doc_.expectEnd(bc, bpath, "POSITION, NORMAL and TEXCOORD, in this order,");
     }
-    if (target.vertices.empty() && !m.positions.empty()) {
-      // As the binary reader does: the model reads an empty vertex list as "every vertex", so a
-      // target that moves nothing becomes vertex 0 at its base values, the same no-op.
-      doc_.warnRepeated("emptyMorph", node, path,
-                        "has no BLENDVERTEX; it is kept as a target that moves nothing");
-      target.vertices.push_back(0);
-      target.positions.push_back(m.positions[0]);
-      target.normals.push_back(m.normals[0]);
-      for (std::size_t k = 0; k < m.uvSets.size(); ++k) target.uvSets[k].push_back(m.uvSets[k][0]);
-    }
     s.mesh.morphs.push_back(std::move(target));
   }
 

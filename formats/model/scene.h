@@ -47,14 +47,15 @@ struct Influence {
 // Blending with weights w_k: p = base + sum_k w_k * (target_k - base), the same for normals.
 struct MorphTarget {
   std::string name;
-  // The vertices the target moves, ascending; empty means every vertex, in order.
+  // The vertices the target moves, ascending. Empty means every vertex, in order, when
+  // `positions` has one per vertex, and no vertex at all when `positions` is empty too.
   std::vector<std::uint32_t> vertices;
   std::vector<glm::vec3> positions;            // one per moved vertex
   std::vector<glm::vec3> normals;              // empty, or one per moved vertex
   std::vector<std::vector<glm::vec2>> uvSets;  // empty, or one per mesh uv set, each one per moved vertex
 
   std::size_t movedCount(std::size_t meshVertices) const {
-    return vertices.empty() ? meshVertices : vertices.size();
+    return vertices.empty() ? (positions.empty() ? 0 : meshVertices) : vertices.size();
   }
   std::size_t vertexAt(std::size_t i) const { return vertices.empty() ? i : vertices[i]; }
 };

@@ -82,7 +82,7 @@ void checkMesh(Collector& c, const Mesh& m, const Scene& s) {
   for (const auto& morph : m.morphs) {
     const std::string mw = what + ": morph '" + morph.name + "'";
     const std::size_t moved = morph.movedCount(n);
-    if (morph.positions.size() != moved)
+    if (morph.positions.size() != moved && !(morph.vertices.empty() && morph.positions.empty()))
       c.add(mw + " has " + std::to_string(morph.positions.size()) + " positions for " +
             std::to_string(moved) + " vertices");
     if (!morph.normals.empty() && morph.normals.size() != moved)
