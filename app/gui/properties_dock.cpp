@@ -53,9 +53,9 @@ void PropertiesDock::addSlider(QTreeWidgetItem* item, float value, float lo, flo
   slider->setValue(toSlider(value));
   slider->setToolTip(QString::number(static_cast<double>(value), 'f', 3));
   connect(slider, &QSlider::valueChanged, slider, [slider, lo, hi, changed](int v) {
-    const float value = lo + (hi - lo) * static_cast<float>(v) / 1000.0f;
-    slider->setToolTip(QString::number(static_cast<double>(value), 'f', 3));
-    changed(value);
+    const float picked = lo + (hi - lo) * static_cast<float>(v) / 1000.0f;
+    slider->setToolTip(QString::number(static_cast<double>(picked), 'f', 3));
+    changed(picked);
   });
   tree_->setItemWidget(item, 1, slider);
 }
@@ -101,7 +101,7 @@ void PropertiesDock::show(const Document& doc, const MeshControls& controls, Ite
         for (std::size_t m = 0; m < s.meshes.size() && m < controls.levels.size(); ++m)
           if (!s.meshes[m].lod.empty()) level = std::min(level, controls.levels[m]);
         addSlider(rows.add(tr("Level of detail (all)")), level, 0.0f, 1.0f,
-                  [this](float v) { emit levelOfDetailChanged(-1, v); });
+                  [this](float picked) { emit levelOfDetailChanged(-1, picked); });
       }
       break;
     }
@@ -127,7 +127,7 @@ void PropertiesDock::show(const Document& doc, const MeshControls& controls, Ite
       if (!m.lod.empty()) {
         const float level = static_cast<std::size_t>(index) < controls.levels.size() ? controls.levels[index] : 1.0f;
         addSlider(rows.add(tr("Level of detail"), {}), level, 0.0f, 1.0f,
-                  [this, index](float v) { emit levelOfDetailChanged(index, v); });
+                  [this, index](float picked) { emit levelOfDetailChanged(index, picked); });
       }
       if (!m.morphs.empty()) {
         auto* group = rows.add(tr("Morph targets"), QString::number(m.morphs.size()));
@@ -136,8 +136,8 @@ void PropertiesDock::show(const Document& doc, const MeshControls& controls, Ite
           const float w = static_cast<std::size_t>(index) < weights.size() && k < weights[index].size()
                               ? weights[index][k] : 0.0f;
           auto* item = rows.add(str(m.morphs[k].name), {}, group);
-          addSlider(item, w, 0.0f, 1.0f, [this, index, k](float v) {
-            emit morphWeightChanged(index, static_cast<int>(k), v);
+          addSlider(item, w, 0.0f, 1.0f, [this, index, k](float weight) {
+            emit morphWeightChanged(index, static_cast<int>(k), weight);
           });
         }
       }

@@ -135,7 +135,7 @@ class CmfParser {
       within([i] { return label("spring", i); }, [&] { readSpring(mesh.springs[i], h); });
     mesh.morphs.resize(h.morphs);
     for (std::uint32_t i = 0; i < h.morphs; ++i)
-      within([i] { return label("morph", i); }, [&] { readMorph(mesh, mesh.morphs[i], h); });
+      within([i] { return label("morph", i); }, [&] { readMorph(mesh.morphs[i], h); });
     mesh.indices.resize(3ull * h.faces);
     for (std::uint32_t f = 0; f < h.faces; ++f)
       within([f] { return label("face", f); },
@@ -258,7 +258,7 @@ class CmfParser {
            });
   }
 
-  void readMorph(const Mesh& mesh, MorphTarget& m, const SubmeshHeader& h) {
+  void readMorph(MorphTarget& m, const SubmeshHeader& h) {
     m.name = readString(r_, "name", ctx_.limits.maxStringLength);
     m.uvSets.resize(h.maps);
     const std::uint64_t blendBytes = 24 + 8ull * h.maps;

@@ -34,6 +34,11 @@ struct BoneSpace {
 };
 // The inverse of inverseBindFromFile for a rigid matrix (scale and shear are dropped).
 BoneSpace boneSpaceToFile(const glm::mat4& inverseBind);
+// What a writer stores for bone `bone` with inverse bind `inverseBind`: the values the file had
+// (Skeleton::inverseBindParts) while they still give that matrix, so that a re-written file keeps
+// every value; else a pair the reader turns into exactly that matrix where one can be found
+// (so that writing what was read gives the same bytes), else the nearest one.
+BoneSpace boneSpaceFor(const Skeleton& skeleton, std::size_t bone, const glm::mat4& inverseBind);
 
 // What a material map is for (MaterialMap::kind), from the map type string that CRF / XRF files
 // store from version 1300 on (§6: 3ds Max slot names such as "Diffuse Color", "Opacity") and the

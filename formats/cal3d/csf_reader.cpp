@@ -202,6 +202,9 @@ class CsfParser {
       b.rotation = quatFromFile(fb.rotation[0], fb.rotation[1], fb.rotation[2], fb.rotation[3]);
       s.bones.push_back(std::move(b));
       s.inverseBind.push_back(inverseBindFromFile(fb.translationBoneSpace, fb.rotationBoneSpace));
+      s.inverseBindParts.push_back(
+          {fb.translationBoneSpace, quatFromFile(fb.rotationBoneSpace[0], fb.rotationBoneSpace[1],
+                                                 fb.rotationBoneSpace[2], fb.rotationBoneSpace[3])});
       if (fb.lightType != 0) ++lights;
     }
     if (lights_ && (lights || ambient_ != glm::vec3(0.0f)))

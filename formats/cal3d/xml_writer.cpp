@@ -85,37 +85,6 @@ void attr(pugi::xml_node n, const char* name, long long value) {
   n.append_attribute(name) = value;
 }
 
-// The first quaternion within one ulp per component of `near` (in a fixed order) that rebuilds
-// `inverseBind` bit for bit, if any.
-std::optional<BoneSpace> exactPreimage(const BoneSpace& near, const glm::mat4& inverseBind) {
-  for (int offsets = 0; offsets < 81; ++offsets) {
-    BoneSpace c = near;
-    for (int i = 0, o = offsets; i < 4; ++i, o /= 3) {
-      float& v = c.rotation[static_cast<std::size_t>(i)];
-      if (o % 3 == 1) v = std::nextafter(v, 2.0f);
-      if (o % 3 == 2) v = std::nextafter(v, -2.0f);
-    }
-    if (inverseBindFromFile(c.translation, c.rotation) == inverseBind) return c;
-  }
-  return std::nullopt;
-}
-
-// The bone-space pair for an inverse bind matrix. The model keeps the matrix, not the file's
-// quaternion, and quaternion → matrix → quaternion moves the last bits of some bones. So: a
-// quaternion that rebuilds the matrix exactly when one is near (the model then survives
-// XML → model → XML → model bit for bit); else one that rebuilds exactly the matrix of the
-// extracted quaternion, found the same way. Either way, reading the result back and writing it
-// again finds the same quaternion first: the second write repeats the first byte for byte.
-BoneSpace stableBoneSpace(const glm::mat4& inverseBind) {
-  glm::mat4 m = inverseBind;
-  for (int round = 0; round < 8; ++round) {
-    const BoneSpace start = boneSpaceToFile(m);
-    if (auto exact = exactPreimage(start, m)) return *exact;
-    m = inverseBindFromFile(start.translation, start.rotation);
-  }
-  return boneSpaceToFile(inverseBind);
-}
-
 // The 3ds Max slot name (§6) written as a map's TYPE when the model has no label of its own.
 std::string typeFor(const std::string& kind) {
   static const std::pair<const char*, const char*> kTypes[] = {{"diffuse", "Diffuse Color"},
@@ -169,7 +138,7 @@ Result<std::vector<std::byte>> writeXsf(const Scene& scene, int version, Diagnos
     attr(bone, "NUMCHILDS", static_cast<long long>(children[i].size()));
     child(bone, "TRANSLATION", vec(b.translation));
     child(bone, "ROTATION", fileQuat(quatToFile(b.rotation)));
-    const BoneSpace space = stableBoneSpace(binds[i]);
+    const BoneSpace space = boneSpaceFor(scene.skeleton, i, binds[i]);
     child(bone, "LOCALTRANSLATION", vec(space.translation));
     child(bone, "LOCALROTATION", fileQuat(space.rotation));
     child(bone, "PARENTID", to_string(b.parent));

@@ -17,6 +17,7 @@ using xml::step;
 struct FileBone {
   Bone bone;
   glm::mat4 inverseBind{1.0f};
+  RigidParts inverseBindParts;  // as stored, for writing back bit for bit
   std::int64_t parent = -1;
   std::vector<std::int64_t> children;
   pugi::xml_node node, parentNode;
@@ -97,6 +98,7 @@ class XsfReader {
     // §7.1: LOCALTRANSLATION / LOCALROTATION are the bone-space pair of §3 (inverse bind).
     b.inverseBind =
         inverseBindFromFile(glm::vec3(bt[0], bt[1], bt[2]), {br[0], br[1], br[2], br[3]});
+    b.inverseBindParts = {glm::vec3(bt[0], bt[1], bt[2]), quatFromFile(br[0], br[1], br[2], br[3])};
     return b;
   }
 
@@ -208,6 +210,7 @@ class XsfReader {
                       std::to_string(ctx_.limits.maxHierarchyDepth));
       s.bones.push_back(std::move(b.bone));
       s.inverseBind.push_back(b.inverseBind);
+      s.inverseBindParts.push_back(b.inverseBindParts);
     }
   }
 

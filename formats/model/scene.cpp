@@ -131,6 +131,7 @@ std::vector<int> unionSkeleton(Skeleton& into, const Skeleton& extra) {
     if (explicitBinds) binds.push_back(extraBinds[i]);
   }
   into.inverseBind = std::move(binds);
+  into.inverseBindParts.clear();  // the grown skeleton is no one file's any more
   return map;
 }
 

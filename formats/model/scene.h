@@ -120,11 +120,21 @@ struct Bone {
   glm::vec3 scale{1.0f};
 };
 
+// A transform stored as translation and rotation (T · R).
+struct RigidParts {
+  glm::vec3 translation{0.0f};
+  glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};
+};
+
 struct Skeleton {
   std::vector<Bone> bones;
   // Per bone: the inverse of its model-space bind matrix. Empty means "the rest pose is the bind
   // pose"; `inverseBindOf` derives it then.
   std::vector<glm::mat4> inverseBind;
+  // The inverse binds as the file stored them, when it stored translation and rotation (cal3d's
+  // bone space): a writer of such a format writes these while they still give inverseBind, so
+  // that a re-written file keeps its values bit for bit. Empty otherwise.
+  std::vector<RigidParts> inverseBindParts;
 
   bool empty() const { return bones.empty(); }
   int find(std::string_view name) const;  // -1 when absent

@@ -147,6 +147,9 @@ std::vector<std::string> validate(const Scene& s, std::size_t maxProblems) {
     if (!finite(b.translation) || !finite(b.rotation) || !finite(b.scale))
       c.add("bone '" + b.name + "': rest pose is not finite");
   }
+  if (!s.skeleton.inverseBindParts.empty() && s.skeleton.inverseBindParts.size() != bones.size())
+    c.add("skeleton: " + std::to_string(s.skeleton.inverseBindParts.size()) +
+          " stored bind parts for " + std::to_string(bones.size()) + " bones");
   if (!s.skeleton.inverseBind.empty() && s.skeleton.inverseBind.size() != bones.size())
     c.add("skeleton: " + std::to_string(s.skeleton.inverseBind.size()) +
           " inverse bind matrices for " + std::to_string(bones.size()) + " bones");
