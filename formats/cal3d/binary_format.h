@@ -56,15 +56,6 @@ constexpr bool crfHasMapTypes(int v) {
   return isImvuVersion(v) || v >= 1300;
 }
 
-// The model index of a file bone id (-1: none). A BoneMap without a table maps ids onto its
-// skeleton as they are.
-inline int modelBone(const BoneMap& bones, std::int64_t id) {
-  if (!bones.modelIndexOfFileBone.empty()) return bones.find(id);
-  return bones.skeleton && id >= 0 && static_cast<std::uint64_t>(id) < bones.skeleton->bones.size()
-             ? static_cast<int>(id)
-             : -1;
-}
-
 // Magic and version (§2, §1). Returns the version.
 inline int readHeader(ByteReader& r, std::string_view magic) {
   const auto m = r.bytes(4, "magic");

@@ -373,19 +373,6 @@ Result<std::vector<std::byte>> writeCmf(const Scene& scene, std::span<const std:
 
 namespace {
 
-// A 3ds Max slot name (§6) that common.h's mapKind reads back as `kind`.
-std::string typeFor(const std::string& kind) {
-  static const std::pair<const char*, const char*> kTypes[] = {
-      {"diffuse", "Diffuse Color"},      {"opacity", "Opacity"},
-      {"normal", "Normal Bump"},         {"height", "Bump"},
-      {"specular", "Specular Color"},    {"shininess", "Glossiness"},
-      {"emissive", "Self-Illumination"}, {"ambient", "Ambient Color"},
-      {"reflection", "Reflection"},      {"refraction", "Refraction"},
-      {"displacement", "Displacement"},  {"lightmap", "Lightmap"}};
-  for (const auto& [k, type] : kTypes)
-    if (kind == k) return type;
-  return kind;
-}
 
 }  // namespace
 
@@ -410,7 +397,7 @@ Result<std::vector<std::byte>> writeCrf(const Scene& scene, std::size_t material
     unnamed += file.empty();
     otherSets += map.uvSet != static_cast<int>(i);
     writeString(w, file);
-    if (crfHasMapTypes(version)) writeString(w, map.label.empty() ? typeFor(map.kind) : map.label);
+    if (crfHasMapTypes(version)) writeString(w, map.label.empty() ? mapTypeFor(map.kind) : map.label);
   }
   if (otherSets)
     d.warn("", what, kNoOffset,

@@ -24,7 +24,6 @@ constexpr std::uint64_t kMinQuantisedTrack = 8 + 24 + 12;
 constexpr std::uint64_t kMinImvuTrack = 4 + kImvuRotationBytes;
 // §4.2: IMVU/1300 writers mark "no translation" with this value on all three axes.
 constexpr float kNoTranslation = 1e10f;
-constexpr float kDefaultFrameRate = 30.0f;
 
 struct RawKey {
   float time = 0.0f;
@@ -76,7 +75,7 @@ class CafParser {
              });
     }
     requireEnd(r_, "the last track");
-    part.clip.frameRate = frameRate(part.clip);
+    part.clip.frameRate = frameRateOf(part.clip);
     report();
     part.format = "cal3d CAF " + to_string(version_) +
                   (encoding_ == Encoding::Quantised ? " (0.12 quantised)"
@@ -204,7 +203,7 @@ class CafParser {
       t.bone += to_string(boneId);
       ++unbound_;
     } else {
-      const int m = modelBone(bones_, boneId);
+      const int m = bones_.find(boneId);
       if (m < 0)
         r_.failAt(boneAt, "boneId",
                   "is " + to_string(boneId) + " but the skeleton has " +
@@ -246,26 +245,6 @@ class CafParser {
         t.translation.add(k.time, k.restTranslation ? bone->translation : k.translation);
     }
     return t;
-  }
-
-  // The frame rate the key times are multiples of, when the smallest key spacing gives one
-  // that every key time fits (within a thousandth of a frame); else cal3d's usual 30.
-  static float frameRate(const Clip& clip) {
-    float step = 0.0f;
-    for (const Track& t : clip.tracks)
-      for (std::size_t k = 1; k < t.rotation.times.size(); ++k) {
-        const float d = t.rotation.times[k] - t.rotation.times[k - 1];
-        if (d > 0.0f && (step == 0.0f || d < step)) step = d;
-      }
-    if (!(step > 0.0f)) return kDefaultFrameRate;
-    const double fps = std::round(1.0 / step);
-    if (fps < 1.0 || fps > 1000.0) return kDefaultFrameRate;
-    for (const Track& t : clip.tracks)
-      for (float time : t.rotation.times) {
-        const double frames = time * fps;
-        if (std::abs(frames - std::round(frames)) > 1e-3) return kDefaultFrameRate;
-      }
-    return static_cast<float>(fps);
   }
 
   void report() {

@@ -207,7 +207,7 @@ class CmfParser {
                           const std::int32_t id = r_.i32("boneId");
                           const float weight = r_.finiteF32("weight");
                           if (!skinned) return;
-                          const int bone = modelBone(bones_, id);
+                          const int bone = bones_.find(id);
                           if (bone < 0)
                             r_.failAt(at, "boneId",
                                       "is " + to_string(id) +

@@ -114,6 +114,39 @@ std::string meshGroup(std::string_view meshName) {
   return std::string(meshName.substr(0, meshName.find('#')));
 }
 
+float frameRateOf(const Clip& clip) {
+  constexpr float kDefault = 30.0f;
+  float spacing = 0.0f;
+  for (const Track& t : clip.tracks)
+    for (std::size_t k = 1; k < t.rotation.times.size(); ++k) {
+      const float d = t.rotation.times[k] - t.rotation.times[k - 1];
+      if (d > 0.0f && (spacing == 0.0f || d < spacing)) spacing = d;
+    }
+  if (!(spacing > 0.0f)) return kDefault;
+  const double fps = std::round(1.0 / spacing);
+  if (fps < 1.0 || fps > 1000.0) return kDefault;
+  for (const Track& t : clip.tracks)
+    for (float time : t.rotation.times) {
+      const double frames = time * fps;
+      if (std::abs(frames - std::round(frames)) > 1e-3) return kDefault;
+    }
+  return static_cast<float>(fps);
+}
+
+std::string mapTypeFor(const std::string& kind) {
+  static const std::pair<const char*, const char*> kTypes[] = {
+      {"diffuse", "Diffuse Color"},      {"opacity", "Opacity"},
+      {"normal", "Normal Bump"},         {"height", "Bump"},
+      {"bump", "Bump"},                  {"specular", "Specular Color"},
+      {"shininess", "Glossiness"},       {"glossiness", "Glossiness"},
+      {"emissive", "Self-Illumination"}, {"ambient", "Ambient Color"},
+      {"reflection", "Reflection"},      {"refraction", "Refraction"},
+      {"displacement", "Displacement"},  {"lightmap", "Lightmap"}};
+  for (const auto& [k, type] : kTypes)
+    if (kind == k) return type;
+  return kind;
+}
+
 namespace {
 
 template <class T>

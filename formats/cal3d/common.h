@@ -67,6 +67,13 @@ std::string submeshName(std::string_view stem, std::size_t i, std::size_t count)
 // The file a mesh belongs to when writing: its name up to the first '#'.
 std::string meshGroup(std::string_view meshName);
 
+// The frame rate a clip's key times are multiples of, when the smallest key spacing gives one
+// that every key time fits (within a thousandth of a frame); else cal3d's usual 30.
+float frameRateOf(const Clip& clip);
+
+// A 3ds Max slot name (§6) that mapKind reads back as `kind` (the kind itself when none does).
+std::string mapTypeFor(const std::string& kind);
+
 // One cal3d keyframe: a time with a whole local transform (§4.2).
 struct Keyframe {
   float time = 0.0f;

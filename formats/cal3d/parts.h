@@ -21,11 +21,14 @@ struct BoneMap {
   const Skeleton* skeleton = nullptr;
   std::vector<int> modelIndexOfFileBone;  // file bone id → index in *skeleton
 
-  // The model index of a file bone id, or -1 when the skeleton has no such bone.
+  // The model index of a file bone id, or -1 when the skeleton has no such bone (or there is
+  // no skeleton). Without a table, ids are the skeleton's own indices.
   int find(std::int64_t fileId) const {
-    return fileId >= 0 && static_cast<std::size_t>(fileId) < modelIndexOfFileBone.size()
-               ? modelIndexOfFileBone[static_cast<std::size_t>(fileId)]
-               : -1;
+    if (!skeleton || fileId < 0) return -1;
+    const auto id = static_cast<std::uint64_t>(fileId);
+    if (modelIndexOfFileBone.empty())
+      return id < skeleton->bones.size() ? static_cast<int>(id) : -1;
+    return id < modelIndexOfFileBone.size() ? modelIndexOfFileBone[id] : -1;
   }
 };
 

@@ -17,7 +17,6 @@ namespace {
 using xml::Children;
 using xml::step;
 
-constexpr float kDefaultFrameRate = 30.0f;
 
 struct RawKey {
   float time = 0.0f;
@@ -69,7 +68,7 @@ class XafReader {
       clip.tracks.push_back(std::move(*track));
     }
     if (clip.tracks.empty()) doc_.warn(animation, "ANIMATION", "has no tracks with keyframes");
-    clip.frameRate = frameRate(clip);
+    clip.frameRate = frameRateOf(clip);
     doc_.flushRepeated();
     return std::move(part_);
   }
@@ -82,7 +81,7 @@ class XafReader {
     if (boneId < 0 || boneId > std::numeric_limits<int>::max())
       doc_.fail(node, step(path, "BONEID"), "is " + std::to_string(boneId) + ", not a bone id");
     if (bones_.skeleton) {
-      const int model = xml::modelBone(bones_, boneId);
+      const int model = bones_.find(boneId);
       if (model < 0)
         doc_.fail(node, step(path, "BONEID"),
                   "is " + std::to_string(boneId) + ", not a bone of the skeleton (" +
@@ -185,27 +184,6 @@ class XafReader {
     } else {
       raw.rest = true;
     }
-  }
-
-  // The frame rate the key times are multiples of, when the smallest key spacing gives one that
-  // every key time fits (within a thousandth of a frame); else cal3d's usual 30. The binary
-  // reader's rule, so that both give the same clip.
-  static float frameRate(const Clip& clip) {
-    float spacing = 0.0f;
-    for (const Track& t : clip.tracks)
-      for (std::size_t k = 1; k < t.rotation.times.size(); ++k) {
-        const float d = t.rotation.times[k] - t.rotation.times[k - 1];
-        if (d > 0.0f && (spacing == 0.0f || d < spacing)) spacing = d;
-      }
-    if (!(spacing > 0.0f)) return kDefaultFrameRate;
-    const double fps = std::round(1.0 / spacing);
-    if (fps < 1.0 || fps > 1000.0) return kDefaultFrameRate;
-    for (const Track& t : clip.tracks)
-      for (float time : t.rotation.times) {
-        const double frames = time * fps;
-        if (std::abs(frames - std::round(frames)) > 1e-3) return kDefaultFrameRate;
-      }
-    return static_cast<float>(fps);
   }
 
   const ReadContext& ctx_;

@@ -219,7 +219,7 @@ class XmfReader {
     const std::int64_t id = doc_.requiredInt(node, "ID", path);
     const float weight = doc_.floats<1>(node, path)[0];
     if (!bones_.skeleton) return;  // reported once for the file
-    const int bone = xml::modelBone(bones_, id);
+    const int bone = bones_.find(id);
     if (bone < 0)
       doc_.fail(node, step(path, "ID"),
                 "is " + std::to_string(id) + ", not a bone of the skeleton (" +

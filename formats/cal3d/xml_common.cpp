@@ -100,15 +100,6 @@ std::size_t countChildren(pugi::xml_node parent, std::string_view name) {
   return n;
 }
 
-int modelBone(const BoneMap& bones, std::int64_t id) {
-  if (!bones.skeleton) return -1;
-  if (bones.modelIndexOfFileBone.empty())
-    return id >= 0 && static_cast<std::uint64_t>(id) < bones.skeleton->bones.size()
-               ? static_cast<int>(id)
-               : -1;
-  return bones.find(id);
-}
-
 std::size_t boneCount(const BoneMap& bones) {
   if (!bones.skeleton) return 0;
   return bones.modelIndexOfFileBone.empty() ? bones.skeleton->bones.size()

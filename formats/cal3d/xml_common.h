@@ -142,9 +142,6 @@ class Document {
   std::vector<std::string> repeatedOrder_;
 };
 
-// The model index of a file bone id, -1 when the skeleton has none; a BoneMap without a table
-// maps ids onto the skeleton as they are (as the binary readers do).
-int modelBone(const BoneMap& bones, std::int64_t id);
 // How many bones a BoneMap maps, for messages.
 std::size_t boneCount(const BoneMap& bones);
 

@@ -85,26 +85,6 @@ void attr(pugi::xml_node n, const char* name, long long value) {
   n.append_attribute(name) = value;
 }
 
-// The 3ds Max slot name (§6) written as a map's TYPE when the model has no label of its own.
-std::string typeFor(const std::string& kind) {
-  static const std::pair<const char*, const char*> kTypes[] = {{"diffuse", "Diffuse Color"},
-                                                               {"opacity", "Opacity"},
-                                                               {"height", "Bump"},
-                                                               {"bump", "Bump"},
-                                                               {"normal", "Normal Bump"},
-                                                               {"specular", "Specular Color"},
-                                                               {"shininess", "Glossiness"},
-                                                               {"glossiness", "Glossiness"},
-                                                               {"emissive", "Self-Illumination"},
-                                                               {"ambient", "Ambient Color"},
-                                                               {"reflection", "Reflection"},
-                                                               {"refraction", "Refraction"},
-                                                               {"displacement", "Displacement"},
-                                                               {"lightmap", "Lightmap"}};
-  for (const auto& [k, type] : kTypes)
-    if (kind == k) return type;
-  return kind;
-}
 
 }  // namespace
 
@@ -414,7 +394,7 @@ Result<std::vector<std::byte>> writeXrf(const Scene& scene, std::size_t material
       // §7.4: no TYPE reads as "Diffuse Color"; a map whose kind says nothing more needs none.
       const std::string type = !map.label.empty()           ? map.label
                                : map.kind == mapKind("", i) ? std::string()
-                                                            : typeFor(map.kind);
+                                                            : mapTypeFor(map.kind);
       if (!type.empty()) attr(node, "TYPE", type);
     } else {
       droppedTypes += !map.label.empty() || map.kind != mapKind("", i);
