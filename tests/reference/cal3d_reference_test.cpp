@@ -8,8 +8,11 @@
 // Where libcal3d deviates from the spec (cal3d_libcal3d.h lists what it really does), times are
 // chosen where the intended behaviour is defined, and the spec's behaviour is checked separately:
 // - cycles: mixer times inside [latest first key, duration) when blendCycle appended the wrap
-//   key, else inside [latest first key, earliest last key];
-// - actions: times inside [latest first key, earliest last key] (libcal3d extrapolates outside);
+//   key, else inside [latest first key, earliest last key] of the tracks of two keys or more;
+// - actions: times inside [latest first key, earliest last key] of the tracks of two keys or more
+//   (libcal3d extrapolates outside; a single-key track is constant on both sides);
+// - a cycle is compared at the time libcal3d really samples (its mixer's time · duration /
+//   duration, which can round to the neighbouring float), and the time mapping separately;
 // - after the last key Marrow holds it (once) — compared with libcal3d's bones set to every
 //   track's last key (Libcal3dModel::heldKeys), not with its extrapolating mixer.
 // Springs: libcal3d's spring simulation is turned off (disableInternalData), so spring vertices
