@@ -57,7 +57,7 @@ QImage decodeTexture(const formats::Texture& t, formats::Diagnostics& diag) {
 
 }  // namespace
 
-formats::Result<Document> loadDocument(const QStringList& paths, bool decodeTextures) {
+formats::Result<Document> loadDocument(const QStringList& paths, Textures textures) {
   if (paths.isEmpty()) return formats::FormatError{"", "", formats::kNoOffset, "no file given"};
   std::vector<formats::Input> inputs;
   for (const QString& path : paths) {
@@ -66,13 +66,14 @@ formats::Result<Document> loadDocument(const QStringList& paths, bool decodeText
     formats::ReadContext ctx;
     ctx.name = path.toStdString();
     ctx.resolve = resolverFor(path);
+    ctx.fetchTextures = textures != Textures::Skip;
     inputs.push_back({std::move(bytes).value(), std::move(ctx)});
   }
   auto scene = formats::readInputs(std::move(inputs));
   if (!scene) return scene.error();
   Document doc;
   doc.paths = paths;
-  if (decodeTextures)
+  if (textures == Textures::Decode)
     for (const auto& t : scene->textures) doc.textures.push_back(decodeTexture(t, scene->diagnostics));
   doc.scene = std::make_shared<const formats::Scene>(std::move(scene).value());
   return doc;

@@ -27,7 +27,9 @@ struct Document {
 // Reads every file (disk paths, or Qt resource paths starting with ":/"), merges them into one
 // model (files with a skeleton first) and decodes the textures the materials name, looking
 // beside the file that named them. Safe to call from any thread.
-// `decodeTextures` false skips the images (the CLI's info and pose need none).
-formats::Result<Document> loadDocument(const QStringList& paths, bool decodeTextures = true);
+// How much of the textures a caller needs: none (posing, converting), the files found (info
+// says which are missing), or decoded images (drawing).
+enum class Textures { Skip, Find, Decode };
+formats::Result<Document> loadDocument(const QStringList& paths, Textures textures = Textures::Decode);
 
 }  // namespace marrow::app

@@ -10,7 +10,10 @@
 
 namespace marrow::formats {
 
-Result<Scene> readScene(std::span<const std::byte> data, const ReadContext& ctx) {
+namespace {
+
+// The reader the format needs, without the final validation (the callers do it once).
+Result<Scene> readUnchecked(std::span<const std::byte> data, const ReadContext& ctx) {
   Result<Scene> r = FormatError{ctx.name, "", kNoOffset, "not a format Marrow reads"};
   switch (detectFormat(data.first(std::min<std::size_t>(data.size(), 64)), ctx.name)) {
     case FormatId::Omf: r = readOmf(data, ctx); break;
@@ -22,8 +25,15 @@ Result<Scene> readScene(std::span<const std::byte> data, const ReadContext& ctx)
       break;
     }
     case FormatId::Assimp: r = readWithAssimp(data, ctx); break;
-    case FormatId::Unknown: return r;
+    case FormatId::Unknown: break;
   }
+  return r;
+}
+
+}  // namespace
+
+Result<Scene> readScene(std::span<const std::byte> data, const ReadContext& ctx) {
+  Result<Scene> r = readUnchecked(data, ctx);
   if (!r) return r;
   if (auto problems = validate(*r); !problems.empty())
     return FormatError{ctx.name, "", kNoOffset, "inconsistent model: " + problems.front()};
@@ -67,9 +77,12 @@ Result<Scene> combine(std::vector<Part> parts, std::vector<std::size_t>* order) 
   });
   Scene out;
   for (std::size_t i : idx) merge(out, std::move(parts[i].scene), parts[i].name);
+  // The one validation of everything read (readInputs reads without it).
   if (auto problems = validate(out); !problems.empty())
     return FormatError{parts.empty() ? "" : parts[idx.front()].name, "", kNoOffset,
-                       "the files do not form one model: " + problems.front()};
+                       std::string(parts.size() == 1 ? "inconsistent model: "
+                                                     : "the files do not form one model: ") +
+                           problems.front()};
   if (order) *order = std::move(idx);
   reportUnboundTracks(out);
   return out;
@@ -85,27 +98,25 @@ Result<Scene> readInputs(std::vector<Input> inputs) {
       cal3dParts.push_back({in.bytes, in.ctx});
       continue;
     }
-    auto r = readScene(in.bytes, in.ctx);
+    auto r = readUnchecked(in.bytes, in.ctx);
     if (!r) return r.error();
     parts.push_back({in.ctx.name, std::move(r).value()});
   }
   if (!cal3dParts.empty()) {
     auto r = cal3d::readModel(cal3dParts);
     if (!r) return r.error();
-    if (auto problems = validate(*r); !problems.empty())
-      return FormatError{cal3dParts.front().ctx.name, "", kNoOffset,
-                         "inconsistent model: " + problems.front()};
     parts.push_back({cal3dParts.front().ctx.name, std::move(r).value()});
   }
   return combine(std::move(parts));
 }
 
-Result<Scene> loadFiles(const std::vector<std::string>& paths) {
+Result<Scene> loadFiles(const std::vector<std::string>& paths, bool fetchTextures) {
   std::vector<Input> inputs;
   for (const auto& p : paths) {
     auto bytes = readFile(p);
     if (!bytes) return bytes.error();
     inputs.push_back({std::move(bytes).value(), contextForFile(p)});
+    inputs.back().ctx.fetchTextures = fetchTextures;
   }
   return readInputs(std::move(inputs));
 }

@@ -42,6 +42,7 @@ Result<Scene> combine(std::vector<Part> parts, std::vector<std::size_t>* order =
 
 // Reads several files as one model (a skeleton, its meshes, its clips): files that bring a
 // skeleton are merged first so that meshes and clips find their bones. The first error stops.
-Result<Scene> loadFiles(const std::vector<std::string>& paths);
+// `fetchTextures` false reads no image file (ReadContext::fetchTextures).
+Result<Scene> loadFiles(const std::vector<std::string>& paths, bool fetchTextures = true);
 
 }  // namespace marrow::formats

@@ -6,8 +6,8 @@
 
 namespace marrow::app::cli {
 
-std::optional<Document> loadInputs(const Args& args, bool decodeTextures) {
-  auto doc = loadDocument(args.inputPaths(), decodeTextures);
+std::optional<Document> loadInputs(const Args& args, Textures textures) {
+  auto doc = loadDocument(args.inputPaths(), textures);
   if (!doc) {
     std::fprintf(stderr, "marrow-cli: %s\n", doc.error().describe().c_str());
     return std::nullopt;

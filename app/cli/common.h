@@ -13,7 +13,7 @@ namespace marrow::app::cli {
 
 // Loads the inputs as one model; prints the error ("marrow-cli: file: field at offset: ...")
 // to stderr and returns nothing when it fails.
-std::optional<Document> loadInputs(const Args& args, bool decodeTextures = false);
+std::optional<Document> loadInputs(const Args& args, Textures textures = Textures::Skip);
 
 // Resolves --clip (a name, an index, or "none"); defaults to the first clip when the model has
 // any. Returns false (after printing why, with the clips there are) when the model has no such

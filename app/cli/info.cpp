@@ -150,7 +150,7 @@ void printText(const Document& doc) {
 }  // namespace
 
 int runInfo(const Args& args) {
-  auto doc = loadInputs(args);
+  auto doc = loadInputs(args, Textures::Find);  // info says which textures are missing
   if (!doc) return kLoadError;
   if (args.has("--json"))
     printJson(args, *doc);

@@ -70,7 +70,7 @@ int runRender(int argc, char** argv, const Args& args) {
   char* qtArgv[] = {argv[0], nullptr};
   QGuiApplication app(qtArgc, qtArgv);
 
-  auto doc = loadInputs(args, /*decodeTextures=*/true);
+  auto doc = loadInputs(args, Textures::Decode);
   if (!doc) return kLoadError;
   const formats::Scene& s = *doc->scene;
   int clipIndex = -1;

@@ -42,7 +42,7 @@ struct Context {
   const Limits& limits;
   std::uint64_t inputBytes = 0;  // the main file and every sibling served, for allocation caps
   Diagnostics& diagnostics;
-  const Resolver* resolve = nullptr;  // for texture files beside the model
+  const ReadContext* read = nullptr;  // for texture files beside the model
 
   void warn(std::string field, std::string message) const {
     diagnostics.warn(file, std::move(field), kNoOffset, std::move(message));

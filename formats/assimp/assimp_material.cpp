@@ -155,23 +155,6 @@ glm::vec4 colour(const aiMaterial& m, const char* key, unsigned type, unsigned i
 
 }  // namespace
 
-// A texture file named by the model: fetched through the resolver (the name as given, then its
-// bare file name, since files made elsewhere often name absolute paths of another machine).
-void fetchBeside(const Context& c, Texture& t, std::size_t& missing) {
-  if (!c.resolve || !*c.resolve) return;
-  std::optional<std::vector<std::byte>> bytes = (*c.resolve)(t.path);
-  if (!bytes) {
-    std::string base = t.path;
-    const auto slash = base.find_last_of("/\\");
-    if (slash != std::string::npos) base.erase(0, slash + 1);
-    if (base != t.path) bytes = (*c.resolve)(base);
-  }
-  if (bytes)
-    t.data = std::move(*bytes);
-  else
-    ++missing;
-}
-
 void convertMaterials(const Context& c, Scene& out) {
   const aiScene& scene = c.scene;
   std::map<std::string, int> textureOf;  // by path as the file gives it
@@ -198,8 +181,11 @@ void convertMaterials(const Context& c, Scene& out) {
         if (t.data.empty()) ++skippedTextures;
       }
       t.embedded = !t.data.empty();
-    } else if (!path.empty() && path.front() != '*') {
-      fetchBeside(c, t, missingTextures);
+    } else if (!path.empty() && path.front() != '*' && c.read) {
+      if (auto found = fetchNamedFile(*c.read, t.path))
+        t.data = std::move(found->bytes);
+      else if (c.read->fetchTextures)
+        ++missingTextures;
     }
     const int index = static_cast<int>(out.textures.size());
     out.textures.push_back(std::move(t));

@@ -168,7 +168,7 @@ Result<Scene> import(std::span<const std::byte> data, const ReadContext& ctx) {
                          "assimp looked for this file and it was not found");
 
   const assimpconv::Context c{*scene, ctx.name, ctx.limits, data.size() + files->siblingBytes(),
-                              out.diagnostics, ctx.resolve ? &ctx.resolve : nullptr};
+                              out.diagnostics, &ctx};
   const assimpconv::NodeTable nodes = assimpconv::flattenNodes(c);
   if (assimpconv::needsSkeleton(*scene)) {
     out.skeleton = assimpconv::buildSkeleton(c, nodes);

@@ -217,8 +217,9 @@ class CafParser {
     }
     // §4.2: cal3d sorts keyframes by time (stable); of keys at one time the last is what it
     // shows from that time on, so that one is kept.
-    std::stable_sort(keys.begin(), keys.end(),
-                     [](const RawKey& a, const RawKey& b) { return a.time < b.time; });
+    const auto earlier = [](const RawKey& a, const RawKey& b) { return a.time < b.time; };
+    if (!std::is_sorted(keys.begin(), keys.end(), earlier))  // files normally are
+      std::stable_sort(keys.begin(), keys.end(), earlier);
     std::size_t kept = 0;
     for (std::size_t k = 0; k < keys.size(); ++k) {
       if (k + 1 < keys.size() && keys[k + 1].time == keys[k].time) {

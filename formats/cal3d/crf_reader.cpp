@@ -11,11 +11,6 @@ namespace {
 
 using std::to_string;
 
-std::string baseName(const std::string& path) {
-  const auto slash = path.find_last_of("/\\");
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 class CrfParser {
  public:
   CrfParser(std::span<const std::byte> data, const ReadContext& ctx)
@@ -66,25 +61,19 @@ class CrfParser {
     return colorFromBytes(at(0), at(1), at(2), at(3));
   }
 
-  // The name as stored, else its last path component (exporters stored absolute paths).
   void fetch(Texture& tex, std::size_t i, std::uint64_t at) {
     tex.path = tex.name;
     if (tex.name.empty()) {
       diagnostics_.warn(ctx_.name, label("map", i) + ": filename", at, "is empty");
       return;
     }
-    std::vector<std::string> tries{tex.name};
-    const std::string base = baseName(tex.name);
-    if (base != tex.name && !base.empty()) tries.push_back(base);
-    if (ctx_.resolve)
-      for (const auto& name : tries)
-        if (auto bytes = ctx_.resolve(name)) {
-          tex.path = name;
-          tex.data = std::move(*bytes);
-          return;
-        }
-    diagnostics_.warn(ctx_.name, label("map", i) + ": filename", at,
-                      "'" + tex.name + "' was not found; the map has no image");
+    if (auto found = fetchNamedFile(ctx_, tex.name)) {
+      tex.path = std::move(found->name);
+      tex.data = std::move(found->bytes);
+    } else if (ctx_.fetchTextures) {
+      diagnostics_.warn(ctx_.name, label("map", i) + ": filename", at,
+                        "'" + tex.name + "' was not found; the map has no image");
+    }
   }
 
   ByteReader r_;

@@ -74,7 +74,7 @@ class XafReader {
   }
 
  private:
-  std::optional<Track> readTrack(pugi::xml_node node, const std::string& path) {
+  std::optional<Track> readTrack(pugi::xml_node node, const xml::Path& path) {
     Track track;
     const std::int64_t boneId = doc_.requiredInt(node, "BONEID", path);
     const Bone* bone = nullptr;
@@ -115,7 +115,7 @@ class XafReader {
     Children children(node);
     for (std::size_t k = 0; !children.atEnd(); ++k) {
       const pugi::xml_node key = children.take();
-      const std::string kpath = step(path, "KEYFRAME", k);
+      const xml::Path kpath = step(path, "KEYFRAME", k);
       if (!xml::namesEqual(key.name(), "KEYFRAME"))
         doc_.fail(key, step(path, key.name()),
                   "is out of place: only KEYFRAME elements belong in TRACK");
@@ -172,7 +172,7 @@ class XafReader {
 
   // §7.2: a missing TRANSLATION repeats the previous keyframe's when the track's translation is
   // required but not dynamic, else it is the bone's rest translation.
-  void missingTranslation(RawKey& raw, pugi::xml_node key, const std::string& path, bool required,
+  void missingTranslation(RawKey& raw, pugi::xml_node key, const xml::Path& path, bool required,
                           bool dynamic, const std::vector<RawKey>& previous) {
     if (doc_.version() != 0 && doc_.version() < 1300)
       doc_.warnRepeated("translationVersion", key, path,

@@ -59,7 +59,7 @@ class XmfReader {
     std::int64_t declaredUvSets = -1;
   };
 
-  void readSubmesh(pugi::xml_node node, const std::string& path, std::string name) {
+  void readSubmesh(pugi::xml_node node, const xml::Path& path, std::string name) {
     Submesh s;
     s.mesh.name = std::move(name);
     const std::int64_t thread = doc_.intAttribute(node, "MATERIAL", path, -1);
@@ -111,7 +111,7 @@ class XmfReader {
     part_.meshes.push_back(std::move(s.mesh));
   }
 
-  void readVertex(Submesh& s, pugi::xml_node node, const std::string& path) {
+  void readVertex(Submesh& s, pugi::xml_node node, const xml::Path& path) {
     Mesh& m = s.mesh;
     const std::size_t v = m.positions.size();
     Children c(node);
@@ -198,7 +198,7 @@ class XmfReader {
   }
 
   // A vertex with more TEXCOORD elements than those before it opens a new uv set.
-  void addUvSet(Submesh& s, pugi::xml_node at, const std::string& path) {
+  void addUvSet(Submesh& s, pugi::xml_node at, const xml::Path& path) {
     Mesh& m = s.mesh;
     if (m.uvSets.size() == kMaxUvSets)
       doc_.fail(at, step(path, "TEXCOORD"),
@@ -215,7 +215,7 @@ class XmfReader {
     m.uvSets.back().assign(v, glm::vec2(0.0f));
   }
 
-  void readInfluence(Submesh& s, pugi::xml_node node, const std::string& path) {
+  void readInfluence(Submesh& s, pugi::xml_node node, const xml::Path& path) {
     const std::int64_t id = doc_.requiredInt(node, "ID", path);
     const float weight = doc_.floats<1>(node, path)[0];
     if (!bones_.skeleton) return;  // reported once for the file
@@ -229,7 +229,7 @@ class XmfReader {
     s.influences.push_back({static_cast<std::uint32_t>(bone), weight});
   }
 
-  void readSpring(Submesh& s, pugi::xml_node node, const std::string& path) {
+  void readSpring(Submesh& s, pugi::xml_node node, const xml::Path& path) {
     const std::size_t n = s.mesh.positions.size();
     std::int64_t ids[2] = {0, 0};
     doc_.intList(node, "VERTEXID", path, ids);
@@ -247,7 +247,7 @@ class XmfReader {
   }
 
   // §7.3: a morph target's blend vertices are absolute, with increasing vertex ids.
-  void readMorph(Submesh& s, pugi::xml_node node, const std::string& path) {
+  void readMorph(Submesh& s, pugi::xml_node node, const xml::Path& path) {
     const Mesh& m = s.mesh;
     MorphTarget target;
     target.name = doc_.stringAttribute(node, "NAME", path);
@@ -262,7 +262,7 @@ class XmfReader {
     Children c(node);
     for (std::size_t k = 0; !c.atEnd(); ++k) {
       const pugi::xml_node b = c.take();
-      const std::string bpath = step(path, "BLENDVERTEX", k);
+      const xml::Path bpath = step(path, "BLENDVERTEX", k);
       if (!xml::namesEqual(b.name(), "BLENDVERTEX"))
         doc_.fail(b, step(path, b.name()),
                   "is out of place: only BLENDVERTEX elements belong in MORPH");
@@ -296,7 +296,7 @@ class XmfReader {
     s.mesh.morphs.push_back(std::move(target));
   }
 
-  void readFace(Submesh& s, pugi::xml_node node, const std::string& path) {
+  void readFace(Submesh& s, pugi::xml_node node, const xml::Path& path) {
     const std::size_t n = s.mesh.positions.size();
     std::int64_t ids[3] = {0, 0, 0};
     doc_.intList(node, "VERTEXID", path, ids);
@@ -310,7 +310,7 @@ class XmfReader {
   }
 
   // Per-vertex data that is all or nothing in the model, once every vertex has been read.
-  void finish(Submesh& s, pugi::xml_node node, const std::string& path, std::int64_t lod) {
+  void finish(Submesh& s, pugi::xml_node node, const xml::Path& path, std::int64_t lod) {
     Mesh& m = s.mesh;
     const std::size_t n = m.positions.size();
     if (s.anyColor && std::find(s.hasColor.begin(), s.hasColor.end(), false) != s.hasColor.end())

@@ -106,12 +106,12 @@ std::size_t boneCount(const BoneMap& bones) {
                                             : bones.modelIndexOfFileBone.size();
 }
 
-std::string step(std::string_view parent, std::string_view name, std::size_t index) {
-  return step(parent, name) + " " + std::to_string(index);
-}
-
-std::string step(std::string_view parent, std::string_view name) {
-  return parent.empty() ? std::string(name) : std::string(parent) + " / " + std::string(name);
+std::string Path::str() const {
+  std::string out = parent_ ? parent_->str() : std::string();
+  if (!out.empty() && !name_.empty()) out += " / ";
+  out += name_;
+  if (index_ >= 0) out += " " + std::to_string(index_);
+  return out;
 }
 
 Document::Document(std::span<const std::byte> data, const ReadContext& ctx,
@@ -141,26 +141,26 @@ std::uint64_t Document::offsetOf(pugi::xml_node node) const {
                 : kNoOffset;
 }
 
-void Document::fail(pugi::xml_node at, std::string_view path, std::string message) const {
+void Document::fail(pugi::xml_node at, const Path& path, std::string message) const {
   throw FormatException(
-      FormatError{ctx_.name, std::string(path), offsetOf(at), std::move(message)});
+      FormatError{ctx_.name, path.str(), offsetOf(at), std::move(message)});
 }
 
-void Document::warn(pugi::xml_node at, std::string_view path, std::string message) {
-  diagnostics_.warn(ctx_.name, std::string(path), offsetOf(at), std::move(message));
+void Document::warn(pugi::xml_node at, const Path& path, std::string message) {
+  diagnostics_.warn(ctx_.name, path.str(), offsetOf(at), std::move(message));
 }
 
-void Document::info(pugi::xml_node at, std::string_view path, std::string message) {
-  diagnostics_.info(ctx_.name, std::string(path), offsetOf(at), std::move(message));
+void Document::info(pugi::xml_node at, const Path& path, std::string message) {
+  diagnostics_.info(ctx_.name, path.str(), offsetOf(at), std::move(message));
 }
 
-void Document::warnRepeated(std::string_view key, pugi::xml_node at, std::string_view path,
+void Document::warnRepeated(std::string_view key, pugi::xml_node at, const Path& path,
                             std::string message) {
   auto it = repeated_.find(key);
   if (it == repeated_.end()) {
     repeatedOrder_.emplace_back(key);
     repeated_.emplace(std::string(key),
-                      Repeated{std::string(path), std::move(message), offsetOf(at), 1});
+                      Repeated{path.str(), std::move(message), offsetOf(at), 1});
   } else {
     ++it->second.count;
   }
@@ -246,19 +246,19 @@ pugi::xml_attribute Document::attribute(pugi::xml_node node, std::string_view na
 }
 
 std::string Document::stringAttribute(pugi::xml_node node, std::string_view name,
-                                      std::string_view path) const {
+                                      const Path& path) const {
   std::string s = attribute(node, name).value();
   checkLength(s, node, step(path, name));
   return s;
 }
 
 std::int64_t Document::intAttribute(pugi::xml_node node, std::string_view name,
-                                    std::string_view path, std::int64_t fallback) const {
+                                    const Path& path, std::int64_t fallback) const {
   return hasAttribute(node, name) ? requiredInt(node, name, path) : fallback;
 }
 
 std::int64_t Document::requiredInt(pugi::xml_node node, std::string_view name,
-                                   std::string_view path) const {
+                                   const Path& path) const {
   const auto a = attribute(node, name);
   if (a.empty()) fail(node, path, "has no " + std::string(name) + " attribute");
   std::string_view s = a.value();
@@ -270,7 +270,7 @@ std::int64_t Document::requiredInt(pugi::xml_node node, std::string_view name,
 }
 
 float Document::requiredFloat(pugi::xml_node node, std::string_view name,
-                              std::string_view path) const {
+                              const Path& path) const {
   const auto a = attribute(node, name);
   if (a.empty()) fail(node, path, "has no " + std::string(name) + " attribute");
   std::string_view s = a.value();
@@ -281,7 +281,7 @@ float Document::requiredFloat(pugi::xml_node node, std::string_view name,
   return v;
 }
 
-void Document::intList(pugi::xml_node node, std::string_view name, std::string_view path,
+void Document::intList(pugi::xml_node node, std::string_view name, const Path& path,
                        std::span<std::int64_t> out) const {
   const auto a = attribute(node, name);
   if (a.empty()) fail(node, path, "has no " + std::string(name) + " attribute");
@@ -295,7 +295,7 @@ void Document::intList(pugi::xml_node node, std::string_view name, std::string_v
          "is " + quoted(a.value()) + ": more than " + counted(out.size(), "integers"));
 }
 
-void Document::checkDeclaredCount(pugi::xml_node node, std::string_view name, std::string_view path,
+void Document::checkDeclaredCount(pugi::xml_node node, std::string_view name, const Path& path,
                                   std::uint64_t actual, std::string_view what) {
   const auto a = attribute(node, name);
   if (a.empty()) return;
@@ -315,11 +315,11 @@ void Document::checkDeclaredCount(pugi::xml_node node, std::string_view name, st
   }
 }
 
-void Document::floats(pugi::xml_node node, std::string_view path, std::span<float> out) const {
+void Document::floats(pugi::xml_node node, const Path& path, std::span<float> out) const {
   floatsUpTo(node, path, out, out.size());
 }
 
-std::size_t Document::floatsUpTo(pugi::xml_node node, std::string_view path, std::span<float> out,
+std::size_t Document::floatsUpTo(pugi::xml_node node, const Path& path, std::span<float> out,
                                  std::size_t min) const {
   const char* raw = node.child_value();
   std::string_view s = raw;
@@ -337,13 +337,13 @@ std::size_t Document::floatsUpTo(pugi::xml_node node, std::string_view path, std
   return n;
 }
 
-std::int64_t Document::integer(pugi::xml_node node, std::string_view path) const {
+std::int64_t Document::integer(pugi::xml_node node, const Path& path) const {
   std::int64_t v = 0;
   integers(node, path, std::span(&v, 1));
   return v;
 }
 
-void Document::integers(pugi::xml_node node, std::string_view path,
+void Document::integers(pugi::xml_node node, const Path& path,
                         std::span<std::int64_t> out) const {
   const char* raw = node.child_value();
   std::string_view s = raw;
@@ -357,13 +357,13 @@ void Document::integers(pugi::xml_node node, std::string_view path,
     fail(node, path, "has more than " + counted(out.size(), "integers") + ": " + quoted(raw));
 }
 
-std::string Document::text(pugi::xml_node node, std::string_view path) const {
+std::string Document::text(pugi::xml_node node, const Path& path) const {
   std::string s = node.child_value();
   checkLength(s, node, path);
   return s;
 }
 
-void Document::checkLength(const std::string& s, pugi::xml_node node, std::string_view path) const {
+void Document::checkLength(const std::string& s, pugi::xml_node node, const Path& path) const {
   if (s.size() > ctx_.limits.maxStringLength)
     fail(node, path,
          "is " + std::to_string(s.size()) + " bytes long, over the limit of " +
@@ -371,7 +371,7 @@ void Document::checkLength(const std::string& s, pugi::xml_node node, std::strin
 }
 
 pugi::xml_node Document::expect(Children& children, std::string_view name, pugi::xml_node parent,
-                                std::string_view parentPath) const {
+                                const Path& parentPath) const {
   const pugi::xml_node n = children.peek();
   if (!n) fail(parent, parentPath, "ends before its <" + std::string(name) + "> element");
   if (!namesEqual(n.name(), name))
@@ -380,7 +380,7 @@ pugi::xml_node Document::expect(Children& children, std::string_view name, pugi:
   return children.take();
 }
 
-void Document::expectEnd(const Children& children, std::string_view parentPath,
+void Document::expectEnd(const Children& children, const Path& parentPath,
                          std::string_view expected) const {
   if (children.atEnd()) return;
   const pugi::xml_node n = children.peek();
@@ -388,7 +388,7 @@ void Document::expectEnd(const Children& children, std::string_view parentPath,
        "is out of place: only " + std::string(expected) + " may come here (§7: fixed child order)");
 }
 
-void Document::charge(std::uint64_t bytes, pugi::xml_node at, std::string_view path) {
+void Document::charge(std::uint64_t bytes, pugi::xml_node at, const Path& path) {
   if (bytes > budget_)
     fail(at, path,
          "needs more memory than the limit for a file of " + std::to_string(size_) + " bytes");
@@ -396,7 +396,7 @@ void Document::charge(std::uint64_t bytes, pugi::xml_node at, std::string_view p
 }
 
 void Document::checkLimit(std::uint64_t count, std::uint64_t max, pugi::xml_node at,
-                          std::string_view path, std::string_view what) const {
+                          const Path& path, std::string_view what) const {
   if (count > max)
     fail(at, path,
          "has " + std::to_string(count) + " " + std::string(what) + ", over the limit of " +

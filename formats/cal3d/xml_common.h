@@ -23,6 +23,23 @@
 
 namespace marrow::formats::cal3d::xml {
 
+// Where an element is ("SUBMESH 2 / VERTEX 17 / POS"), for messages. Making one costs nothing:
+// the text is built only when a message needs it. A step refers to its parent, which must
+// outlive it (pass steps down, don't keep them).
+class Path {
+ public:
+  Path(const char* root) : name_(root) {}         // NOLINT: a root is written as its name
+  Path(const std::string& root) : name_(root) {}  // NOLINT: the string must outlive the path
+  Path(const Path& parent, std::string_view name, std::int64_t index = -1)
+      : parent_(&parent), name_(name), index_(index) {}
+  std::string str() const;
+
+ private:
+  const Path* parent_ = nullptr;
+  std::string_view name_;
+  std::int64_t index_ = -1;
+};
+
 // ASCII case-insensitive equality: cal3d matches element names, IMVU also attribute names,
 // without regard to case (§7).
 bool namesEqual(std::string_view a, std::string_view b);
@@ -66,12 +83,12 @@ class Document {
   // Byte offset of the element's '<' in the file.
   std::uint64_t offsetOf(pugi::xml_node node) const;
 
-  [[noreturn]] void fail(pugi::xml_node at, std::string_view path, std::string message) const;
-  void warn(pugi::xml_node at, std::string_view path, std::string message);
-  void info(pugi::xml_node at, std::string_view path, std::string message);
+  [[noreturn]] void fail(pugi::xml_node at, const Path& path, std::string message) const;
+  void warn(pugi::xml_node at, const Path& path, std::string message);
+  void info(pugi::xml_node at, const Path& path, std::string message);
   // A warning that may repeat for many elements: reported once by flushRepeated(), naming the
   // first element and how many there were.
-  void warnRepeated(std::string_view key, pugi::xml_node at, std::string_view path,
+  void warnRepeated(std::string_view key, pugi::xml_node at, const Path& path,
                     std::string message);
   void flushRepeated();
 
@@ -81,48 +98,48 @@ class Document {
     return !attribute(node, name).empty();
   }
   std::string stringAttribute(pugi::xml_node node, std::string_view name,
-                              std::string_view path) const;  // "" when absent
-  std::int64_t intAttribute(pugi::xml_node node, std::string_view name, std::string_view path,
+                              const Path& path) const;  // "" when absent
+  std::int64_t intAttribute(pugi::xml_node node, std::string_view name, const Path& path,
                             std::int64_t fallback) const;  // `fallback` when absent
-  std::int64_t requiredInt(pugi::xml_node node, std::string_view name, std::string_view path) const;
-  float requiredFloat(pugi::xml_node node, std::string_view name, std::string_view path) const;
+  std::int64_t requiredInt(pugi::xml_node node, std::string_view name, const Path& path) const;
+  float requiredFloat(pugi::xml_node node, std::string_view name, const Path& path) const;
   // `n` whitespace-separated integers of an attribute (FACE VERTEXID="a b c").
-  void intList(pugi::xml_node node, std::string_view name, std::string_view path,
+  void intList(pugi::xml_node node, std::string_view name, const Path& path,
                std::span<std::int64_t> out) const;
   // A declared count (NUMBONES, NUMVERTICES…) is a hint (§7): warns when it is malformed or
   // differs from the `actual` number of elements.
-  void checkDeclaredCount(pugi::xml_node node, std::string_view name, std::string_view path,
+  void checkDeclaredCount(pugi::xml_node node, std::string_view name, const Path& path,
                           std::uint64_t actual, std::string_view what);
 
   // Element text: exactly `out.size()` finite numbers, or one integer.
-  void floats(pugi::xml_node node, std::string_view path, std::span<float> out) const;
+  void floats(pugi::xml_node node, const Path& path, std::span<float> out) const;
   template <std::size_t N>
-  std::array<float, N> floats(pugi::xml_node node, std::string_view path) const {
+  std::array<float, N> floats(pugi::xml_node node, const Path& path) const {
     std::array<float, N> a{};
     floats(node, path, a);
     return a;
   }
   // Between `min` and `out.size()` numbers; returns how many there were.
-  std::size_t floatsUpTo(pugi::xml_node node, std::string_view path, std::span<float> out,
+  std::size_t floatsUpTo(pugi::xml_node node, const Path& path, std::span<float> out,
                          std::size_t min) const;
-  std::int64_t integer(pugi::xml_node node, std::string_view path) const;
-  void integers(pugi::xml_node node, std::string_view path, std::span<std::int64_t> out) const;
+  std::int64_t integer(pugi::xml_node node, const Path& path) const;
+  void integers(pugi::xml_node node, const Path& path, std::span<std::int64_t> out) const;
   // Text, checked against Limits::maxStringLength.
-  std::string text(pugi::xml_node node, std::string_view path) const;
+  std::string text(pugi::xml_node node, const Path& path) const;
   // Checks a string read from an attribute against Limits::maxStringLength.
-  void checkLength(const std::string& s, pugi::xml_node node, std::string_view path) const;
+  void checkLength(const std::string& s, pugi::xml_node node, const Path& path) const;
 
   // The next child, which must be named `name`.
   pugi::xml_node expect(Children& children, std::string_view name, pugi::xml_node parent,
-                        std::string_view parentPath) const;
+                        const Path& parentPath) const;
   // Fails unless every child has been read: an element out of the §7 order.
-  void expectEnd(const Children& children, std::string_view parentPath,
+  void expectEnd(const Children& children, const Path& parentPath,
                  std::string_view expected) const;
 
   // Charges `bytes` of allocation against Limits::maxAllocation(file size).
-  void charge(std::uint64_t bytes, pugi::xml_node at, std::string_view path);
+  void charge(std::uint64_t bytes, pugi::xml_node at, const Path& path);
   // Fails when `count` elements exceed `max`.
-  void checkLimit(std::uint64_t count, std::uint64_t max, pugi::xml_node at, std::string_view path,
+  void checkLimit(std::uint64_t count, std::uint64_t max, pugi::xml_node at, const Path& path,
                   std::string_view what) const;
 
  private:
@@ -146,9 +163,11 @@ class Document {
 std::size_t boneCount(const BoneMap& bones);
 
 // "SUBMESH 2 / VERTEX 17": a path step with its index.
-std::string step(std::string_view parent, std::string_view name, std::size_t index);
+inline Path step(const Path& parent, std::string_view name, std::size_t index) {
+  return Path(parent, name, static_cast<std::int64_t>(index));
+}
 // "SUBMESH 2 / VERTEX 17 / POS": a path step without index.
-std::string step(std::string_view parent, std::string_view name);
+inline Path step(const Path& parent, std::string_view name) { return Path(parent, name); }
 
 // Reads one cal3d XML file, turning exceptions into a Result like every reader entry point.
 template <class Part, class Fn>

@@ -21,11 +21,6 @@ std::string trimmed(std::string s) {
   return s.substr(first, s.find_last_not_of(ws) - first + 1);
 }
 
-std::string baseName(const std::string& path) {
-  const auto slash = path.find_last_of("/\\");
-  return slash == std::string::npos ? path : path.substr(slash + 1);
-}
-
 class XrfReader {
  public:
   XrfReader(std::span<const std::byte> data, const ReadContext& ctx)
@@ -58,7 +53,7 @@ class XrfReader {
 
  private:
   // §7.4: four integers 0…255 (the public doc says FLOAT; the loaders read int).
-  glm::vec4 color(pugi::xml_node node, const std::string& path) {
+  glm::vec4 color(pugi::xml_node node, const xml::Path& path) {
     std::int64_t v[4] = {0, 0, 0, 0};
     doc_.integers(node, path, v);
     std::uint8_t b[4];
@@ -71,7 +66,7 @@ class XrfReader {
     return colorFromBytes(b[0], b[1], b[2], b[3]);
   }
 
-  void readMap(pugi::xml_node node, const std::string& path, std::size_t index) {
+  void readMap(pugi::xml_node node, const xml::Path& path, std::size_t index) {
     // The text is the file name; surrounding whitespace (a pretty-printed file) is not part of it.
     const std::string name = trimmed(doc_.text(node, path));
     MaterialMap map;
@@ -89,27 +84,15 @@ class XrfReader {
     texture.path = name;
     if (name.empty()) {
       doc_.warn(node, path, "names no file");
-    } else if (auto found = fetch(name)) {
-      texture.path = found->first;
-      texture.data = std::move(found->second);
-    } else {
+    } else if (auto found = fetchNamedFile(ctx_, name)) {
+      texture.path = std::move(found->name);
+      texture.data = std::move(found->bytes);
+    } else if (ctx_.fetchTextures) {
       doc_.warn(node, path,
-                "texture '" + name + "' was not found" +
-                    (baseName(name) != name ? " (nor '" + baseName(name) + "')" : std::string()));
+                "texture '" + name + "' was not found");
     }
     part_.textures.push_back(std::move(texture));
     part_.material.maps.push_back(std::move(map));
-  }
-
-  // The map's file through the resolver: as named, then by its base name (maps often carry the
-  // exporter's absolute path).
-  std::optional<std::pair<std::string, std::vector<std::byte>>> fetch(const std::string& name) {
-    if (!ctx_.resolve) return std::nullopt;
-    std::vector<std::string> candidates{name};
-    if (baseName(name) != name && !baseName(name).empty()) candidates.push_back(baseName(name));
-    for (const auto& c : candidates)
-      if (auto bytes = ctx_.resolve(c)) return std::pair{c, std::move(*bytes)};
-    return std::nullopt;
   }
 
   const ReadContext& ctx_;

@@ -59,10 +59,10 @@ class XsfReader {
   }
 
  private:
-  FileBone readBone(pugi::xml_node node, const std::string& path, std::size_t index) {
+  FileBone readBone(pugi::xml_node node, const xml::Path& path, std::size_t index) {
     FileBone b;
     b.node = node;
-    b.path = path;
+    b.path = path.str();
     if (!doc_.hasAttribute(node, "NAME"))
       doc_.warnRepeated("name", node, path, "has no NAME; the bone is left unnamed");
     b.bone.name = doc_.stringAttribute(node, "NAME", path);

@@ -25,9 +25,7 @@ void ByteReader::requireRange(std::uint64_t offset, std::uint64_t n, std::string
 }
 
 void ByteReader::require(std::uint64_t n, std::string_view field) const {
-  if (n > remaining())
-    fail(field, "needs " + std::to_string(n) + " bytes but only " + std::to_string(remaining()) +
-                    " are left");
+  if (n > remaining()) tooShort(n, field);
 }
 
 void ByteReader::seek(std::uint64_t offset, std::string_view field) {
@@ -42,27 +40,13 @@ void ByteReader::skip(std::uint64_t n, std::string_view field) {
   pos_ += static_cast<std::size_t>(n);
 }
 
-template <class T>
-T ByteReader::little(std::string_view field) {
-  require(sizeof(T), field);
-  T v;
-  std::memcpy(&v, data_.data() + pos_, sizeof(T));
-  pos_ += sizeof(T);
-  return v;
+void ByteReader::tooShort(std::uint64_t n, std::string_view field) const {
+  fail(field, "needs " + std::to_string(n) + " bytes but only " + std::to_string(remaining()) +
+                  " are left");
 }
 
-std::uint8_t ByteReader::u8(std::string_view field) { return little<std::uint8_t>(field); }
-std::uint16_t ByteReader::u16(std::string_view field) { return little<std::uint16_t>(field); }
-std::uint32_t ByteReader::u32(std::string_view field) { return little<std::uint32_t>(field); }
-std::int32_t ByteReader::i32(std::string_view field) { return little<std::int32_t>(field); }
-std::uint64_t ByteReader::u64(std::string_view field) { return little<std::uint64_t>(field); }
-float ByteReader::f32(std::string_view field) { return little<float>(field); }
-
-float ByteReader::finiteF32(std::string_view field) {
-  const std::size_t at = pos_;
-  const float v = f32(field);
-  if (!std::isfinite(v)) failAt(at, field, "is not a finite number");
-  return v;
+void ByteReader::notFinite(std::string_view field) const {
+  failAt(pos_ - sizeof(float), field, "is not a finite number");
 }
 
 std::span<const std::byte> ByteReader::bytes(std::uint64_t n, std::string_view field) {

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstddef>
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string>
 #include <string_view>
@@ -32,13 +34,19 @@ class ByteReader {
   // Throws unless [offset, offset + n) lies inside the data.
   void requireRange(std::uint64_t offset, std::uint64_t n, std::string_view field) const;
 
-  std::uint8_t u8(std::string_view field);
-  std::uint16_t u16(std::string_view field);
-  std::uint32_t u32(std::string_view field);
-  std::int32_t i32(std::string_view field);
-  std::uint64_t u64(std::string_view field);
-  float f32(std::string_view field);
-  float finiteF32(std::string_view field);  // rejects NaN and infinities
+  // The reads are inline (readers call them per value); only failing leaves the header.
+  std::uint8_t u8(std::string_view field) { return little<std::uint8_t>(field); }
+  std::uint16_t u16(std::string_view field) { return little<std::uint16_t>(field); }
+  std::uint32_t u32(std::string_view field) { return little<std::uint32_t>(field); }
+  std::int32_t i32(std::string_view field) { return little<std::int32_t>(field); }
+  std::uint64_t u64(std::string_view field) { return little<std::uint64_t>(field); }
+  float f32(std::string_view field) { return little<float>(field); }
+  float finiteF32(std::string_view field) {  // rejects NaN and infinities
+    const float v = f32(field);
+    if (!std::isfinite(v)) [[unlikely]]
+      notFinite(field);
+    return v;
+  }
 
   std::span<const std::byte> bytes(std::uint64_t n, std::string_view field);
   // A fixed-size, NUL-padded string field; the text ends at the first NUL or at n bytes.
@@ -56,7 +64,16 @@ class ByteReader {
 
  private:
   template <class T>
-  T little(std::string_view field);
+  T little(std::string_view field) {
+    if (sizeof(T) > data_.size() - pos_) [[unlikely]]
+      tooShort(sizeof(T), field);
+    T v;
+    std::memcpy(&v, data_.data() + pos_, sizeof(T));  // little-endian host (byte_reader.cpp)
+    pos_ += sizeof(T);
+    return v;
+  }
+  [[noreturn]] void tooShort(std::uint64_t n, std::string_view field) const;
+  [[noreturn]] void notFinite(std::string_view field) const;
 
   std::span<const std::byte> data_;
   std::string file_;

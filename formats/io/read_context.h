@@ -19,6 +19,20 @@ struct ReadContext {
   std::string name;  // the file's name as the user gave it: for messages and extension hints
   Limits limits;
   Resolver resolve;  // may be empty: then no sibling file can be found
+  // Whether readers fetch the image files materials name (Texture::data). Off when only the
+  // geometry matters (posing, converting to a format without textures): faster, and no
+  // "not found" warnings.
+  bool fetchTextures = true;
 };
+
+struct FoundFile {
+  std::string name;  // the name it was found under
+  std::vector<std::byte> bytes;
+};
+
+// A file a model names (a texture) through ctx.resolve: as named, then by its last path
+// component (files made on other machines name absolute paths). Nothing when it is not found,
+// when there is no resolver, or when ctx.fetchTextures is off.
+std::optional<FoundFile> fetchNamedFile(const ReadContext& ctx, const std::string& name);
 
 }  // namespace marrow::formats
