@@ -149,6 +149,8 @@ Pose restPose(const Skeleton& skeleton) {
 void sample(const Clip& clip, const Binding& binding, const Skeleton& skeleton, float t,
             Pose& pose, SamplingCache* cache, bool looping) {
   const float wrapEnd = looping && clip.wrapsToFirstKey ? clip.duration : 0.0f;
+  // A cycle's end is its start again (cal3d's mixer takes the time modulo the duration).
+  if (wrapEnd > 0.0f && t >= wrapEnd) t = 0.0f;
   for (std::size_t i = 0; i < clip.tracks.size() && i < binding.boneOfTrack.size(); ++i) {
     const int bone = binding.boneOfTrack[i];
     if (bone < 0 || static_cast<std::size_t>(bone) >= pose.local.size()) continue;

@@ -185,3 +185,21 @@ TEST(AnimSample, LoopingCyclicClipRunsFromTheLastKeyBackToTheFirstAtTheDuration)
 
 }  // namespace
 }  // namespace marrow::anim
+
+namespace marrow::anim {
+namespace {
+
+TEST(AnimSample, LoopingCyclicClipShowsItsFirstKeyAtTheDurationEvenWithAClosingKeyThere) {
+  const Skeleton s = twoBones();
+  Clip c = oneTrackClip("root");  // translation keys at 0, 1, 2 s: (0,0,0), (2,0,0), (2,4,0)
+  c.duration = 2.0f;
+  c.wrapsToFirstKey = true;
+  Pose p = restPose(s);
+  sample(c, bind(c, s), s, 2.0f, p, nullptr, /*looping=*/true);
+  EXPECT_EQ(p.local[0].translation, glm::vec3(0, 0, 0));
+  sample(c, bind(c, s), s, 2.0f, p, nullptr, /*looping=*/false);
+  EXPECT_EQ(p.local[0].translation, glm::vec3(2, 4, 0));
+}
+
+}  // namespace
+}  // namespace marrow::anim
