@@ -31,9 +31,10 @@ const std::vector<CommandSpec>& commands() {
        {"--xml"}},
       {"render",
        "render INPUT... -o OUT.png [--clip NAME|INDEX|none] [--time SECONDS] [--size WxH] "
-       "[--mode once|loop|ping-pong] [--yaw DEG] [--pitch DEG] [--wireframe] [--no-grid] "
-       "[--skeleton] [--bone NAME]",
-       {"-o", "--output", "--clip", "--time", "--size", "--yaw", "--pitch", "--bone", "--mode"},
+       "[--mode once|loop|ping-pong] [--yaw DEG] [--pitch DEG] [--lod 0..1] [--wireframe] "
+       "[--no-grid] [--skeleton] [--bone NAME]",
+       {"-o", "--output", "--clip", "--time", "--size", "--yaw", "--pitch", "--bone", "--mode",
+        "--lod"},
        {"--wireframe", "--no-grid", "--no-skeleton", "--skeleton"}},
   };
   return specs;

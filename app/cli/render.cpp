@@ -56,10 +56,11 @@ int runRender(int argc, char** argv, const Args& args) {
   int width = 1280, height = 720;
   if (const std::string* s = args.option("--size"); s && !parseSize(*s, width, height))
     return usageError("render", "--size is WIDTHxHEIGHT (16–16384), not '" + *s + "'");
-  double time = 0.0, yaw = 25.0, pitch = 12.0;
+  double time = 0.0, yaw = 25.0, pitch = 12.0, lod = 1.0;
   if (!numberOption(args, "--time", time) || !numberOption(args, "--yaw", yaw) ||
-      !numberOption(args, "--pitch", pitch))
+      !numberOption(args, "--pitch", pitch) || !numberOption(args, "--lod", lod))
     return kUsage;
+  if (lod < 0.0 || lod > 1.0) return usageError("render", "--lod is between 0 and 1");
 
   anim::PlayMode mode;
   if (!playModeOption(args, mode)) return kUsage;
@@ -91,6 +92,8 @@ int runRender(int argc, char** argv, const Args& args) {
   }
   renderer.setScene(doc->scene, doc->textures);
   renderer.setPose(anim::evaluate(s.skeleton, clip, t, mode == anim::PlayMode::Loop));
+  for (std::size_t m = 0; m < s.meshes.size() && lod < 1.0; ++m)
+    renderer.setLevelOfDetail(m, static_cast<float>(lod));
 
   render::ViewOptions view;
   view.wireframe = args.has("--wireframe");
