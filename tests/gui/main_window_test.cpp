@@ -2,6 +2,7 @@
 // the model open and shows its error; the transport controls drive the clock.
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -194,6 +195,30 @@ class MainWindowTest : public QObject {
     p.setTime(1.5);
     p.advance(0.25);  // going back: 1.25
     QVERIFY(std::abs(p.time() - 1.25) < 1e-9);
+  }
+
+  void morphTargetsGetASliderEachThatDrivesTheirWeight() {
+    const QString dir = QStringLiteral(MARROW_FIXTURES_DIR "/cal3d/dokurochan_v1300/");
+    if (!QFile::exists(dir + "DokuroChan_mesh.001.cmf")) QSKIP("../shared/fixtures absent");
+    auto doc = marrow::app::loadDocument({dir + "DokuroChan.csf", dir + "DokuroChan_mesh.001.cmf"});
+    QVERIFY2(doc.ok(), doc.ok() ? "" : doc.error().describe().c_str());
+    const auto& meshes = doc->scene->meshes;
+    int withMorphs = -1;
+    for (std::size_t m = 0; m < meshes.size() && withMorphs < 0; ++m)
+      if (!meshes[m].morphs.empty()) withMorphs = static_cast<int>(m);
+    QVERIFY(withMorphs >= 0);
+    marrow::app::MeshControls controls;
+    controls.reset(*doc->scene);
+    marrow::app::PropertiesDock dock;
+    dock.show(*doc, controls, marrow::app::ItemKind::Mesh, withMorphs);
+    const auto sliders = dock.findChildren<QSlider*>();
+    QCOMPARE(sliders.size(), static_cast<qsizetype>(meshes[static_cast<std::size_t>(withMorphs)].morphs.size() +
+                                                    (meshes[static_cast<std::size_t>(withMorphs)].lod.empty() ? 0 : 1)));
+    QSignalSpy changed(&dock, &marrow::app::PropertiesDock::morphWeightChanged);
+    sliders.back()->setValue(500);
+    QCOMPARE(changed.size(), 1);
+    QCOMPARE(changed.first().at(0).toInt(), withMorphs);
+    QVERIFY(std::abs(changed.first().at(2).toFloat() - 0.5f) < 1e-6f);
   }
 
   void selectingABoneShowsItsTransforms() {
