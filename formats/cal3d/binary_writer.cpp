@@ -291,7 +291,7 @@ Result<std::vector<std::byte>> writeCmf(const Scene& scene, std::span<const std:
     const bool springs = !m.springs.empty();
     const std::vector<std::uint32_t> faces = facesForWriting(m, what, d);
 
-    w.i32(m.material);
+    w.i32(m.material >= 0 ? m.material : m.materialSlot);
     w.i32(i32(n));
     w.i32(i32(faces.size() / 3));
     w.i32(m.lod.empty() ? 0 : static_cast<std::int32_t>(m.lod.collapsible));

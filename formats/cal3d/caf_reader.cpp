@@ -250,11 +250,6 @@ class CafParser {
 
   void report() {
     const std::string& file = ctx_.name;
-    if (unbound_)
-      diagnostics_.warn(
-          file, "boneId", kNoOffset,
-          "no skeleton: " + to_string(unbound_) +
-              " track(s) are named after their bone ids (\"#3\") and bind to no bone");
     if (duplicateTimes_)
       diagnostics_.warn(file, "time", kNoOffset,
                         to_string(duplicateTimes_) +

@@ -66,10 +66,6 @@ class CmfParser {
              });
     requireEnd(r_, "the last submesh");
     if (count == 0) diagnostics_.warn(ctx_.name, "submeshCount", 8, "is 0; the file holds no mesh");
-    if (droppedInfluences_)
-      diagnostics_.warn(ctx_.name, "influences", kNoOffset,
-                        "no skeleton: the influences of " + to_string(droppedInfluences_) +
-                            " vertices are dropped and the meshes are not skinned");
     part.format = "cal3d CMF " + to_string(version_);
     if (layout_ != CmfLayout::Plain || cmfDefaultLayout(version_) != CmfLayout::Plain)
       part.format += std::string(" (") + layoutName(layout_) + ")";
@@ -167,14 +163,13 @@ class CmfParser {
     lod.collapseTo.resize(n);
     lod.faceCollapseCount.resize(n);
     if (h.springs > 0) mesh.physicalWeights.resize(n);
-    const bool skinned = bones_.skeleton != nullptr;
+    // Without a skeleton the file's bone ids are kept as they are: readModel stands in
+    // placeholder bones for them (cal3d.h), so that nothing of the file is lost.
+    const bool mapped = bones_.skeleton != nullptr;
     std::vector<std::uint32_t> starts;
-    if (skinned) {
-      starts.reserve(n + 1);
-      starts.push_back(0);
-    }
+    starts.reserve(n + 1);
+    starts.push_back(0);
     std::vector<Influence> influences;
-    std::size_t influenced = 0;
     for (std::size_t v = 0; v < n; ++v)
       within([v] { return label("vertex", v); },
              [&] {
@@ -199,32 +194,30 @@ class CmfParser {
                }
                const std::uint32_t count =
                    readCount(r_, "influenceCount", ctx_.limits.maxInfluencesPerVertex, 8);
-               if (count) ++influenced;
                for (std::uint32_t k = 0; k < count; ++k)
                  within([k] { return label("influence", k); },
                         [&] {
                           const std::size_t at = r_.offset();
                           const std::int32_t id = r_.i32("boneId");
                           const float weight = r_.finiteF32("weight");
-                          if (!skinned) return;
-                          const int bone = bones_.find(id);
-                          if (bone < 0)
+                          const int bone = mapped ? bones_.find(id) : id;
+                          if (bone < 0 || (!mapped && id >= static_cast<std::int64_t>(ctx_.limits.maxBones)))
                             r_.failAt(at, "boneId",
                                       "is " + to_string(id) +
-                                          ", not a bone of the skeleton; the mesh belongs to "
-                                          "another skeleton");
+                                          (mapped ? ", not a bone of the skeleton; the mesh belongs "
+                                                    "to another skeleton"
+                                                  : ", not a bone id"));
                           influences.push_back({static_cast<std::uint32_t>(bone), weight});
                         });
-               if (skinned) starts.push_back(static_cast<std::uint32_t>(influences.size()));
+               starts.push_back(static_cast<std::uint32_t>(influences.size()));
                if (h.springs > 0) mesh.physicalWeights[v] = r_.finiteF32("physicalWeight");
              });
     // A submesh none of whose vertices has an influence is not skinned (§5: such vertices stay
     // in model space).
-    if (skinned && !influences.empty()) {
+    if (!influences.empty()) {
       mesh.influenceStart = std::move(starts);
       mesh.influences = std::move(influences);
     }
-    if (!skinned) droppedInfluences_ += influenced;
     // No collapsible vertex and nothing set: the submesh has no level of detail.
     if (h.lod == 0 &&
         std::all_of(lod.collapseTo.begin(), lod.collapseTo.end(), [](int c) { return c == -1; }) &&
@@ -292,7 +285,6 @@ class CmfParser {
   CmfLayout layout_;
   std::uint64_t budget_;
   int version_ = 0;
-  std::size_t droppedInfluences_ = 0;
   Diagnostics diagnostics_;
 };
 

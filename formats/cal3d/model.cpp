@@ -79,6 +79,28 @@ std::string summarize(const std::vector<std::string>& formats) {
   return out;
 }
 
+// Without a skeleton, meshes keep their file bone ids and tracks are named "#<id>": bones of those
+// names stand in, so that nothing of the files is lost (a lone .cmf converts with its
+// influences). They are not the real skeleton: poses mean nothing until its .csf is loaded.
+void standInPlaceholderBones(Scene& scene) {
+  std::int64_t highest = -1;
+  for (const Mesh& m : scene.meshes)
+    for (const Influence& i : m.influences) highest = std::max<std::int64_t>(highest, i.bone);
+  for (const Clip& c : scene.clips)
+    for (const Track& t : c.tracks) highest = std::max<std::int64_t>(highest, t.sourceIndex);
+  if (highest < 0) return;
+  for (std::int64_t id = 0; id <= highest; ++id) {
+    Bone b;
+    b.name = "#" + std::to_string(id);
+    scene.skeleton.bones.push_back(std::move(b));
+  }
+  scene.diagnostics.warn(
+      "", "skeleton", kNoOffset,
+      "no skeleton (.csf/.xsf) was given: " + std::to_string(highest + 1) +
+          " placeholder bones (#0, #1, …) stand in for the bone ids the files use; load the "
+          "skeleton to see the meshes skinned and the animations play");
+}
+
 }  // namespace
 
 const char* kindName(FileKind kind) {
@@ -178,6 +200,7 @@ Result<Scene> readModel(std::span<const Input> inputs, float scale) {
       // §9: a submesh's material thread indexes the model's material list; -1 or out of range
       // means the untextured default.
       m.material = thread >= 0 && static_cast<std::size_t>(thread) < scene.materials.size() ? thread : -1;
+      if (thread >= 0 && m.material < 0) m.materialSlot = thread;  // written back as it was
       unknownThreads += thread >= 0 && m.material < 0 && !scene.materials.empty();
       scene.meshes.push_back(std::move(m));
     }
@@ -197,6 +220,7 @@ Result<Scene> readModel(std::span<const Input> inputs, float scale) {
     scene.diagnostics.append(part->diagnostics);
     formats.push_back(part->format);
   }
+  if (skeletons.empty()) standInPlaceholderBones(scene);
   scene.format = summarize(formats);
   return scene;
 }

@@ -45,10 +45,6 @@ class XafReader {
     doc_.checkDeclaredCount(animation, "NUMTRACKS", "ANIMATION", n, "TRACK elements");
     doc_.charge(n * sizeof(Track), animation, "ANIMATION");
     clip.tracks.reserve(n);
-    if (!bones_.skeleton && n > 0)
-      doc_.warn(animation, "ANIMATION",
-                "read without a skeleton: tracks are named after their bone ids (\"#3\") and "
-                "bind to no bone");
 
     Children children(animation);
     for (std::size_t i = 0; !children.atEnd(); ++i) {

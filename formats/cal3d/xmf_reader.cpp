@@ -39,10 +39,6 @@ class XmfReader {
         doc_.fail(node, node.name(), "is out of place: only SUBMESH elements belong in MESH");
       readSubmesh(node, step("", "SUBMESH", i), submeshName(stem, i, n));
     }
-    if (droppedInfluences_)
-      doc_.warn(mesh, "MESH",
-                "read without a skeleton: the influences of " + std::to_string(droppedInfluences_) +
-                    " vertices are dropped and the mesh stays in its rest pose");
     doc_.flushRepeated();
     return std::move(part_);
   }
@@ -182,7 +178,6 @@ class XmfReader {
       doc_.warnRepeated("noInfluenceCount", node, path, "has no NUMINFLUENCES attribute");
     else
       doc_.checkDeclaredCount(node, "NUMINFLUENCES", path, influences, "INFLUENCE elements");
-    if (influences > 0 && !bones_.skeleton) ++droppedInfluences_;
     s.anyInfluence = s.anyInfluence || s.influences.size() > rowStart;
     s.influenceStart.push_back(static_cast<std::uint32_t>(s.influences.size()));
 
@@ -218,13 +213,16 @@ class XmfReader {
   void readInfluence(Submesh& s, pugi::xml_node node, const xml::Path& path) {
     const std::int64_t id = doc_.requiredInt(node, "ID", path);
     const float weight = doc_.floats<1>(node, path)[0];
-    if (!bones_.skeleton) return;  // reported once for the file
-    const int bone = bones_.find(id);
-    if (bone < 0)
+    // Without a skeleton the file's bone ids are kept: readModel stands in placeholder bones.
+    const bool mapped = bones_.skeleton != nullptr;
+    const std::int64_t bone = mapped ? bones_.find(id) : id;
+    if (bone < 0 || (!mapped && id >= static_cast<std::int64_t>(doc_.context().limits.maxBones)))
       doc_.fail(node, step(path, "ID"),
-                "is " + std::to_string(id) + ", not a bone of the skeleton (" +
-                    std::to_string(xml::boneCount(bones_)) +
-                    " bones); the mesh belongs to another one");
+                "is " + std::to_string(id) +
+                    (mapped ? ", not a bone of the skeleton (" +
+                                  std::to_string(xml::boneCount(bones_)) +
+                                  " bones); the mesh belongs to another one"
+                            : std::string(", not a bone id")));
     doc_.charge(sizeof(Influence), node, path);
     s.influences.push_back({static_cast<std::uint32_t>(bone), weight});
   }
@@ -328,7 +326,7 @@ class XmfReader {
       m.lod.collapseTo = std::move(s.collapseTo);
       m.lod.faceCollapseCount = std::move(s.faceCollapseCount);
     }
-    if (bones_.skeleton && s.anyInfluence) {
+    if (s.anyInfluence) {
       m.influenceStart = std::move(s.influenceStart);
       m.influences = std::move(s.influences);
     }
@@ -347,7 +345,6 @@ class XmfReader {
   MeshPart part_;
   xml::Document doc_;
   std::uint64_t vertices_ = 0, triangles_ = 0;
-  std::size_t droppedInfluences_ = 0;
 };
 
 }  // namespace

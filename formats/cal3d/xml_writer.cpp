@@ -265,7 +265,7 @@ Result<std::vector<std::byte>> writeXmf(const Scene& scene, std::span<const std:
     pugi::xml_node sub = root.append_child("SUBMESH");
     attr(sub, "NUMVERTICES", static_cast<long long>(n));
     attr(sub, "NUMFACES", static_cast<long long>(m.indices.size() / 3));
-    attr(sub, "MATERIAL", m.material);
+    attr(sub, "MATERIAL", m.material >= 0 ? m.material : m.materialSlot);
     attr(sub, "NUMLODSTEPS", m.lod.empty() ? 0LL : static_cast<long long>(m.lod.collapsible));
     attr(sub, "NUMSPRINGS", static_cast<long long>(m.springs.size()));
     attr(sub, "NUMTEXCOORDS", static_cast<long long>(m.uvSets.size()));

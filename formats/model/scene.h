@@ -92,6 +92,9 @@ struct Mesh {
   std::vector<Influence> influences;
   std::vector<std::uint32_t> indices;            // triangle list
   int material = -1;                             // index into Scene::materials, -1 for none
+  // The material index the file gave when the model has no such material (a cal3d submesh's
+  // thread id with its material file not loaded), kept so that writers can write it back.
+  int materialSlot = -1;
   // >= 0: the mesh is rigidly attached to this bone; its vertices are in model space at rest
   // and move with that bone's skinning matrix, whatever the influences say.
   int parentBone = -1;

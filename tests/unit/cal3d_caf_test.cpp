@@ -339,12 +339,13 @@ TEST(Cal3dCaf, MapsBoneIdsThroughTheSkeletonsReordering) {
   EXPECT_EQ(part.clip.tracks[1].bone, "hand");
 }
 
-TEST(Cal3dCaf, NamesTracksByIdWithoutASkeletonWithOneDiagnostic) {
+TEST(Cal3dCaf, NamesTracksByIdWithoutASkeleton) {
+  // readModel stands in placeholder bones of these names (and says so once for the model).
   const auto part = readOk(build().bytes, BoneMap{});
   EXPECT_EQ(part.clip.tracks[0].bone, "#1");
   EXPECT_EQ(part.clip.tracks[0].sourceIndex, 1);
   EXPECT_EQ(part.clip.tracks[1].bone, "#0");
-  EXPECT_EQ(part.diagnostics.items.size(), 1u);
+  EXPECT_TRUE(part.diagnostics.empty());
 }
 
 TEST(Cal3dCaf, SortsKeyframesByTime) {

@@ -6,6 +6,7 @@
 
 #include "cal3d_binary_test_util.h"
 #include "formats/cal3d/binary_format.h"
+#include "formats/cal3d/cal3d.h"
 #include "formats/model/validate.h"
 
 namespace marrow::formats::cal3d {
@@ -170,6 +171,11 @@ MeshPart readOk(const std::vector<std::byte>& bytes, const BoneMap& bones,
   Scene s;
   if (bones.skeleton) s.skeleton = *bones.skeleton;
   s.meshes = r->meshes;
+  if (!bones.skeleton)  // file bone ids kept: as many placeholder bones as readModel adds
+    for (const auto& m : s.meshes)
+      for (const auto& i : m.influences)
+        while (s.skeleton.bones.size() <= i.bone)
+          s.skeleton.bones.push_back({"#" + std::to_string(s.skeleton.bones.size()), -1, {}, {1, 0, 0, 0}, {1, 1, 1}});
   const auto problems = validate(s);
   EXPECT_TRUE(problems.empty()) << problems.front();
   return std::move(r).value();
@@ -452,12 +458,14 @@ TEST(Cal3dCmf, MapsInfluenceBoneIdsThroughTheSkeletonsReordering) {
   EXPECT_EQ(m.influencesOf(2)[0].bone, 1u);
 }
 
-TEST(Cal3dCmf, DropsInfluencesWithoutASkeletonWithOneDiagnostic) {
-  const auto part = readOk(build({quad(), quad()}).bytes, BoneMap{});
-  EXPECT_FALSE(part.meshes[0].skinned());
-  EXPECT_FALSE(part.meshes[1].skinned());
-  ASSERT_EQ(part.diagnostics.items.size(), 1u);
-  EXPECT_NE(part.diagnostics.items[0].message.find("6 vertices"), std::string::npos);
+TEST(Cal3dCmf, KeepsTheFileBoneIdsWithoutASkeleton) {
+  const auto withSkeleton = readOk(build({quad(), quad()}).bytes);
+  const auto without = readOk(build({quad(), quad()}).bytes, BoneMap{});
+  ASSERT_TRUE(without.meshes[0].skinned());
+  // The reader's test skeleton maps file ids to themselves: the ids are what the file says.
+  EXPECT_EQ(without.meshes[0].influences, withSkeleton.meshes[0].influences);
+  EXPECT_EQ(without.meshes[1].influences, withSkeleton.meshes[1].influences);
+  EXPECT_TRUE(without.diagnostics.empty());
 }
 
 TEST(Cal3dCmf, FlipsEveryFaceWhenTheFirstIsClockwise) {
@@ -676,11 +684,11 @@ TEST(Cal3dCmf, SmallFixturesRejectEveryTruncationAndSurviveFlippedBytes) {
       EXPECT_FALSE(readCmf(std::span(bytes.data(), n), context(file), BoneMap{}).ok()) << n;
     for (std::size_t i = 0; i < bytes.size(); ++i) {
       bytes[i] ^= std::byte{0xFF};
-      const auto r = readCmf(bytes, context(file), BoneMap{});
+      // Through readModel, which stands in placeholder bones for the file's bone ids.
+      const Input in{bytes, context(file)};
+      const auto r = readModel(std::span(&in, 1));
       if (r.ok()) {
-        Scene s;
-        s.meshes = r->meshes;
-        const auto problems = validate(s);
+        const auto problems = validate(*r);
         EXPECT_TRUE(problems.empty()) << i << ": " << problems.front();
       }
       bytes[i] ^= std::byte{0xFF};
