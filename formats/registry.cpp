@@ -91,18 +91,31 @@ Result<Scene> combine(std::vector<Part> parts, std::vector<std::size_t>* order) 
 Result<Scene> readInputs(std::vector<Input> inputs) {
   std::vector<Part> parts;
   std::vector<cal3d::Input> cal3dParts;  // the files of one cal3d model, read together
+  std::vector<const Input*> configs;
   for (const Input& in : inputs) {
     const auto head = std::span(in.bytes).first(std::min<std::size_t>(in.bytes.size(), 1024));
-    if (detectFormat(head, in.ctx.name) == FormatId::Cal3d &&
-        cal3d::detectKind(head, in.ctx.name) != cal3d::FileKind::Config) {
-      cal3dParts.push_back({in.bytes, in.ctx});
+    if (detectFormat(head, in.ctx.name) == FormatId::Cal3d) {
+      if (cal3d::detectKind(head, in.ctx.name) == cal3d::FileKind::Config)
+        configs.push_back(&in);
+      else
+        cal3dParts.push_back({in.bytes, in.ctx});
       continue;
     }
     auto r = readUnchecked(in.bytes, in.ctx);
     if (!r) return r.error();
     parts.push_back({in.ctx.name, std::move(r).value()});
   }
-  if (!cal3dParts.empty()) {
+  // One .cfg and loose cal3d files (an extra animation, say) are one model; with several .cfg
+  // files each is a model of its own and loose files form one more.
+  const bool joinConfig = configs.size() == 1 && !cal3dParts.empty();
+  for (const Input* cfg : configs) {
+    auto r = cal3d::readConfig(cfg->bytes, cfg->ctx,
+                               joinConfig ? std::span<const cal3d::Input>(cal3dParts)
+                                          : std::span<const cal3d::Input>());
+    if (!r) return r.error();
+    parts.push_back({cfg->ctx.name, std::move(r).value()});
+  }
+  if (!cal3dParts.empty() && !joinConfig) {
     auto r = cal3d::readModel(cal3dParts);
     if (!r) return r.error();
     parts.push_back({cal3dParts.front().ctx.name, std::move(r).value()});

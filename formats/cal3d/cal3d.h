@@ -51,6 +51,9 @@ const char* kindName(FileKind kind);
 struct Input {
   std::span<const std::byte> bytes;
   ReadContext ctx;
+  // A material file a .cfg names but that was not found: it still takes its place in the
+  // material list (an untextured default), so that the threads after it keep theirs.
+  bool missing = false;
 };
 
 // Reads cal3d files as one model, whatever order they come in: the skeleton (at most one), then
@@ -61,6 +64,8 @@ Result<Scene> readModel(std::span<const Input> inputs, float scale = 1.0f);
 
 // A .cfg model file: its skeleton=, mesh=, material=, animation= files are fetched through
 // ctx.resolve, relative to `path=` when given and found there, else relative to the .cfg.
-Result<Scene> readConfig(std::span<const std::byte> data, const ReadContext& ctx);
+// `extra` files (an animation opened beside the .cfg, say) join the model.
+Result<Scene> readConfig(std::span<const std::byte> data, const ReadContext& ctx,
+                         std::span<const Input> extra = {});
 
 }  // namespace marrow::formats::cal3d

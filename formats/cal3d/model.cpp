@@ -46,6 +46,17 @@ FileKind xmlKind(std::span<const std::byte> head) {
   return FileKind::Unknown;
 }
 
+// XML text starts with '<' (after a byte order mark and blanks); anything else is read as binary,
+// so that a damaged magic is reported as one ("magic at offset 0"), not as bad XML.
+bool isXml(std::span<const std::byte> data) {
+  std::size_t i = 0;
+  if (data.size() >= 3 && std::to_integer<unsigned char>(data[0]) == 0xEF &&
+      std::to_integer<unsigned char>(data[1]) == 0xBB && std::to_integer<unsigned char>(data[2]) == 0xBF)
+    i = 3;
+  while (i < data.size() && std::isspace(std::to_integer<unsigned char>(data[i]))) ++i;
+  return i < data.size() && std::to_integer<char>(data[i]) == '<';
+}
+
 FileKind kindByExtension(std::string_view name) {
   const auto dot = name.rfind('.');
   if (dot == std::string_view::npos) return FileKind::Unknown;
@@ -127,21 +138,21 @@ FileKind detectKind(std::span<const std::byte> head, std::string_view fileName) 
 }
 
 Result<SkeletonPart> readSkeleton(std::span<const std::byte> data, const ReadContext& ctx) {
-  return hasMagic(data, "CSF") ? readCsf(data, ctx) : readXsf(data, ctx);
+  return isXml(data) ? readXsf(data, ctx) : readCsf(data, ctx);
 }
 
 Result<AnimationPart> readAnimation(std::span<const std::byte> data, const ReadContext& ctx,
                                     const BoneMap& bones) {
-  return hasMagic(data, "CAF") ? readCaf(data, ctx, bones) : readXaf(data, ctx, bones);
+  return isXml(data) ? readXaf(data, ctx, bones) : readCaf(data, ctx, bones);
 }
 
 Result<MeshPart> readMesh(std::span<const std::byte> data, const ReadContext& ctx,
                           const BoneMap& bones) {
-  return hasMagic(data, "CMF") ? readCmf(data, ctx, bones) : readXmf(data, ctx, bones);
+  return isXml(data) ? readXmf(data, ctx, bones) : readCmf(data, ctx, bones);
 }
 
 Result<MaterialPart> readMaterial(std::span<const std::byte> data, const ReadContext& ctx) {
-  return hasMagic(data, "CRF") ? readCrf(data, ctx) : readXrf(data, ctx);
+  return isXml(data) ? readXrf(data, ctx) : readCrf(data, ctx);
 }
 
 Result<Scene> readModel(std::span<const Input> inputs, float scale) {
@@ -179,6 +190,13 @@ Result<Scene> readModel(std::span<const Input> inputs, float scale) {
   bones.skeleton = skeletons.empty() ? nullptr : &scene.skeleton;
 
   for (const Input* in : materials) {
+    if (in->missing) {  // keeps its slot: the threads after it still find theirs
+      Material placeholder;
+      placeholder.name = fileStem(in->ctx.name);
+      placeholder.diffuseAlphaIsOpacity = false;
+      scene.materials.push_back(std::move(placeholder));
+      continue;
+    }
     auto part = readMaterial(in->bytes, in->ctx);
     if (!part) return part.error();
     const int base = static_cast<int>(scene.textures.size());
@@ -239,7 +257,8 @@ std::string baseName(const std::string& path) {
 
 }  // namespace
 
-Result<Scene> readConfig(std::span<const std::byte> data, const ReadContext& ctx) {
+Result<Scene> readConfig(std::span<const std::byte> data, const ReadContext& ctx,
+                         std::span<const Input> extra) {
   auto cfg = parseConfig(data, ctx);
   if (!cfg) return cfg.error();
   if (cfg->skeletons.size() > 1)
@@ -251,6 +270,7 @@ Result<Scene> readConfig(std::span<const std::byte> data, const ReadContext& ctx
   struct Loaded {
     std::vector<std::byte> bytes;
     std::string relative;  // where it was found, relative to the .cfg
+    bool missing = false;  // a material not found: it keeps its slot (cal3d.h Input::missing)
   };
   Diagnostics missing;
   auto fetch = [&](const ConfigEntry& e) -> std::optional<Loaded> {
@@ -268,15 +288,19 @@ Result<Scene> readConfig(std::span<const std::byte> data, const ReadContext& ctx
   };
 
   std::vector<Loaded> files;
-  auto gather = [&](const std::vector<ConfigEntry>& entries) {
+  auto gather = [&](const std::vector<ConfigEntry>& entries, bool keepSlots) {
     for (const auto& e : entries)
-      if (auto f = fetch(e)) files.push_back(std::move(*f));
+      if (auto f = fetch(e))
+        files.push_back(std::move(*f));
+      else if (keepSlots)  // §9: thread i is the i-th material= line, found or not
+        files.push_back(Loaded{{}, e.file, true});
   };
-  gather(cfg->skeletons);
-  gather(cfg->materials);
-  gather(cfg->meshes);
-  gather(cfg->animations);
-  if (files.empty())
+  gather(cfg->skeletons, false);
+  gather(cfg->materials, true);
+  gather(cfg->meshes, false);
+  gather(cfg->animations, false);
+  if (std::none_of(files.begin(), files.end(), [](const Loaded& f) { return !f.missing; }) &&
+      extra.empty())
     return FormatError{ctx.name, "", kNoOffset,
                        missing.empty() ? "names no model files"
                                        : "none of the files it names was found (" +
@@ -287,8 +311,10 @@ Result<Scene> readConfig(std::span<const std::byte> data, const ReadContext& ctx
   for (const Loaded& f : files) {
     Input in;
     in.bytes = f.bytes;
+    in.missing = f.missing;
     in.ctx.name = cfgDir + f.relative;
     in.ctx.limits = ctx.limits;
+    in.ctx.fetchTextures = ctx.fetchTextures;
     // Texture maps are named relative to their material file.
     if (ctx.resolve)
       in.ctx.resolve = [outer = ctx.resolve, dir = dirOf(f.relative)](const std::string& rel) {
@@ -296,6 +322,7 @@ Result<Scene> readConfig(std::span<const std::byte> data, const ReadContext& ctx
       };
     inputs.push_back(std::move(in));
   }
+  inputs.insert(inputs.end(), extra.begin(), extra.end());
   auto scene = readModel(inputs, cfg->scale);
   if (!scene) return scene;
   Diagnostics all = std::move(cfg->diagnostics);

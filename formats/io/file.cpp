@@ -40,57 +40,57 @@ std::string lower(std::string s) {
   return s;
 }
 
-// `rel` made safe: slashes only, no absolute root, no drive letter, no ".." escaping the base.
-std::optional<fs::path> confine(std::string rel) {
-  std::replace(rel.begin(), rel.end(), '\\', '/');
-  if (rel.size() >= 2 && rel[1] == ':') rel.erase(0, 2);
-  while (!rel.empty() && rel.front() == '/') rel.erase(0, 1);
-  if (rel.empty() || rel.find('\0') != std::string::npos) return std::nullopt;
-  fs::path out;
-  for (const auto& part : fs::path(rel)) {
+// The path a model names, on this machine: slashes for backslashes, a Windows drive letter
+// dropped (the rest is tried as an absolute path), relative paths taken from `base`, "." and ".."
+// resolved. Models name files next to them, beside them in sibling folders ("../textures") and
+// sometimes by absolute path: all are read. (Reading is all a resolver does; where files are
+// written, paths are confined to the chosen folder.)
+std::optional<fs::path> locate(const fs::path& base, std::string name) {
+  if (name.empty() || name.find('\0') != std::string::npos) return std::nullopt;
+  std::replace(name.begin(), name.end(), '\\', '/');
+  if (name.size() >= 2 && name[1] == ':' && std::isalpha(static_cast<unsigned char>(name[0])))
+    name.erase(0, 2);
+  const fs::path p(name);
+  return (p.is_absolute() ? p : base / p).lexically_normal();
+}
+
+// A case-insensitive match for `path`, component by component from its root (files made on
+// Windows name their siblings in any case).
+std::optional<fs::path> matchCase(const fs::path& path) {
+  std::error_code ec;
+  fs::path dir = path.root_path().empty() ? fs::path(".") : path.root_path();
+  for (const auto& part : path.relative_path()) {
+    if (part == "." || part.empty()) continue;
     if (part == "..") {
-      if (out.empty()) return std::nullopt;
-      out = out.parent_path();
-    } else if (part != "." && !part.empty()) {
-      out /= part;
+      dir = dir.parent_path();
+      continue;
     }
+    const std::string want = lower(part.string());
+    bool hit = false;
+    for (const auto& e : fs::directory_iterator(dir, ec))
+      if (lower(e.path().filename().string()) == want) {
+        dir = e.path();
+        hit = true;
+        break;
+      }
+    if (!hit) return std::nullopt;
   }
-  if (out.empty()) return std::nullopt;
-  return out;
+  return dir;
 }
 
 }  // namespace
 
 Resolver diskResolver(const std::string& directory) {
-  return [base = fs::path(directory)](const std::string& relativePath)
+  return [base = fs::path(directory)](const std::string& name)
              -> std::optional<std::vector<std::byte>> {
-    auto rel = confine(relativePath);
-    if (!rel) return std::nullopt;
+    auto path = locate(base, name);
+    if (!path) return std::nullopt;
     std::error_code ec;
-    fs::path candidate = base / *rel;
-    if (!fs::is_regular_file(candidate, ec)) {
-      // Files made on Windows name their siblings in any case: look for a case-insensitive match.
-      fs::path dir = base;
-      bool found = true;
-      for (const auto& part : *rel) {
-        const std::string want = lower(part.string());
-        bool hit = false;
-        for (const auto& e : fs::directory_iterator(dir, ec)) {
-          if (lower(e.path().filename().string()) == want) {
-            dir = e.path();
-            hit = true;
-            break;
-          }
-        }
-        if (!hit) {
-          found = false;
-          break;
-        }
-      }
-      if (!found || !fs::is_regular_file(dir, ec)) return std::nullopt;
-      candidate = dir;
+    if (!fs::is_regular_file(*path, ec)) {
+      path = matchCase(*path);
+      if (!path || !fs::is_regular_file(*path, ec)) return std::nullopt;
     }
-    auto bytes = readFile(candidate.string(), 1ull << 30);
+    auto bytes = readFile(path->string(), 1ull << 30);
     if (!bytes) return std::nullopt;
     return std::move(bytes).value();
   };

@@ -14,8 +14,9 @@ namespace marrow::formats {
 Result<std::vector<std::byte>> readFile(const std::string& path,
                                         std::uint64_t maxBytes = 4ull << 30);
 
-// A resolver that finds sibling files in `directory`, trying the name as given, then with
-// backslashes as slashes, then case-insensitively. It never leaves `directory`'s tree.
+// A resolver that finds the files a model names: relative to `directory` (".." included) or by
+// absolute path, backslashes read as slashes, a Windows drive letter dropped, and matched
+// case-insensitively when the exact name does not exist. It only reads.
 Resolver diskResolver(const std::string& directory);
 
 // A context for a file on disk: its name for messages, default limits, a resolver beside it.
