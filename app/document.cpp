@@ -4,6 +4,11 @@
 #include <QFile>
 #include <QFileInfo>
 
+#include <algorithm>
+#include <span>
+
+#include "formats/cal3d/cal3d.h"
+#include "formats/cal3d/parts.h"
 #include "formats/io/file.h"
 #include "formats/registry.h"
 
@@ -55,6 +60,55 @@ QImage decodeTexture(const formats::Texture& t, formats::Diagnostics& diag) {
   return img;
 }
 
+// cal3d submeshes find their materials by position in the model's material list, which only a
+// .cfg gives. When material files are opened on their own, a .cfg beside them that names them
+// all says their order; the inputs are put in that order. Without one, a diagnostic says that
+// the order given is the order used.
+void orderCal3dMaterials(std::vector<formats::Input>& inputs, formats::Diagnostics& notes) {
+  std::vector<std::size_t> materials;
+  for (std::size_t i = 0; i < inputs.size(); ++i) {
+    const auto head = std::span(inputs[i].bytes).first(std::min<std::size_t>(inputs[i].bytes.size(), 1024));
+    if (formats::cal3d::detectKind(head, inputs[i].ctx.name) == formats::cal3d::FileKind::Material)
+      materials.push_back(i);
+    else if (formats::cal3d::detectKind(head, inputs[i].ctx.name) == formats::cal3d::FileKind::Config)
+      return;  // the .cfg itself is read: it orders them
+  }
+  if (materials.size() < 2) return;
+  const QDir dir = QFileInfo(QString::fromStdString(inputs[materials.front()].ctx.name)).dir();
+  const QStringList cfgs = dir.entryList({QStringLiteral("*.cfg"), QStringLiteral("*.CFG")}, QDir::Files);
+  for (const QString& cfgName : cfgs) {
+    QFile f(dir.filePath(cfgName));
+    if (!f.open(QIODevice::ReadOnly) || f.size() > (1 << 20)) continue;
+    const QByteArray text = f.readAll();
+    formats::ReadContext ctx;
+    ctx.name = f.fileName().toStdString();
+    const auto cfg = formats::cal3d::parseConfig(
+        std::as_bytes(std::span(text.constData(), static_cast<std::size_t>(text.size()))), ctx);
+    if (!cfg) continue;
+    std::vector<std::size_t> rank(materials.size(), ~std::size_t{0});
+    for (std::size_t m = 0; m < materials.size(); ++m) {
+      const QString name = QFileInfo(QString::fromStdString(inputs[materials[m]].ctx.name)).fileName();
+      for (std::size_t k = 0; k < cfg->materials.size(); ++k)
+        if (QFileInfo(QString::fromStdString(cfg->materials[k].file)).fileName().compare(name, Qt::CaseInsensitive) == 0)
+          rank[m] = k;
+    }
+    if (std::find(rank.begin(), rank.end(), ~std::size_t{0}) != rank.end()) continue;
+    std::vector<std::size_t> order(materials.size());
+    for (std::size_t m = 0; m < order.size(); ++m) order[m] = m;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rank[a] < rank[b]; });
+    std::vector<formats::Input> sorted;
+    for (std::size_t m : order) sorted.push_back(std::move(inputs[materials[m]]));
+    for (std::size_t m = 0; m < materials.size(); ++m) inputs[materials[m]] = std::move(sorted[m]);
+    notes.info(ctx.name, "material", formats::kNoOffset,
+               "the material files were put in the order this .cfg gives them");
+    return;
+  }
+  notes.info(inputs[materials.front()].ctx.name, "materials", formats::kNoOffset,
+             std::to_string(materials.size()) +
+                 " material files were given without a .cfg naming them: submeshes find them in "
+                 "the order they were given (a .cfg fixes that order)");
+}
+
 }  // namespace
 
 formats::Result<Document> loadDocument(const QStringList& paths, Textures textures) {
@@ -69,8 +123,12 @@ formats::Result<Document> loadDocument(const QStringList& paths, Textures textur
     ctx.fetchTextures = textures != Textures::Skip;
     inputs.push_back({std::move(bytes).value(), std::move(ctx)});
   }
+  formats::Diagnostics notes;
+  orderCal3dMaterials(inputs, notes);
   auto scene = formats::readInputs(std::move(inputs));
   if (!scene) return scene.error();
+  notes.append(scene->diagnostics);
+  scene->diagnostics = std::move(notes);
   Document doc;
   doc.paths = paths;
   if (textures == Textures::Decode)
