@@ -49,8 +49,9 @@ Result<Scene> loadFile(const std::string& path) {
 namespace {
 
 // Clips play on the skeleton by bone name; tracks that name no bone of it are worth saying.
-void reportUnboundTracks(Scene& scene) {
-  for (const Clip& clip : scene.clips) {
+void reportUnboundTracks(Scene& scene, const std::vector<std::string>& clipFiles) {
+  for (std::size_t c = 0; c < scene.clips.size(); ++c) {
+    const Clip& clip = scene.clips[c];
     std::vector<std::string> missing;
     for (const Track& t : clip.tracks)
       if (scene.skeleton.find(t.bone) < 0) missing.push_back(t.bone);
@@ -59,7 +60,8 @@ void reportUnboundTracks(Scene& scene) {
     for (std::size_t i = 0; i < missing.size() && i < 5; ++i)
       names += (i ? ", " : "") + ("'" + missing[i] + "'");
     if (missing.size() > 5) names += ", …";
-    scene.diagnostics.warn("", "clip '" + clip.name + "'", kNoOffset,
+    scene.diagnostics.warn(c < clipFiles.size() ? clipFiles[c] : "", "clip '" + clip.name + "'",
+                           kNoOffset,
                            std::to_string(missing.size()) + " of its " +
                                std::to_string(clip.tracks.size()) +
                                " tracks name bones the skeleton does not have (" + names +
@@ -76,7 +78,11 @@ Result<Scene> combine(std::vector<Part> parts, std::vector<std::size_t>* order) 
     return !parts[a].scene.skeleton.empty() && parts[b].scene.skeleton.empty();
   });
   Scene out;
-  for (std::size_t i : idx) merge(out, std::move(parts[i].scene), parts[i].name);
+  std::vector<std::string> clipFiles;  // the file each clip came from, for messages
+  for (std::size_t i : idx) {
+    merge(out, std::move(parts[i].scene), parts[i].name);
+    clipFiles.resize(out.clips.size(), parts[i].name);
+  }
   // The one validation of everything read (readInputs reads without it).
   if (auto problems = validate(out); !problems.empty())
     return FormatError{parts.empty() ? "" : parts[idx.front()].name, "", kNoOffset,
@@ -84,7 +90,7 @@ Result<Scene> combine(std::vector<Part> parts, std::vector<std::size_t>* order) 
                                                      : "the files do not form one model: ") +
                            problems.front()};
   if (order) *order = std::move(idx);
-  reportUnboundTracks(out);
+  reportUnboundTracks(out, clipFiles);
   return out;
 }
 

@@ -1,5 +1,7 @@
 // marrow-cli convert: any model Marrow reads, written in another format.
 #include <charconv>
+#include <cmath>
+#include <set>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -44,8 +46,9 @@ int runConvert(const Args& args) {
   const std::string* out = args.option("-o");
   if (!out) return usageError("convert", "no output given (-o OUTPUT)");
   const std::string ext = QFileInfo(QString::fromStdString(*out)).suffix().toLower().toStdString();
-  const std::string cal3dExts = "cfg csf xsf cmf xmf caf xaf crf xrf";
-  if (ext != "omf" && (ext.empty() || cal3dExts.find(ext) == std::string::npos))
+  static const std::set<std::string> kOutputs = {"omf", "cfg", "csf", "xsf", "cmf",
+                                                 "xmf", "caf", "xaf", "crf", "xrf"};
+  if (!kOutputs.count(ext))
     return usageError("convert", "cannot write '." + ext +
                                      "' files; the output formats are .omf, and cal3d's .cfg "
                                      "(the whole model), .csf .cmf .caf .crf and .xsf .xmf .xaf .xrf");
@@ -53,10 +56,13 @@ int runConvert(const Args& args) {
   cal3d.xml = ext.size() == 3 && ext[0] == 'x';
   double version = 0.0;
   if (!numberOption(args, "--version", version)) return kUsage;
+  if (version != std::floor(version) || version < 0.0 || version > 1e6)
+    return usageError("convert", "--version is a whole number such as 700, 1100 or 1300");
 
   auto doc = loadInputs(args);
   if (!doc) return kLoadError;
   const formats::Scene& s = *doc->scene;
+  printDiagnostics(s.diagnostics);  // what reading found, before what writing loses
   cal3d.version = version > 0.0 ? static_cast<int>(version) : formats::cal3d::versionFor(s);
   if (args.has("--xml")) cal3d.xml = true;
 
@@ -71,7 +77,9 @@ int runConvert(const Args& args) {
       if (d.file.empty()) d.file = *out;
     printDiagnostics(diag);
     if (!files) {
-      std::fprintf(stderr, "marrow-cli: %s\n", files.error().describe().c_str());
+      formats::FormatError e = files.error();
+      if (e.file.empty()) e.file = *out;
+      std::fprintf(stderr, "marrow-cli: %s\n", e.describe().c_str());
       return kLoadError;
     }
     const auto dir = target.parent_path();
@@ -102,7 +110,9 @@ int runConvert(const Args& args) {
     if (d.file.empty()) d.file = *out;  // what the writer could not keep, said of the output
   printDiagnostics(diag);
   if (!bytes) {
-    std::fprintf(stderr, "marrow-cli: %s\n", bytes.error().describe().c_str());
+    formats::FormatError e = bytes.error();
+    if (e.file.empty()) e.file = *out;
+    std::fprintf(stderr, "marrow-cli: %s\n", e.describe().c_str());
     return kLoadError;
   }
   return writeBytes(*out, *bytes) ? kOk : kLoadError;

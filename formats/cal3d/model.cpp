@@ -93,7 +93,7 @@ std::string summarize(const std::vector<std::string>& formats) {
 // Without a skeleton, meshes keep their file bone ids and tracks are named "#<id>": bones of those
 // names stand in, so that nothing of the files is lost (a lone .cmf converts with its
 // influences). They are not the real skeleton: poses mean nothing until its .csf is loaded.
-void standInPlaceholderBones(Scene& scene) {
+void standInPlaceholderBones(Scene& scene, const std::string& file) {
   std::int64_t highest = -1;
   for (const Mesh& m : scene.meshes)
     for (const Influence& i : m.influences) highest = std::max<std::int64_t>(highest, i.bone);
@@ -106,7 +106,7 @@ void standInPlaceholderBones(Scene& scene) {
     scene.skeleton.bones.push_back(std::move(b));
   }
   scene.diagnostics.warn(
-      "", "skeleton", kNoOffset,
+      file, "skeleton", kNoOffset,
       "no skeleton (.csf/.xsf) was given: " + std::to_string(highest + 1) +
           " placeholder bones (#0, #1, …) stand in for the bone ids the files use; load the "
           "skeleton to see the meshes skinned and the animations play");
@@ -226,7 +226,7 @@ Result<Scene> readModel(std::span<const Input> inputs, float scale) {
     formats.push_back(part->format);
   }
   if (unknownThreads)
-    scene.diagnostics.warn("", "material threads", kNoOffset,
+    scene.diagnostics.warn(meshes.front()->ctx.name, "material threads", kNoOffset,
                            std::to_string(unknownThreads) + " submeshes name a material thread "
                            "past the " + std::to_string(scene.materials.size()) +
                            " materials loaded; they are drawn untextured");
@@ -238,7 +238,7 @@ Result<Scene> readModel(std::span<const Input> inputs, float scale) {
     scene.diagnostics.append(part->diagnostics);
     formats.push_back(part->format);
   }
-  if (skeletons.empty()) standInPlaceholderBones(scene);
+  if (skeletons.empty() && !inputs.empty()) standInPlaceholderBones(scene, inputs.front().ctx.name);
   scene.format = summarize(formats);
   return scene;
 }

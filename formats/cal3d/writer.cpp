@@ -116,7 +116,16 @@ class UniqueNames {
 Result<std::vector<NamedFile>> writeModel(const Scene& scene, const std::string& baseName,
                                           const WriteOptions& o, Diagnostics& d) {
   if (!writableVersion(o.version)) return FormatError{"", "version", kNoOffset, versionError(o.version)};
-  const Scene s = inCal3dBasis(scene, d);
+  Scene s = inCal3dBasis(scene, d);
+  if (s.skeleton.empty()) {
+    // cal3d models have a skeleton (libcal3d refuses one without): a single root bone at the
+    // origin, which the unskinned meshes ignore.
+    Bone root;
+    root.name = "root";
+    s.skeleton.bones.push_back(root);
+    d.info("", "skeleton", kNoOffset,
+           "the model has no skeleton; one root bone was written, as cal3d needs a skeleton");
+  }
   const std::string base = safeStem(baseName, "model");
   const char* ext[] = {o.xml ? ".xsf" : ".csf", o.xml ? ".xaf" : ".caf", o.xml ? ".xmf" : ".cmf",
                        o.xml ? ".xrf" : ".crf"};
