@@ -4,6 +4,8 @@
 #include <QDockWidget>
 
 #include <functional>
+#include <map>
+#include <string>
 #include <vector>
 
 #include "app/document.h"
@@ -59,11 +61,19 @@ class BonesDock : public QDockWidget {
 
 // What the user has set on the meshes: blend shape weights, level of detail.
 struct MeshControls {
-  std::vector<std::vector<float>> morphWeights;  // per mesh, per morph target
-  std::vector<float> levels;                     // per mesh, 1 = full detail
+  // By target name: a face split over several submeshes has a target of one name in each, and
+  // they move together.
+  std::map<std::string, float> morphWeights;
+  std::vector<float> levels;  // per mesh, 1 = full detail
 
   void reset(const formats::Scene& scene);
+  // One weight per morph target of `mesh`, from the weights by name.
+  std::vector<float> weightsFor(const formats::Mesh& mesh) const;
 };
+
+// A morph target's name as people read it: exporters that could not store UTF-8 wrote it as hex
+// ("e5a4a7e58fa3" is 大口), which is shown decoded, the stored text after it.
+QString morphDisplayName(const std::string& name);
 
 // Name / value pairs of whatever is selected; sliders for morph targets and level of detail.
 class PropertiesDock : public QDockWidget {
@@ -75,12 +85,13 @@ class PropertiesDock : public QDockWidget {
   void clear();
 
  signals:
-  void morphWeightChanged(int mesh, int target, float weight);
+  void morphWeightChanged(const std::string& target, float weight);
   void levelOfDetailChanged(int mesh, float level);  // mesh -1: every mesh
 
  private:
   void addSlider(QTreeWidgetItem* item, float value, float lo, float hi,
                  std::function<void(float)> changed);
+  void addMorphSliders(const std::vector<const formats::Mesh*>& meshes, const MeshControls& controls);
   QTreeWidget* tree_;
 };
 

@@ -76,13 +76,18 @@ void MainWindow::createDocks() {
     timeline_->play();
   });
   connect(bones_, &BonesDock::boneSelected, this, &MainWindow::onBoneSelected);
-  connect(properties_, &PropertiesDock::morphWeightChanged, this, [this](int mesh, int target, float w) {
-    if (mesh < 0 || static_cast<std::size_t>(mesh) >= controls_.morphWeights.size()) return;
-    auto& weights = controls_.morphWeights[static_cast<std::size_t>(mesh)];
-    if (target < 0 || static_cast<std::size_t>(target) >= weights.size()) return;
-    weights[static_cast<std::size_t>(target)] = w;
-    viewport_->setMorphWeights(static_cast<std::size_t>(mesh), weights);
-  });
+  connect(properties_, &PropertiesDock::morphWeightChanged, this,
+          [this](const std::string& target, float w) {
+            if (!doc_) return;
+            controls_.morphWeights[target] = w;
+            const auto& meshes = doc_->scene->meshes;
+            for (std::size_t m = 0; m < meshes.size(); ++m)
+              for (const auto& t : meshes[m].morphs)
+                if (t.name == target) {
+                  viewport_->setMorphWeights(m, controls_.weightsFor(meshes[m]));
+                  break;
+                }
+          });
   connect(properties_, &PropertiesDock::levelOfDetailChanged, this, [this](int mesh, float level) {
     for (std::size_t m = 0; m < controls_.levels.size(); ++m)
       if (mesh < 0 || static_cast<int>(m) == mesh) {

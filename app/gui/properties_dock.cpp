@@ -1,5 +1,6 @@
 #include <QHeaderView>
 #include <QSlider>
+#include <QStringDecoder>
 #include <QTreeWidget>
 
 #include <glm/gtc/quaternion.hpp>
@@ -39,10 +40,47 @@ class Rows {
 }  // namespace
 
 void MeshControls::reset(const formats::Scene& scene) {
-  morphWeights.assign(scene.meshes.size(), {});
-  for (std::size_t m = 0; m < scene.meshes.size(); ++m)
-    morphWeights[m].assign(scene.meshes[m].morphs.size(), 0.0f);
+  morphWeights.clear();
   levels.assign(scene.meshes.size(), 1.0f);
+}
+
+std::vector<float> MeshControls::weightsFor(const formats::Mesh& mesh) const {
+  std::vector<float> w(mesh.morphs.size(), 0.0f);
+  for (std::size_t k = 0; k < w.size(); ++k)
+    if (const auto it = morphWeights.find(mesh.morphs[k].name); it != morphWeights.end())
+      w[k] = it->second;
+  return w;
+}
+
+QString morphDisplayName(const std::string& name) {
+  const QString stored = QString::fromStdString(name);
+  if (name.size() < 4 || name.size() % 2 != 0) return stored;
+  const QByteArray bytes = QByteArray::fromHex(QByteArray::fromStdString(name));
+  if (bytes.size() * 2 != static_cast<qsizetype>(name.size()) ||
+      !std::all_of(name.begin(), name.end(), [](unsigned char c) { return std::isxdigit(c); }))
+    return stored;
+  QStringDecoder utf8(QStringDecoder::Utf8);
+  const QString text = utf8.decode(bytes);
+  if (utf8.hasError() || text.isEmpty() ||
+      std::any_of(text.begin(), text.end(), [](QChar c) { return !c.isPrint(); }))
+    return stored;
+  return text + QStringLiteral("  (") + stored + QLatin1Char(')');
+}
+
+void PropertiesDock::addMorphSliders(const std::vector<const formats::Mesh*>& meshes,
+                                     const MeshControls& controls) {
+  std::vector<std::string> names;  // each name once, in the order the meshes have them
+  for (const auto* m : meshes)
+    for (const auto& t : m->morphs)
+      if (std::find(names.begin(), names.end(), t.name) == names.end()) names.push_back(t.name);
+  if (names.empty()) return;
+  auto* group = new QTreeWidgetItem(tree_, {tr("Morph targets"), QString::number(names.size())});
+  for (const auto& name : names) {
+    const auto it = controls.morphWeights.find(name);
+    addSlider(new QTreeWidgetItem(group, {morphDisplayName(name), {}}),
+              it == controls.morphWeights.end() ? 0.0f : it->second, 0.0f, 1.0f,
+              [this, name](float weight) { emit morphWeightChanged(name, weight); });
+  }
 }
 
 void PropertiesDock::addSlider(QTreeWidgetItem* item, float value, float lo, float hi,
@@ -96,6 +134,9 @@ void PropertiesDock::show(const Document& doc, const MeshControls& controls, Ite
       rows.add(tr("Diagnostics"), QString::number(s.diagnostics.items.size()));
       glm::vec3 lo, hi;
       if (formats::restBounds(s, lo, hi)) rows.add(tr("Bounds (native)"), vec(lo) + QStringLiteral("  …  ") + vec(hi));
+      std::vector<const formats::Mesh*> all;
+      for (const auto& m : s.meshes) all.push_back(&m);
+      addMorphSliders(all, controls);
       if (std::any_of(s.meshes.begin(), s.meshes.end(), [](const auto& m) { return !m.lod.empty(); })) {
         float level = 1.0f;
         for (std::size_t m = 0; m < s.meshes.size() && m < controls.levels.size(); ++m)
@@ -129,18 +170,7 @@ void PropertiesDock::show(const Document& doc, const MeshControls& controls, Ite
         addSlider(rows.add(tr("Level of detail"), {}), level, 0.0f, 1.0f,
                   [this, index](float picked) { emit levelOfDetailChanged(index, picked); });
       }
-      if (!m.morphs.empty()) {
-        auto* group = rows.add(tr("Morph targets"), QString::number(m.morphs.size()));
-        for (std::size_t k = 0; k < m.morphs.size(); ++k) {
-          const auto& weights = controls.morphWeights;
-          const float w = static_cast<std::size_t>(index) < weights.size() && k < weights[index].size()
-                              ? weights[index][k] : 0.0f;
-          auto* item = rows.add(str(m.morphs[k].name), {}, group);
-          addSlider(item, w, 0.0f, 1.0f, [this, index, k](float weight) {
-            emit morphWeightChanged(index, static_cast<int>(k), weight);
-          });
-        }
-      }
+      if (!m.morphs.empty()) addMorphSliders({&m}, controls);
       break;
     }
     case ItemKind::Clip: {
