@@ -15,33 +15,10 @@
 #include <cmath>
 #include <functional>
 
-#include <fstream>
+
+#include "cli_util.h"
 
 namespace {
-
-struct CliRun {
-  int code = -1;
-  QByteArray out, err;
-  QJsonObject json() const {
-    QJsonParseError e;
-    const QJsonDocument d = QJsonDocument::fromJson(out, &e);
-    EXPECT_EQ(e.error, QJsonParseError::NoError) << e.errorString().toStdString() << "\n" << out.left(400).toStdString();
-    return d.object();
-  }
-};
-
-CliRun cli(const QStringList& args) {
-  QProcess p;
-  p.start(QStringLiteral(MARROW_CLI), args);
-  p.waitForFinished(120000);
-  return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, p.readAllStandardOutput(),
-          p.readAllStandardError()};
-}
-
-QString assimpModel(const char* rel) {
-  const QString path = QStringLiteral(MARROW_ASSIMP_MODELS_DIR "/") + QLatin1String(rel);
-  return std::ifstream(path.toStdString()) ? path : QString();
-}
 
 TEST(Cli, UsageErrorsExitWithTwo) {
   EXPECT_EQ(cli({}).code, 2);
