@@ -106,9 +106,7 @@ inline std::array<float, 4> readFileQuat(ByteReader& r, std::string_view field) 
   const std::size_t at = r.offset();
   std::array<float, 4> q{};
   for (float& c : q) c = r.finiteF32(field);
-  double len2 = 0.0;
-  for (float c : q) len2 += static_cast<double>(c) * c;
-  if (!(len2 > 1e-12)) r.failAt(at, field, "is the zero quaternion, which is no rotation");
+  if (isZeroQuaternion(q)) r.failAt(at, field, std::string(kZeroQuaternionMessage));
   return q;
 }
 

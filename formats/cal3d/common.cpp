@@ -17,6 +17,12 @@ glm::quat quatFromFile(float x, float y, float z, float w) { return glm::quat(w,
 
 std::array<float, 4> quatToFile(const glm::quat& q) { return {-q.x, -q.y, -q.z, q.w}; }
 
+bool isZeroQuaternion(const std::array<float, 4>& q) {
+  double len2 = 0.0;
+  for (float c : q) len2 += static_cast<double>(c) * c;
+  return !(len2 > 1e-12);
+}
+
 glm::mat4 inverseBindFromFile(const glm::vec3& translation, const std::array<float, 4>& r) {
   const glm::quat q = quatFromFile(r[0], r[1], r[2], r[3]);
   return glm::translate(translation) * glm::mat4_cast(glm::normalize(q));

@@ -26,6 +26,13 @@ inline Basis cal3dBasis(float unitMeters = 1.0f) { return Basis{Axis::Z, true, u
 glm::quat quatFromFile(float x, float y, float z, float w);
 std::array<float, 4> quatToFile(const glm::quat& q);
 
+// Whether a stored quaternion (x, y, z, w) has (almost) no length: such a value is no rotation
+// and cannot be renormalised (§8), so every reader, binary and XML, rejects it with
+// kZeroQuaternionMessage.
+bool isZeroQuaternion(const std::array<float, 4>& q);
+inline constexpr std::string_view kZeroQuaternionMessage =
+    "is the zero quaternion, which is no rotation";
+
 // Bone space (§3, §10.3): InverseBind = Translate(t) · Rotate(conj r) with (t, r) as stored.
 glm::mat4 inverseBindFromFile(const glm::vec3& translation, const std::array<float, 4>& rotation);
 struct BoneSpace {

@@ -125,7 +125,7 @@ class XafReader {
         missingTranslation(raw, key, kpath, required, dynamic, keys);
       }
       const auto r =
-          doc_.floats<4>(doc_.expect(c, "ROTATION", key, kpath), step(kpath, "ROTATION"));
+          doc_.quaternion(doc_.expect(c, "ROTATION", key, kpath), step(kpath, "ROTATION"));
       raw.rotation = quatFromFile(r[0], r[1], r[2], r[3]);
       doc_.expectEnd(c, kpath, "TRANSLATION and ROTATION");
       keys.push_back(raw);

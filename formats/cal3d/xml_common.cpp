@@ -319,6 +319,12 @@ void Document::floats(pugi::xml_node node, const Path& path, std::span<float> ou
   floatsUpTo(node, path, out, out.size());
 }
 
+std::array<float, 4> Document::quaternion(pugi::xml_node node, const Path& path) const {
+  const auto q = floats<4>(node, path);
+  if (isZeroQuaternion(q)) fail(node, path, std::string(kZeroQuaternionMessage));
+  return q;
+}
+
 std::size_t Document::floatsUpTo(pugi::xml_node node, const Path& path, std::span<float> out,
                                  std::size_t min) const {
   const char* raw = node.child_value();

@@ -119,6 +119,8 @@ class Document {
     floats(node, path, a);
     return a;
   }
+  // A stored quaternion: four numbers (x, y, z, w), not the zero quaternion (common.h).
+  std::array<float, 4> quaternion(pugi::xml_node node, const Path& path) const;
   // Between `min` and `out.size()` numbers; returns how many there were.
   std::size_t floatsUpTo(pugi::xml_node node, const Path& path, std::span<float> out,
                          std::size_t min) const;

@@ -78,11 +78,11 @@ class XsfReader {
     Children c(node);
     const auto t =
         doc_.floats<3>(doc_.expect(c, "TRANSLATION", node, path), step(path, "TRANSLATION"));
-    const auto r = doc_.floats<4>(doc_.expect(c, "ROTATION", node, path), step(path, "ROTATION"));
+    const auto r = doc_.quaternion(doc_.expect(c, "ROTATION", node, path), step(path, "ROTATION"));
     const auto bt = doc_.floats<3>(doc_.expect(c, "LOCALTRANSLATION", node, path),
                                    step(path, "LOCALTRANSLATION"));
     const auto br =
-        doc_.floats<4>(doc_.expect(c, "LOCALROTATION", node, path), step(path, "LOCALROTATION"));
+        doc_.quaternion(doc_.expect(c, "LOCALROTATION", node, path), step(path, "LOCALROTATION"));
     b.parentNode = doc_.expect(c, "PARENTID", node, path);
     b.parent = doc_.integer(b.parentNode, step(path, "PARENTID"));
     while (c.nextIs("CHILDID")) {

@@ -126,6 +126,17 @@ TEST(Cal3dXaf, RejectsNaNAndInfiniteValues) {
   EXPECT_FALSE(readXaf(bytes(animation(track(1, key("0", "1 2 1e39")))), named(), f.map()).ok());
 }
 
+// §8: the zero quaternion is no rotation; the binary reader rejects it too.
+TEST(Cal3dXaf, RejectsAZeroQuaternion) {
+  Fixture f;
+  const std::string xml = animation(track(1, key("0") + key("0.5", "1 2 3", "0 0 0 0")));
+  const auto r = readXaf(bytes(xml), named(), f.map());
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().field, "TRACK 0 / KEYFRAME 1 / ROTATION");
+  EXPECT_EQ(r.error().offset, xml.find("<ROTATION>0 0 0 0"));
+  EXPECT_NE(r.error().message.find("zero quaternion"), std::string::npos);
+}
+
 TEST(Cal3dXaf, RejectsADurationThatIsNotPositive) {
   Fixture f;
   for (const char* d : {"0", "-1", "nan", "x"}) {

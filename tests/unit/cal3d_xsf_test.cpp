@@ -137,6 +137,28 @@ TEST(Cal3dXsf, RejectsTextThatIsNotANumber) {
   EXPECT_NE(r.error().message.find("'x'"), std::string::npos);
 }
 
+// §8: the zero quaternion is no rotation; the binary reader rejects it too.
+TEST(Cal3dXsf, RejectsAZeroRotationQuaternion) {
+  std::string xml = kTwoBones;
+  const std::string rotation = "<ROTATION>0 0 0.7071068 0.7071068";
+  xml.replace(xml.find(rotation), rotation.size(), "<ROTATION>0 0 0 0");
+  const auto r = read(xml);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().field, "BONE 0 / ROTATION");
+  EXPECT_EQ(r.error().offset, xml.find("<ROTATION>0 0 0 0"));
+  EXPECT_NE(r.error().message.find("zero quaternion"), std::string::npos);
+}
+
+TEST(Cal3dXsf, RejectsAZeroBoneSpaceQuaternion) {
+  std::string xml = kTwoBones;
+  const std::string second = "<LOCALROTATION>0 0 0 1";
+  xml.replace(xml.find(second, xml.find(second) + 1), second.size(), "<LOCALROTATION>0 0 0 0");
+  const auto r = read(xml);
+  ASSERT_FALSE(r.ok());
+  EXPECT_EQ(r.error().field, "BONE 1 / LOCALROTATION");
+  EXPECT_NE(r.error().message.find("zero quaternion"), std::string::npos);
+}
+
 TEST(Cal3dXsf, RejectsTooFewAndTooManyNumbers) {
   EXPECT_FALSE(read(skeleton(bone(0, "root", -1, {}, "1 2"))).ok());
   EXPECT_FALSE(read(skeleton(bone(0, "root", -1, {}, "1 2 3 4"))).ok());
