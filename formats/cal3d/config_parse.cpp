@@ -15,6 +15,17 @@ bool isBlank(char c) {
   return c == ' ' || c == '\t';
 }
 
+bool isSpace(char c) {
+  return isBlank(c) || c == '\r' || c == '\v' || c == '\f';
+}
+
+// A file name or path as written, made usable everywhere: cfg files from Windows tools separate
+// folders with backslashes.
+std::string withSlashes(std::string s) {
+  std::replace(s.begin(), s.end(), '\\', '/');
+  return s;
+}
+
 std::string lowerAscii(std::string_view s) {
   std::string out(s);
   for (char& c : out)
@@ -62,16 +73,20 @@ class ConfigParser {
       return std::nullopt;
     }
     ++i;
-    // §9: the value runs from the first non-blank after '=' to the end of the line, spaces kept
-    // (file names may contain them).
+    // §9: the value runs from the first non-blank after '=' to the last one, inner spaces kept
+    // (file names may contain them; trailing ones are editing leftovers, "mesh=a.cmf   ").
     while (i < s.size() && isBlank(s[i])) ++i;
-    const std::string value(s.substr(i));
+    std::string_view rest = s.substr(i);
+    while (!rest.empty() && isSpace(rest.back())) rest.remove_suffix(1);
+    const std::string value(rest);
     const std::string key = lowerAscii(rawKey);
 
     if (key == "scale") {
       parseScale(value, line, offset);
     } else if (key == "path") {
-      path_ = value;
+      // A prefix of the file names after it (cally's demo joins them as they are): a folder.
+      path_ = withSlashes(value);
+      if (!path_.empty() && path_.back() != '/') path_ += '/';
     } else if (key == "skeleton" || key == "mesh" || key == "material" || key == "animation") {
       if (value.empty()) {
         warn(line, offset, std::string(rawKey) + "= names no file; ignored");
@@ -90,7 +105,7 @@ class ConfigParser {
       if (list.size() >= max)
         return FormatError{ctx_.name, "line " + std::to_string(line), offset,
                            "is one " + key + " too many: the limit is " + std::to_string(max)};
-      list.push_back(ConfigEntry{value, path_, line});
+      list.push_back(ConfigEntry{withSlashes(value), path_, line});
     } else if (key == "blendmesh" || key == "morphanim") {
       // §9: the fork's morph-target extras.
       warn(line, offset,
@@ -103,7 +118,6 @@ class ConfigParser {
 
   void parseScale(const std::string& value, int line, std::size_t offset) {
     std::string_view v = value;
-    while (!v.empty() && isBlank(v.back())) v.remove_suffix(1);
     if (!v.empty() && v.front() == '+') v.remove_prefix(1);
     float scale = 0.0f;
     const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), scale);

@@ -84,8 +84,8 @@ Result<MaterialPart> readXrf(std::span<const std::byte> data, const ReadContext&
 
 // A .cfg file's lines (§9), before any file is read.
 struct ConfigEntry {
-  std::string file;  // as written
-  std::string path;  // the path= in force when it was named ("" for none)
+  std::string file;  // as written, less trailing blanks, backslashes turned into '/'
+  std::string path;  // the path= in force when it was named, ending in '/' ("" for none)
   int line = 0;      // 1-based, for messages
 };
 

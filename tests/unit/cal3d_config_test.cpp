@@ -107,6 +107,35 @@ TEST(Cal3dConfig, KeepsSpacesInsideValues) {
   EXPECT_EQ(files(r->materials), (std::vector<std::string>{"skin 2.xrf"}));
 }
 
+TEST(Cal3dConfig, StripsTrailingBlanksFromValues) {
+  const auto r =
+      parse("mesh=cally_neck.cmf   \nmaterial = skin 2.xrf \t\r\npath=data/ \nscale=2 \n");
+  ASSERT_TRUE(r.ok());
+  EXPECT_TRUE(r->diagnostics.empty());
+  EXPECT_EQ(files(r->meshes), (std::vector<std::string>{"cally_neck.cmf"}));
+  EXPECT_EQ(files(r->materials), (std::vector<std::string>{"skin 2.xrf"}));
+  EXPECT_EQ(r->scale, 2.0f);
+}
+
+TEST(Cal3dConfig, EndsAPathWithASlash) {
+  const auto r =
+      parse("path=data\nmesh=a.cmf\npath=data/paladin/\nmesh=b.cmf\npath=x \nmesh=c.cmf\n");
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->meshes.size(), 3u);
+  EXPECT_EQ(r->meshes[0].path, "data/");
+  EXPECT_EQ(r->meshes[1].path, "data/paladin/");
+  EXPECT_EQ(r->meshes[2].path, "x/");
+}
+
+TEST(Cal3dConfig, TurnsBackslashesIntoSlashes) {
+  const auto r = parse("path=data\\paladin\nmesh=meshes\\body.cmf\npath=win\\\nmesh=c.cmf\n");
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r->meshes.size(), 2u);
+  EXPECT_EQ(r->meshes[0].path, "data/paladin/");
+  EXPECT_EQ(r->meshes[0].file, "meshes/body.cmf");
+  EXPECT_EQ(r->meshes[1].path, "win/");
+}
+
 TEST(Cal3dConfig, StripsCarriageReturnsAndABom) {
   const auto r = parse("\xEF\xBB\xBFscale=0.01\r\nskeleton=a.csf\r\nanimation=walk.caf\r\n");
   ASSERT_TRUE(r.ok());
