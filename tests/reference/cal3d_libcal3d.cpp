@@ -226,4 +226,43 @@ Cal3dFrame Libcal3dModel::heldKeys(int animation, bool last) {
   return capture(impl_->actions, i.model, last ? a->getDuration() : 0.0f);
 }
 
+std::vector<Cal3dLodSubmesh> Libcal3dModel::levelOfDetail(float level) {
+  Core& core = impl_->cycles;
+  Instance i(core);
+  i.model.setLodLevel(level);
+  CalRenderer* renderer = i.model.getRenderer();
+  std::vector<Cal3dLodSubmesh> out;
+  if (!renderer->beginRendering()) return out;
+  for (std::size_t m = 0; m < core.meshIds.size(); ++m) {
+    CalCoreMesh* coreMesh = core.model.getCoreMesh(core.meshIds[m]);
+    const int count = renderer->getSubmeshCount(core.meshIds[m]);
+    for (int s = 0; s < count; ++s) {
+      CalCoreSubmesh* coreSubmesh = coreMesh->getCoreSubmesh(s);
+      Cal3dLodSubmesh sub;
+      sub.name = count == 1 ? core.meshStems[m] : core.meshStems[m] + "#" + std::to_string(s);
+      sub.coreVertexCount = coreSubmesh->getVertexCount();
+      sub.lodCount = coreSubmesh->getLodCount();
+      sub.coreFaceCount = coreSubmesh->getFaceCount();
+      for (const auto& v : coreSubmesh->getVectorVertex())
+        sub.restPositions.push_back(vec(v.position));
+      if (renderer->selectMeshSubmesh(core.meshIds[m], s)) {
+        sub.vertexCount = renderer->getVertexCount();
+        const int faces = renderer->getFaceCount();
+        if (faces > 0) {
+          std::vector<CalIndex> buffer(static_cast<std::size_t>(faces) * 3);
+          const int got = renderer->getFaces(buffer.data());
+          for (int f = 0; f < got && f < faces; ++f) {
+            const std::size_t k = static_cast<std::size_t>(f) * 3;
+            sub.faces.push_back({static_cast<int>(buffer[k]), static_cast<int>(buffer[k + 1]),
+                                 static_cast<int>(buffer[k + 2])});
+          }
+        }
+      }
+      out.push_back(std::move(sub));
+    }
+  }
+  renderer->endRendering();
+  return out;
+}
+
 }  // namespace marrow::reference

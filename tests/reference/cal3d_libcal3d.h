@@ -24,6 +24,9 @@
 //   CalModel::disableInternalData() turns the simulation off: then every vertex is skinned like any
 //   other, which is what Marrow does (scene.h, Spring).
 // - Levels of detail: a fresh CalModel is at full detail; setLodLevel(1) makes it explicit.
+//   CalSubmesh::setLodLevel keeps the core face order: its faces are the first
+//   faceCount − Σ faceCollapseCount core faces, each index followed along collapseId while it is
+//   ≥ the active vertex count (so a collapseId of −1 ends the walk with the index −1).
 #pragma once
 
 #include <array>
@@ -57,6 +60,18 @@ struct Cal3dFrame {
   std::vector<Cal3dBone> bones;
   std::vector<Cal3dSubmesh> submeshes;  // meshes in the order given, submeshes in file order
   float mixerTime = 0.0f;               // the time the clip was sampled at
+};
+
+// One submesh at a level of detail, as CalModel::setLodLevel leaves it and CalRenderer hands it
+// out (selectMeshSubmesh, getVertexCount, getFaceCount, getFaces).
+struct Cal3dLodSubmesh {
+  std::string name;             // as Cal3dSubmesh::name
+  int coreVertexCount = 0;      // CalCoreSubmesh::getVertexCount
+  int lodCount = 0;             // CalCoreSubmesh::getLodCount: the collapsible vertices
+  int coreFaceCount = 0;        // CalCoreSubmesh::getFaceCount
+  int vertexCount = 0;          // CalRenderer::getVertexCount: the active vertices at the level
+  std::vector<glm::vec3> restPositions;  // core vertex positions, in file order
+  std::vector<std::array<int, 3>> faces;  // CalRenderer::getFaces, in libcal3d's order
 };
 
 // Key times of one core animation, read before any cycle could append to it. libcal3d holds a
@@ -99,6 +114,9 @@ class Libcal3dModel {
   // bone code (CalBone::blendState, CalSkeleton::calculateState): what the spec says sampling
   // gives before the first and after the last key (§11), where the mixer extrapolates instead.
   Cal3dFrame heldKeys(int animation, bool last);
+  // Every submesh (meshes in the order given, submeshes in file order) after
+  // CalModel::setLodLevel(level) on a fresh model.
+  std::vector<Cal3dLodSubmesh> levelOfDetail(float level);
 
  private:
   struct Impl;

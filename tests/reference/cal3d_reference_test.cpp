@@ -17,6 +17,8 @@
 //   track's last key (Libcal3dModel::heldKeys), not with its extrapolating mixer.
 // Springs: libcal3d's spring simulation is turned off (disableInternalData), so spring vertices
 // are skinned like any other on both sides — which is what Marrow's viewer does.
+// Levels of detail (bottom of the file): anim::lodIndices against CalSubmesh::setLodLevel, triangle
+// for triangle, on every fixture submesh and on a synthetic progressive mesh our writer wrote.
 #include <gtest/gtest.h>
 
 #include <QJsonArray>
@@ -25,6 +27,10 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <algorithm>
+#include <array>
+#include <map>
+#include <set>
 #include <filesystem>
 #include <fstream>
 #include <random>
@@ -35,6 +41,7 @@
 #include "formats/cal3d/writer.h"
 #include "formats/io/file.h"
 #include "formats/registry.h"
+#include "render/anim/morph.h"
 #include "tests/reference/cal3d_compare.h"
 #include "tests/reference/cal3d_libcal3d.h"
 #include "tests/reference/cal3d_synthetic.h"
@@ -673,6 +680,261 @@ TEST(Cal3dReference, PaladinWrittenAsXmlPosesInLibcal3dLikeTheOriginal) {
 
 TEST(Cal3dReference, CallyWrittenAsBinaryPosesInLibcal3dLikeTheOriginal) {
   fixtureRoundTrip("cally", callyFiles(), false);
+}
+
+// ---- Levels of detail: anim::lodIndices against CalSubmesh::setLodLevel (spec §5). ----
+//
+// libcal3d keeps the core face order (the first faceCount − Σ faceCollapseCount faces, indices
+// followed along collapseId), and so does Marrow: the triangles are compared in order, index for
+// index, after both sides loaded the files (the binary loaders swap the winding of the same
+// submeshes, §5). Where they differ, the report says whether they differ as sets of triangles too.
+
+const std::vector<float> kLodLevels = {1.0f, 0.75f, 0.5f, 0.25f, 0.1f, 0.0f};
+
+using Triangle = std::array<long long, 3>;
+
+// The same triangle whichever of its vertices comes first (the winding is kept).
+Triangle canonical(Triangle t) {
+  const auto first = std::min_element(t.begin(), t.end());
+  std::rotate(t.begin(), first, t.end());
+  return t;
+}
+
+std::string describe(const Triangle& t) {
+  return "(" + std::to_string(t[0]) + ", " + std::to_string(t[1]) + ", " + std::to_string(t[2]) +
+         ")";
+}
+
+struct LodTally {
+  std::size_t submeshes = 0, withLod = 0, comparisons = 0;
+  std::map<float, std::pair<std::size_t, std::size_t>> triangles;  // level → (Marrow, libcal3d)
+};
+
+// Every submesh of `files` at every level in `levels`: libcal3d against anim::lodIndices on our
+// reading of the same files.
+// (A function of gtest's fatal assertions returns void: the tally is an out-parameter.)
+void compareLevelsOfDetail(const std::string& label, Libcal3dModel& lib,
+                           const formats::Scene& ours, const std::vector<float>& levels,
+                           LodTally& tally) {
+  for (float level : levels) {
+    const std::vector<Cal3dLodSubmesh> theirs = lib.levelOfDetail(level);
+    EXPECT_EQ(theirs.size(), ours.meshes.size()) << label;
+    auto& [ourTotal, theirTotal] = tally.triangles[level];
+    for (const Cal3dLodSubmesh& sub : theirs) {
+      const std::string where = label + " submesh '" + sub.name + "' at level " +
+                                std::to_string(level);
+      const formats::Mesh* mesh = nullptr;
+      for (const auto& m : ours.meshes)
+        if (m.name == sub.name) mesh = &m;
+      if (!mesh) {
+        ADD_FAILURE() << where << ": Marrow has no mesh of that name";
+        continue;
+      }
+      // The same vertices in the same order, the same faces and collapsible vertices.
+      ASSERT_EQ(mesh->vertexCount(), static_cast<std::size_t>(sub.coreVertexCount)) << where;
+      for (std::size_t v = 0; v < mesh->vertexCount(); ++v)
+        ASSERT_LE(glm::length(mesh->positions[v] - sub.restPositions[v]),
+                  1e-5f * (1.0f + glm::length(sub.restPositions[v])))
+            << where << ": vertex " << v << " is " << reference::describe(mesh->positions[v])
+            << " in Marrow, " << reference::describe(sub.restPositions[v]) << " in libcal3d";
+      ASSERT_EQ(mesh->triangleCount(), static_cast<std::size_t>(sub.coreFaceCount)) << where;
+      EXPECT_EQ(mesh->lod.empty() ? 0u : mesh->lod.collapsible, static_cast<unsigned>(sub.lodCount))
+          << where;
+      if (level == levels.front()) {
+        ++tally.submeshes;
+        tally.withLod += sub.lodCount > 0;
+      }
+      ++tally.comparisons;
+
+      std::vector<std::uint32_t> indices;
+      anim::lodIndices(*mesh, level, indices);
+      ASSERT_EQ(indices.size() % 3, 0u) << where;
+      std::vector<Triangle> mine;
+      for (std::size_t i = 0; i < indices.size(); i += 3)
+        mine.push_back({indices[i], indices[i + 1], indices[i + 2]});
+      std::vector<Triangle> lib3d;
+      for (const auto& f : sub.faces) lib3d.push_back({f[0], f[1], f[2]});
+      ourTotal += mine.size();
+      theirTotal += lib3d.size();
+
+      // The active vertices: libcal3d's count is the spec's vertexCount − int((1 − L)·lodCount).
+      const long long active = sub.vertexCount;
+      const auto removed =
+          static_cast<long long>((1.0f - level) * static_cast<float>(sub.lodCount));
+      EXPECT_EQ(active, sub.coreVertexCount - removed) << where;
+      EXPECT_EQ(mine.size(), lib3d.size()) << where << ": Marrow draws " << mine.size()
+                                           << " triangles, libcal3d " << lib3d.size();
+      std::size_t firstDifference = std::min(mine.size(), lib3d.size());
+      for (std::size_t f = 0; f < std::min(mine.size(), lib3d.size()); ++f)
+        if (mine[f] != lib3d[f]) {
+          firstDifference = f;
+          break;
+        }
+      if (firstDifference < std::min(mine.size(), lib3d.size())) {
+        std::multiset<Triangle> a, b;
+        for (const auto& t : mine) a.insert(canonical(t));
+        for (const auto& t : lib3d) b.insert(canonical(t));
+        ADD_FAILURE() << where << ": triangle " << firstDifference << " is "
+                      << describe(mine[firstDifference]) << " in Marrow, "
+                      << describe(lib3d[firstDifference]) << " in libcal3d ("
+                      << (a == b ? "the same set of triangles in another order"
+                                 : "the sets of triangles differ too")
+                      << ")";
+      }
+      for (const auto& t : mine)
+        for (long long i : t)
+          if (i < 0 || i >= active) {
+            ADD_FAILURE() << where << ": Marrow's triangle " << describe(t)
+                          << " uses a vertex outside the " << active << " active ones";
+            break;
+          }
+    }
+  }
+  std::printf("[ cal3d lod ] %-16s %zu submeshes (%zu with LOD data), %zu comparisons; triangles "
+              "Marrow/libcal3d by level:",
+              label.c_str(), tally.submeshes, tally.withLod, tally.comparisons);
+  for (auto it = tally.triangles.rbegin(); it != tally.triangles.rend(); ++it)
+    std::printf("  %.2g: %zu/%zu", static_cast<double>(it->first), it->second.first,
+                it->second.second);
+  std::printf("\n");
+}
+
+void compareFixtureLod(const std::string& label, Cal3dFiles files) {
+  if (!fs::exists(files.skeleton))
+    GTEST_SKIP() << "cal3d fixtures are absent (" << files.skeleton << ")";
+  files.animations.clear();  // meshes only
+  Libcal3dModel lib(files);
+  ASSERT_TRUE(lib.error().empty()) << "libcal3d cannot load " << label << ": " << lib.error();
+  const formats::Scene ours = loadOurs(allPaths(files));
+  LodTally tally;
+  compareLevelsOfDetail(label, lib, ours, kLodLevels, tally);
+  ASSERT_FALSE(::testing::Test::HasFatalFailure());
+  EXPECT_GT(tally.withLod, 0u) << label << ": no submesh has level-of-detail data";
+  // The levels really drop triangles.
+  EXPECT_LT(tally.triangles.at(0.0f).second, tally.triangles.at(1.0f).second) << label;
+}
+
+TEST(Cal3dReferenceLod, CallyMeshesAtEveryLevelMatchLibcal3d) {
+  compareFixtureLod("cally", callyFiles());
+}
+
+TEST(Cal3dReferenceLod, PaladinBinaryMeshesAtEveryLevelMatchLibcal3d) {
+  compareFixtureLod("paladin (.cmf)", paladinFiles(".cmf"));
+}
+
+TEST(Cal3dReferenceLod, PaladinXmlMeshesAtEveryLevelMatchLibcal3d) {
+  compareFixtureLod("paladin (.xmf)", paladinFiles(".xmf"));
+}
+
+// The synthetic progressive mesh written by our writer (binary and XML), read by libcal3d and by
+// Marrow: every level at which a vertex more collapses, and the usual ones.
+void syntheticLod(bool xml) {
+  const std::string base = "lod";
+  const formats::Scene scene = syntheticLodModel(base);
+  const TempDir dir;
+  ASSERT_FALSE(dir.path.empty());
+  formats::cal3d::WriteOptions options;
+  options.xml = xml;
+  const Cal3dFiles files = writeForLibcal3d(scene, options, dir, base);
+  ASSERT_FALSE(files.skeleton.empty());
+  ASSERT_EQ(files.meshes.size(), 1u);
+  Libcal3dModel lib(files);
+  ASSERT_TRUE(lib.error().empty()) << "libcal3d cannot load what our writer made: " << lib.error();
+
+  const formats::Scene reread = loadOurs(allPaths(files));
+  ASSERT_EQ(reread.meshes.size(), scene.meshes.size());
+  for (std::size_t m = 0; m < scene.meshes.size(); ++m) {
+    EXPECT_EQ(reread.meshes[m].lod.collapsible, scene.meshes[m].lod.collapsible);
+    EXPECT_EQ(reread.meshes[m].lod.collapseTo, scene.meshes[m].lod.collapseTo);
+    EXPECT_EQ(reread.meshes[m].lod.faceCollapseCount, scene.meshes[m].lod.faceCollapseCount);
+  }
+  // Winding: the clockwise submesh is swapped by the binary loaders only, the other never.
+  EXPECT_EQ(reread.meshes[0].indices, scene.meshes[0].indices);
+  if (xml) {
+    EXPECT_EQ(reread.meshes[1].indices, scene.meshes[1].indices);
+  } else {
+    EXPECT_EQ(reread.meshes[1].indices, scene.meshes[0].indices);
+  }
+
+  // Every number of collapsed vertices, between two steps, and the usual levels.
+  std::vector<float> levels = kLodLevels;
+  const std::uint32_t collapsible = scene.meshes[0].lod.collapsible;
+  for (std::uint32_t k = 1; k < collapsible; ++k) {
+    const float level = 1.0f - (static_cast<float>(k) + 0.5f) / static_cast<float>(collapsible);
+    if (std::find(levels.begin(), levels.end(), level) == levels.end()) levels.push_back(level);
+  }
+  // The mesh exercises what it is made for: indices that follow a chain of two collapses or more,
+  // and a collapsible vertex that collapses nowhere.
+  {
+    const formats::Mesh& m = scene.meshes[0];
+    std::size_t longestChain = 0;
+    for (std::uint32_t removed = 1; removed <= collapsible; ++removed) {
+      const std::size_t active = m.vertexCount() - removed;
+      for (std::uint32_t v : m.indices) {
+        std::size_t hops = 0;
+        for (std::int32_t i = static_cast<std::int32_t>(v);
+             i >= 0 && static_cast<std::size_t>(i) >= active; i = m.lod.collapseTo[i])
+          ++hops;
+        longestChain = std::max(longestChain, hops);
+      }
+    }
+    EXPECT_GE(longestChain, 3u);
+    EXPECT_EQ(m.lod.collapseTo.back(), -1);
+  }
+  LodTally tally;
+  compareLevelsOfDetail(xml ? "synthetic (XML)" : "synthetic (binary)", lib, reread, levels, tally);
+  ASSERT_FALSE(::testing::Test::HasFatalFailure());
+  EXPECT_EQ(tally.withLod, 2u);
+  EXPECT_EQ(tally.triangles.at(1.0f).second, 2 * scene.meshes[0].triangleCount());
+  EXPECT_LT(tally.triangles.at(0.0f).second, tally.triangles.at(0.5f).second);
+  EXPECT_LT(tally.triangles.at(0.5f).second, tally.triangles.at(1.0f).second);
+}
+
+TEST(Cal3dReferenceLod, SyntheticProgressiveMeshWrittenAsBinaryMatchesLibcal3dAtEveryStep) {
+  syntheticLod(false);
+}
+
+TEST(Cal3dReferenceLod, SyntheticProgressiveMeshWrittenAsXmlMatchesLibcal3dAtEveryStep) {
+  syntheticLod(true);
+}
+
+// Where libcal3d and the spec part: a collapsible vertex whose collapseId is −1 (cally_hand_*.cmf
+// vertex 6 has one; no face of the fixtures uses it) but which a remaining face does use.
+// libcal3d's walk stops at −1 and hands out the index −1 (65535 in 16-bit builds); the spec says
+// stop at −1 and Marrow keeps the vertex itself, which is still in the vertex buffer.
+TEST(Cal3dReferenceLod, AFaceOnAVertexThatCollapsesNowhereKeepsItWhereLibcal3dGivesMinusOne) {
+  formats::Scene scene = syntheticLodModel("lod");
+  scene.meshes.pop_back();
+  formats::Mesh& mesh = scene.meshes[0];
+  const auto last = static_cast<std::uint32_t>(mesh.vertexCount() - 1);
+  ASSERT_EQ(mesh.lod.collapseTo[last], -1);
+  mesh.indices[2] = last;  // the first face, which stays at every level
+  const TempDir dir;
+  const Cal3dFiles files = writeForLibcal3d(scene, {}, dir, "lod");
+  ASSERT_FALSE(files.skeleton.empty());
+  Libcal3dModel lib(files);
+  ASSERT_TRUE(lib.error().empty()) << lib.error();
+  const formats::Scene ours = loadOurs(allPaths(files));
+  ASSERT_EQ(ours.meshes.size(), 1u);
+  ASSERT_EQ(ours.meshes[0].indices[2], last);
+
+  const float level = 0.95f;  // the last vertex (only) is collapsed
+  const std::vector<Cal3dLodSubmesh> theirs = lib.levelOfDetail(level);
+  ASSERT_EQ(theirs.size(), 1u);
+  ASSERT_EQ(theirs[0].vertexCount, static_cast<int>(last));
+  ASSERT_FALSE(theirs[0].faces.empty());
+  EXPECT_EQ(theirs[0].faces[0][2], -1);
+  std::vector<std::uint32_t> indices;
+  anim::lodIndices(ours.meshes[0], level, indices);
+  ASSERT_GE(indices.size(), 3u);
+  EXPECT_EQ(indices[2], last);
+  // Everything else agrees.
+  ASSERT_EQ(indices.size(), 3 * theirs[0].faces.size());
+  for (std::size_t f = 0; f < theirs[0].faces.size(); ++f)
+    for (std::size_t k = 0; k < 3; ++k) {
+      if (f == 0 && k == 2) continue;
+      EXPECT_EQ(static_cast<int>(indices[3 * f + k]), theirs[0].faces[f][k]) << "face " << f;
+    }
 }
 
 }  // namespace

@@ -2,6 +2,11 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <set>
+
 namespace marrow::reference {
 namespace {
 
@@ -17,6 +22,16 @@ glm::mat4 trs(const glm::vec3& t, const glm::quat& r) {
   m[3] = glm::vec4(t, 1.0f);
   return m;
 }
+
+// A small deterministic generator (the same numbers with every standard library).
+struct Lcg {
+  std::uint32_t state;
+  std::uint32_t next() {
+    state = state * 1664525u + 1013904223u;
+    return state >> 8;
+  }
+  std::uint32_t below(std::uint32_t n) { return next() % n; }
+};
 
 }  // namespace
 
@@ -187,6 +202,114 @@ formats::Scene syntheticCal3dModel() {
     closed.tracks.push_back(t);
   }
   s.clips.push_back(closed);
+  return s;
+}
+
+formats::Scene syntheticLodModel(const std::string& name) {
+  formats::Scene s;
+  s.format = "synthetic";
+  s.basis = formats::Basis{formats::Axis::Z, true, 1.0f};
+  s.skeleton.bones.push_back(Bone{"root", -1, {0.0f, 0.0f, 0.0f}, glm::quat(1, 0, 0, 0)});
+
+  constexpr int kSide = 5;
+  constexpr std::uint32_t kGrid = kSide * kSide;
+  constexpr std::uint32_t kVertices = kGrid + 1;  // the grid and one vertex no face uses
+  constexpr std::uint32_t kCollapsible = kVertices - 4;
+  Lcg random{20240611u};
+
+  // Grid point i sits at vertex order[i]; the first grid point keeps index 0 so that the first
+  // face (which cal3d's winding rule looks at) is the same in both submeshes.
+  std::array<std::uint32_t, kGrid> order{};
+  for (std::uint32_t i = 0; i < kGrid; ++i) order[i] = i;
+  for (std::uint32_t i = kGrid - 1; i > 1; --i) std::swap(order[i], order[1 + random.below(i)]);
+
+  std::vector<std::array<std::uint32_t, 3>> faces;
+  for (int y = 0; y + 1 < kSide; ++y)
+    for (int x = 0; x + 1 < kSide; ++x) {
+      const auto at = [&](int dx, int dy) {
+        return order[static_cast<std::size_t>((y + dy) * kSide + x + dx)];
+      };
+      faces.push_back({at(0, 0), at(1, 0), at(1, 1)});  // counter-clockwise seen from +z
+      faces.push_back({at(0, 0), at(1, 1), at(0, 1)});
+    }
+
+  // Collapse last-first: each vertex onto one of the vertices it shares a face with now; the faces
+  // that held both die with it.
+  std::vector<std::int32_t> collapseTo(kVertices, -1), faceCollapseCount(kVertices, 0);
+  std::vector<std::uint32_t> representative(kVertices);
+  for (std::uint32_t v = 0; v < kVertices; ++v) representative[v] = v;
+  const auto current = [&](std::uint32_t v) {
+    while (representative[v] != v) v = representative[v];
+    return v;
+  };
+  std::vector<bool> alive(faces.size(), true);
+  std::vector<std::size_t> removedOrder;  // faces in the order they die
+  for (std::uint32_t v = kVertices - 1; v >= kVertices - kCollapsible; --v) {
+    std::set<std::uint32_t> neighbours;
+    for (std::size_t f = 0; f < faces.size(); ++f) {
+      if (!alive[f]) continue;
+      const std::array<std::uint32_t, 3> c = {current(faces[f][0]), current(faces[f][1]),
+                                              current(faces[f][2])};
+      if (std::find(c.begin(), c.end(), v) == c.end()) continue;
+      for (std::uint32_t u : c)
+        if (u != v) neighbours.insert(u);
+    }
+    if (neighbours.empty()) continue;  // used by no face: collapses nowhere
+    // Mostly the highest neighbour (itself collapsible soon: chains), sometimes another.
+    std::vector<std::uint32_t> choice(neighbours.begin(), neighbours.end());
+    const std::uint32_t t =
+        random.below(3) == 0 ? choice[random.below(static_cast<std::uint32_t>(choice.size()))]
+                             : choice.back();
+    collapseTo[v] = static_cast<std::int32_t>(t);
+    for (std::size_t f = 0; f < faces.size(); ++f) {
+      if (!alive[f]) continue;
+      const std::array<std::uint32_t, 3> c = {current(faces[f][0]), current(faces[f][1]),
+                                              current(faces[f][2])};
+      if (std::find(c.begin(), c.end(), v) != c.end() &&
+          std::find(c.begin(), c.end(), t) != c.end()) {
+        alive[f] = false;
+        removedOrder.push_back(f);
+        ++faceCollapseCount[v];
+      }
+    }
+    representative[v] = t;
+  }
+  // The faces that never die first (in grid order), then the dead ones, the first to die last.
+  std::vector<std::array<std::uint32_t, 3>> ordered;
+  for (std::size_t f = 0; f < faces.size(); ++f)
+    if (alive[f]) ordered.push_back(faces[f]);
+  for (auto it = removedOrder.rbegin(); it != removedOrder.rend(); ++it)
+    ordered.push_back(faces[*it]);
+
+  std::array<glm::vec3, kVertices> positions{};
+  for (int y = 0; y < kSide; ++y)
+    for (int x = 0; x < kSide; ++x)
+      positions[order[static_cast<std::size_t>(y * kSide + x)]] = glm::vec3(
+          static_cast<float>(x), static_cast<float>(y), 0.1f * static_cast<float>(x * y % 3));
+  positions[kGrid] = glm::vec3(2.0f, 2.0f, 3.0f);
+
+  for (int clockwise = 0; clockwise < 2; ++clockwise) {
+    formats::Mesh m;
+    m.name = name + "#" + std::to_string(clockwise);
+    m.material = -1;
+    m.uvSets.resize(1);
+    for (std::uint32_t v = 0; v < kVertices; ++v) {
+      m.positions.push_back(positions[v]);
+      m.normals.push_back({0.0f, 0.0f, 1.0f});
+      m.uvSets[0].push_back({positions[v].x / kSide, positions[v].y / kSide});
+      m.addInfluences(std::vector<Influence>{{0, 1.0f}});
+    }
+    for (const auto& f : ordered) {
+      if (clockwise)
+        m.indices.insert(m.indices.end(), {f[0], f[2], f[1]});
+      else
+        m.indices.insert(m.indices.end(), {f[0], f[1], f[2]});
+    }
+    m.lod.collapsible = kCollapsible;
+    m.lod.collapseTo = collapseTo;
+    m.lod.faceCollapseCount = faceCollapseCount;
+    s.meshes.push_back(std::move(m));
+  }
   return s;
 }
 

@@ -11,11 +11,23 @@
 // closing key at the duration and a single-key track.
 #pragma once
 
+#include <string>
+
 #include "formats/model/scene.h"
 
 namespace marrow::reference {
 
 // Z-up (cal3d's own basis), so that the written files and the scene share coordinates.
 formats::Scene syntheticCal3dModel();
+
+// A progressive mesh made in code (cal3d §5 LOD), for the level-of-detail check where the fixtures
+// are absent: one bone and two submeshes, "name#0" and "name#1", of the same 5 × 5 grid (in
+// shuffled vertex order) with collapse data made by collapsing its vertices last-first — each
+// onto a seeded pick among its current neighbours, often a collapsible one, so that indices
+// follow chains of collapses — and its faces ordered so that those removed first are at the end.
+// The last vertex is used by no face and collapses nowhere (collapseId −1, no faces), as
+// cally_hand_*.cmf vertex 6 does. Submesh 0 is wound counter-clockwise about its normals;
+// submesh 1 clockwise, so that cal3d's binary loader swaps its faces' winding (§5) on both sides.
+formats::Scene syntheticLodModel(const std::string& name);
 
 }  // namespace marrow::reference
