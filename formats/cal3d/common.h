@@ -47,6 +47,29 @@ BoneSpace boneSpaceToFile(const glm::mat4& inverseBind);
 // (so that writing what was read gives the same bytes), else the nearest one.
 BoneSpace boneSpaceFor(const Skeleton& skeleton, std::size_t bone, const glm::mat4& inverseBind);
 
+// The model order of a skeleton file's bones (§3, cal3d.h): the file's order while every parent
+// precedes its children, else the stable topological order that places, among the bones whose
+// parent is placed, the smallest file index first. `parents[i]` is file bone i's parentId: -1 or
+// another bone of the file (the readers check that; child lists are theirs to compare).
+struct BoneOrder {
+  std::vector<std::uint32_t> fileIndexAt;  // model index → file index
+  std::vector<int> modelIndexOfFileBone;   // file index → model index
+  bool reordered = false;
+  // No order exists when parent ids make a cycle, and none within the limits when a bone is
+  // nested deeper than `maxDepth`: then `faultyBone` is the file bone whose parentId is to blame
+  // and `message` says why ("makes a cycle of parents (1 -> 2 -> 1)", "is nested 1025 bones
+  // deep, over the limit of 1024").
+  enum class Fault { None, Cycle, TooDeep } fault = Fault::None;
+  std::size_t faultyBone = 0;
+  std::string message;
+};
+BoneOrder orderBones(std::span<const std::int64_t> parents, std::uint32_t maxDepth);
+
+// Clips bind by bone name: of bones that share a name (in file order) the first keeps it, later
+// ones become "name#2", "name#3"… (names no bone has). Returns the warning to give, empty when no
+// name repeats.
+std::string makeBoneNamesUnique(std::vector<std::string>& names);
+
 // What a material map is for (MaterialMap::kind), from the map type string that CRF / XRF files
 // store from version 1300 on (§6: 3ds Max slot names such as "Diffuse Color", "Opacity") and the
 // map's index. Without a type string (earlier versions, or an XRF MAP without TYPE) map 0 is

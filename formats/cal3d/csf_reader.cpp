@@ -2,11 +2,8 @@
 // not precede its child.
 #include <algorithm>
 #include <array>
-#include <functional>
-#include <queue>
 #include <string>
-#include <unordered_map>
-#include <unordered_set>
+#include <utility>
 #include <vector>
 
 #include "formats/cal3d/binary_format.h"
@@ -21,8 +18,8 @@ using std::to_string;
 constexpr std::uint64_t kMinBoneBytes = 68;
 constexpr std::uint64_t kLightBytes = 16;
 
+// A bone as stored, but for its name (names_: made unique all together).
 struct FileBone {
-  std::string name;
   glm::vec3 translation{0.0f};
   std::array<float, 4> rotation{};
   glm::vec3 translationBoneSpace{0.0f};
@@ -49,15 +46,16 @@ class CsfParser {
     const std::uint32_t count = checkedCount(r_, n, countAt, "boneCount", ctx_.limits.maxBones,
                                              kMinBoneBytes + (lights_ ? kLightBytes : 0));
     bones_.resize(count);
+    names_.resize(count);
     for (std::uint32_t i = 0; i < count; ++i)
-      within([i] { return label("bone", i); }, [&] { readBone(bones_[i], count); });
+      within([i] { return label("bone", i); }, [&] { readBone(bones_[i], names_[i], count); });
     requireEnd(r_, "the last bone");
     return build();
   }
 
  private:
-  void readBone(FileBone& b, std::uint32_t count) {
-    b.name = readString(r_, "name", ctx_.limits.maxStringLength);
+  void readBone(FileBone& b, std::string& name, std::uint32_t count) {
+    name = readString(r_, "name", ctx_.limits.maxStringLength);
     b.translation = readVec3(r_, "translation");
     b.rotation = readFileQuat(r_, "rotation");
     b.translationBoneSpace = readVec3(r_, "translationBoneSpace");
@@ -75,57 +73,6 @@ class CsfParser {
     const std::uint32_t children = readCount(r_, "childCount", count, 4);
     b.children.resize(children);
     for (auto& c : b.children) c = r_.i32("childId");
-  }
-
-  // Model order: file order when every parent precedes its child, else the stable topological
-  // order that takes the smallest file index whose parent is placed (Kahn with a min-heap).
-  std::vector<std::uint32_t> order() {
-    const auto n = static_cast<std::uint32_t>(bones_.size());
-    bool sorted = true;
-    for (std::uint32_t i = 0; i < n; ++i) sorted = sorted && bones_[i].parent < static_cast<int>(i);
-    std::vector<std::uint32_t> out;
-    out.reserve(n);
-    if (sorted) {
-      for (std::uint32_t i = 0; i < n; ++i) out.push_back(i);
-      return out;
-    }
-    std::vector<std::vector<std::uint32_t>> children(n);
-    std::priority_queue<std::uint32_t, std::vector<std::uint32_t>, std::greater<>> ready;
-    for (std::uint32_t i = 0; i < n; ++i) {
-      if (bones_[i].parent < 0)
-        ready.push(i);
-      else
-        children[static_cast<std::size_t>(bones_[i].parent)].push_back(i);
-    }
-    while (!ready.empty()) {
-      const std::uint32_t i = ready.top();
-      ready.pop();
-      out.push_back(i);
-      for (std::uint32_t c : children[i]) ready.push(c);
-    }
-    if (out.size() < n) {
-      std::vector<bool> placed(n, false);
-      for (std::uint32_t i : out) placed[i] = true;
-      std::uint32_t first = 0;
-      while (placed[first]) ++first;
-      // Walk up from a bone outside every tree until a bone repeats: that one is on the cycle.
-      std::vector<bool> seen(n, false);
-      std::uint32_t b = first;
-      while (!seen[b]) {
-        seen[b] = true;
-        b = static_cast<std::uint32_t>(bones_[b].parent);
-      }
-      std::string path = to_string(b);
-      for (std::uint32_t c = static_cast<std::uint32_t>(bones_[b].parent); c != b;
-           c = static_cast<std::uint32_t>(bones_[c].parent))
-        path += " -> " + to_string(c);
-      r_.failAt(bones_[b].parentAt, label("bone", b) + ": parentId",
-                "makes a cycle of parents (" + path + " -> " + to_string(b) + ")");
-    }
-    diagnostics_.info(ctx_.name, "parentId", kNoOffset,
-                      "some parents follow their children in the file; the bones were reordered "
-                      "so that parents come first");
-    return out;
   }
 
   // cal3d walks the child lists, IMVU ignores them (§3): the parent ids decide, the lists are
@@ -150,52 +97,35 @@ class CsfParser {
                             "parent ids are used");
   }
 
-  // Clips bind by bone name: the first bone keeps a repeated name, later ones get "#2", "#3"…
-  void uniqueNames() {
-    std::unordered_set<std::string> taken;
-    for (const auto& b : bones_) taken.insert(b.name);
-    std::unordered_set<std::string> seen;
-    std::size_t renamed = 0;
-    std::string examples;
-    for (auto& b : bones_) {
-      if (seen.insert(b.name).second) continue;
-      std::string candidate;
-      for (int k = 2;; ++k) {
-        candidate = b.name;
-        candidate += '#';
-        candidate += to_string(k);
-        if (!taken.count(candidate)) break;
-      }
-      if (renamed++ < 3)
-        examples += (examples.empty() ? "'" : ", '") + b.name + "' -> '" + candidate + "'";
-      taken.insert(candidate);
-      seen.insert(candidate);
-      b.name = std::move(candidate);
-    }
-    if (renamed)
-      diagnostics_.warn(ctx_.name, "name", kNoOffset,
-                        to_string(renamed) +
-                            " bone name(s) repeat an earlier bone's and were made "
-                            "unique (" +
-                            examples + ")");
-  }
-
   SkeletonPart build() {
-    const std::vector<std::uint32_t> modelOrder = order();
+    std::vector<std::int64_t> parents;
+    parents.reserve(bones_.size());
+    for (const FileBone& b : bones_) parents.push_back(b.parent);
+    BoneOrder order = orderBones(parents, ctx_.limits.maxHierarchyDepth);
+    if (order.fault != BoneOrder::Fault::None) {
+      const std::size_t b = order.faultyBone;
+      r_.failAt(bones_[b].parentAt,
+                label("bone", b) + (order.fault == BoneOrder::Fault::Cycle ? ": parentId" : ""),
+                order.message);
+    }
+    if (order.reordered)
+      diagnostics_.info(ctx_.name, "parentId", kNoOffset,
+                        "some parents follow their children in the file; the bones were "
+                        "reordered so that parents come first");
     checkChildLists();
-    uniqueNames();
+    if (const std::string renamed = makeBoneNamesUnique(names_); !renamed.empty())
+      diagnostics_.warn(ctx_.name, "name", kNoOffset, renamed);
+
     SkeletonPart part;
-    part.modelIndexOfFileBone.assign(bones_.size(), -1);
-    for (std::size_t m = 0; m < modelOrder.size(); ++m)
-      part.modelIndexOfFileBone[modelOrder[m]] = static_cast<int>(m);
+    part.modelIndexOfFileBone = std::move(order.modelIndexOfFileBone);
     Skeleton& s = part.skeleton;
     s.bones.reserve(bones_.size());
     s.inverseBind.reserve(bones_.size());
     std::size_t lights = 0;
-    for (std::uint32_t f : modelOrder) {
+    for (std::uint32_t f : order.fileIndexAt) {
       FileBone& fb = bones_[f];
       Bone b;
-      b.name = std::move(fb.name);
+      b.name = std::move(names_[f]);
       b.parent =
           fb.parent < 0 ? -1 : part.modelIndexOfFileBone[static_cast<std::size_t>(fb.parent)];
       b.translation = fb.translation;
@@ -222,6 +152,7 @@ class CsfParser {
   int version_ = 0;
   glm::vec3 ambient_{0.0f};
   std::vector<FileBone> bones_;
+  std::vector<std::string> names_;
   Diagnostics diagnostics_;
 };
 

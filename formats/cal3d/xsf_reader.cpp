@@ -1,7 +1,7 @@
 // XML skeleton .xsf (§7.1): the same bones as a .csf (§3), as elements.
 #include <algorithm>
-#include <queue>
-#include <unordered_set>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "formats/cal3d/common.h"
@@ -14,6 +14,7 @@ namespace {
 using xml::Children;
 using xml::step;
 
+// A bone as stored, but for its name (names_: made unique all together).
 struct FileBone {
   Bone bone;
   glm::mat4 inverseBind{1.0f};
@@ -40,6 +41,7 @@ class XsfReader {
                 "SKELETON");
     lights_ = doc_.hasAttribute(skeleton, "SCENEAMBIENTCOLOR");
     bones_.reserve(n);
+    names_.reserve(n);
 
     Children children(skeleton);
     for (std::size_t i = 0; !children.atEnd(); ++i) {
@@ -49,7 +51,8 @@ class XsfReader {
       bones_.push_back(readBone(node, step("", "BONE", i), i));
     }
     checkHierarchy();
-    uniqueNames(skeleton);
+    if (const std::string renamed = makeBoneNamesUnique(names_); !renamed.empty())
+      doc_.warn(skeleton, "SKELETON", renamed);
     build();
     if (lights_)
       doc_.info(skeleton, "SKELETON",
@@ -65,7 +68,7 @@ class XsfReader {
     b.path = path.str();
     if (!doc_.hasAttribute(node, "NAME"))
       doc_.warnRepeated("name", node, path, "has no NAME; the bone is left unnamed");
-    b.bone.name = doc_.stringAttribute(node, "NAME", path);
+    names_.push_back(doc_.stringAttribute(node, "NAME", path));
     // §7: ID is informational, the index is the element order.
     if (const auto id = doc_.attribute(node, "ID");
         !id.empty() && std::string_view(id.value()) != std::to_string(index))
@@ -127,87 +130,30 @@ class XsfReader {
     }
   }
 
-  // Clips bind by bone name (as the binary reader does): the first bone keeps a repeated name,
-  // later ones become "name#2", "name#3"…
-  void uniqueNames(pugi::xml_node skeleton) {
-    std::unordered_set<std::string> taken, seen;
-    for (const auto& b : bones_) taken.insert(b.bone.name);
-    std::size_t renamed = 0;
-    std::string examples;
-    for (auto& b : bones_) {
-      if (seen.insert(b.bone.name).second) continue;
-      std::string candidate;
-      for (int k = 2;; ++k) {
-        candidate = b.bone.name + "#" + std::to_string(k);
-        if (!taken.count(candidate)) break;
-      }
-      if (renamed++ < 3)
-        examples += (examples.empty() ? "'" : ", '") + b.bone.name + "' -> '" + candidate + "'";
-      taken.insert(candidate);
-      seen.insert(candidate);
-      b.bone.name = std::move(candidate);
-    }
-    if (renamed)
-      doc_.warn(skeleton, "SKELETON",
-                std::to_string(renamed) +
-                    " bone name(s) repeat an earlier bone's and were made "
-                    "unique (" +
-                    examples + ")");
-  }
-
-  // Model order: the file's, unless a parent comes after its child; then a stable topological
-  // order (smallest file index first among the bones whose parent is placed).
   void build() {
-    const std::size_t n = bones_.size();
-    std::vector<std::size_t> order;
-    order.reserve(n);
-    bool sorted = true;
-    for (std::size_t i = 0; i < n; ++i)
-      sorted = sorted && bones_[i].parent < static_cast<std::int64_t>(i);
-    if (sorted) {
-      for (std::size_t i = 0; i < n; ++i) order.push_back(i);
-    } else {
-      std::vector<std::vector<std::size_t>> kids(n);
-      std::priority_queue<std::size_t, std::vector<std::size_t>, std::greater<>> ready;
-      for (std::size_t i = 0; i < n; ++i) {
-        if (bones_[i].parent < 0)
-          ready.push(i);
-        else
-          kids[static_cast<std::size_t>(bones_[i].parent)].push_back(i);
-      }
-      while (!ready.empty()) {
-        const std::size_t b = ready.top();
-        ready.pop();
-        order.push_back(b);
-        for (std::size_t k : kids[b]) ready.push(k);
-      }
-      if (order.size() != n) {
-        std::vector<bool> placed(n, false);
-        for (std::size_t b : order) placed[b] = true;
-        const auto cyclic = static_cast<std::size_t>(
-            std::find(placed.begin(), placed.end(), false) - placed.begin());
-        doc_.fail(bones_[cyclic].parentNode, step(bones_[cyclic].path, "PARENTID"),
-                  "makes the bone its own ancestor (a cycle of parent ids)");
-      }
-      doc_.info(bones_[order.front()].node, "SKELETON",
-                "bones were reordered so that every parent precedes its children");
+    std::vector<std::int64_t> parents;
+    parents.reserve(bones_.size());
+    for (const FileBone& b : bones_) parents.push_back(b.parent);
+    BoneOrder order = orderBones(parents, ctx_.limits.maxHierarchyDepth);
+    if (order.fault != BoneOrder::Fault::None) {
+      const FileBone& b = bones_[order.faultyBone];
+      if (order.fault == BoneOrder::Fault::Cycle)
+        doc_.fail(b.parentNode, step(b.path, "PARENTID"), order.message);
+      doc_.fail(b.node, b.path, order.message);
     }
+    if (order.reordered)
+      doc_.info(bones_[order.fileIndexAt.front()].node, "SKELETON",
+                "bones were reordered so that every parent precedes its children");
 
-    part_.modelIndexOfFileBone.assign(n, -1);
-    for (std::size_t m = 0; m < n; ++m) part_.modelIndexOfFileBone[order[m]] = static_cast<int>(m);
+    part_.modelIndexOfFileBone = std::move(order.modelIndexOfFileBone);
     Skeleton& s = part_.skeleton;
-    s.bones.reserve(n);
-    s.inverseBind.reserve(n);
-    std::vector<std::uint32_t> depth(n, 0);
-    for (std::size_t m = 0; m < n; ++m) {
-      FileBone& b = bones_[order[m]];
+    s.bones.reserve(bones_.size());
+    s.inverseBind.reserve(bones_.size());
+    for (std::uint32_t f : order.fileIndexAt) {
+      FileBone& b = bones_[f];
+      b.bone.name = std::move(names_[f]);
       b.bone.parent =
           b.parent < 0 ? -1 : part_.modelIndexOfFileBone[static_cast<std::size_t>(b.parent)];
-      depth[m] = b.bone.parent < 0 ? 1 : depth[static_cast<std::size_t>(b.bone.parent)] + 1;
-      if (depth[m] > ctx_.limits.maxHierarchyDepth)
-        doc_.fail(b.node, b.path,
-                  "is nested " + std::to_string(depth[m]) + " bones deep, over the limit of " +
-                      std::to_string(ctx_.limits.maxHierarchyDepth));
       s.bones.push_back(std::move(b.bone));
       s.inverseBind.push_back(b.inverseBind);
       s.inverseBindParts.push_back(b.inverseBindParts);
@@ -218,6 +164,7 @@ class XsfReader {
   SkeletonPart part_;
   xml::Document doc_;
   std::vector<FileBone> bones_;
+  std::vector<std::string> names_;
   bool lights_ = false;
 };
 

@@ -173,6 +173,17 @@ TEST(Cal3dCsf, RejectsCycleOfParents) {
   EXPECT_NE(r.error().message.find("cycle"), std::string::npos) << r.error().describe();
 }
 
+TEST(Cal3dCsf, RejectsNestingDeeperThanTheLimit) {
+  ReadContext ctx = context(kFile);
+  ctx.limits.maxHierarchyDepth = 2;  // root ─ arm ─ hand is 3 deep
+  const auto f = build();
+  const auto r = read(f.bytes, ctx);
+  expectError(r, f.at[2].parent, "bone 2", kFile);
+  EXPECT_NE(r.error().message.find("3 bones deep"), std::string::npos) << r.error().describe();
+  ctx.limits.maxHierarchyDepth = 3;
+  EXPECT_TRUE(read(f.bytes, ctx).ok());
+}
+
 TEST(Cal3dCsf, RejectsBoneThatIsItsOwnParent) {
   auto bones = threeBones();
   bones[1].parent = 1;
