@@ -16,8 +16,9 @@
 //   file has several submeshes. positions, normals, colours (1300 trunk layout), uv sets (map i
 //   ↔ set i; v = 0 is the top row, as in the model), influences as stored (not renormalised),
 //   LevelOfDetail (collapseId, faceCollapseCount, lodCount), springs and physical weights,
-//   morph targets (absolute blend vertices, sparse: MorphTarget::vertices). The binary loader's
-//   winding rule (§5) is applied by the binary reader; XML is taken as it is.
+//   morph targets (absolute blend vertices, sparse: MorphTarget::vertices). The official binary
+//   loader's winding rule (§5) is applied by the binary reader, except to IMVU files (911–999),
+//   whose loader never flips; XML is taken as it is.
 // - Material: colours as bytes / 255, shininess, one MaterialMap per map (kind "diffuse" for
 //   map 0 unless its type string says otherwise, uvSet = map index, label = the type string when
 //   the version stores one); the map's file is fetched through the material file's resolver

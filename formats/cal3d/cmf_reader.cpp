@@ -61,7 +61,8 @@ class CmfParser {
                Mesh mesh;
                part.materialThreads.push_back(readSubmesh(mesh));
                mesh.name = submeshName(stem, s, count);
-               applyWindingRule(mesh);  // §5: the binary loader's rule, part of the format
+               // §5: the official binary loader's rule, part of the format; IMVU's never flips.
+               if (!isImvuVersion(version_)) applyWindingRule(mesh);
                part.meshes.push_back(std::move(mesh));
              });
     requireEnd(r_, "the last submesh");

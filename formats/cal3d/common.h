@@ -85,9 +85,9 @@ std::array<std::uint8_t, 4> colorToBytes(const glm::vec4& c);
 std::string readString(ByteReader& r, std::string_view field, std::uint32_t maxLength);
 void writeString(ByteWriter& w, std::string_view s);
 
-// The binary loader's winding rule (§5): when the first face of a submesh, seen against its
-// first vertex's stored normal, is clockwise, every face of the submesh is flipped. Returns true
-// when it flipped.
+// The official binary loader's winding rule (§5; not IMVU's, which never flips): when the first
+// face of a submesh, seen against its first vertex's stored normal, is clockwise, every face of
+// the submesh is flipped. Returns true when it flipped.
 bool applyWindingRule(Mesh& mesh);
 
 // "path/to/cally_chest.cmf" → "cally_chest".

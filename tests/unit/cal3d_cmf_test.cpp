@@ -305,6 +305,20 @@ TEST(Cal3dCmf, FlipsEveryFaceWhenTheFirstIsClockwise) {
             (std::vector<std::uint32_t>{0, 1, 2, 1, 2, 3}));
 }
 
+TEST(Cal3dCmf, LeavesTheWindingOfImvuMeshesAsStored) {
+  // §5: IMVU's loader never flips; its files are 911–999.
+  auto s = quad();
+  s.faces = {{0, 2, 1}, {1, 2, 3}};  // clockwise seen from the normals' side
+  for (int version : {911, 919, 999}) {
+    SCOPED_TRACE(version);
+    EXPECT_EQ(readOk(build({s}, version).bytes).meshes[0].indices,
+              (std::vector<std::uint32_t>{0, 2, 1, 1, 2, 3}));
+  }
+  // The 0.13 trunk's 1300, which shares IMVU's layout, keeps the official loader's rule.
+  EXPECT_EQ(readOk(build({s}, 1300).bytes).meshes[0].indices,
+            (std::vector<std::uint32_t>{0, 1, 2, 1, 3, 2}));
+}
+
 TEST(Cal3dCmf, ReadsColoursAndSentinelEndedMorphsAt1300) {
   const auto part = readOk(build({quad()}, 1300).bytes);
   EXPECT_EQ(part.format, "cal3d CMF 1300 (vertex colours, sentinel-ended morphs)");
