@@ -1,6 +1,7 @@
 // The bone-space pair a writer stores for an inverse bind matrix (common.h boneSpaceFor).
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <optional>
 
 #include <glm/gtc/quaternion.hpp>
@@ -16,6 +17,33 @@ namespace {
 // rotation written for a matrix M is, where one can be found, a stored value that the reader
 // turns into M exactly ("exact" below, a function of M alone): reading it back gives M, and
 // writing that again finds the same value.
+//
+// Finding one costs about a thousand reader matrices (0.2 ms) for a matrix the reader did not
+// make, and a few times that in rare cases, for every bone on every write. It is bounded:
+// - at most kMaxEvaluations reader matrices per bone (about 1 ms; 99 % of bones of a random
+//   skeleton need fewer);
+// - skeletons of more than kMaxSearchedBones bones are not searched at all.
+// Past those bounds the nearest value is written. Reading that back stores it as the file's own
+// (Skeleton::inverseBindParts), so a re-written file still keeps its bytes; only a scene that
+// loses those parts on the way (another format in between) may then differ in the last bits.
+constexpr std::size_t kMaxEvaluations = 4096;
+constexpr std::size_t kMaxSearchedBones = 256;
+
+// The reader's matrices a search may still ask for.
+class Budget {
+ public:
+  explicit Budget(std::size_t evaluations) : left_(evaluations) {}
+  // The reader's matrix for `b`; nothing once the budget is spent.
+  std::optional<glm::mat4> matrix(const BoneSpace& b) {
+    if (left_ == 0) return std::nullopt;
+    --left_;
+    return inverseBindFromFile(b.translation, b.rotation);
+  }
+  bool spent() const { return left_ == 0; }
+
+ private:
+  std::size_t left_;
+};
 
 float stepUlps(float x, int k) {
   for (; k > 0; --k) x = std::nextafter(x, 2.0f);
@@ -38,10 +66,9 @@ BoneSpace nearestBoneSpace(const glm::mat4& m) {
   return b;
 }
 
-// How far (in units in the last place, summed over the rotation entries) the reader's matrix
-// for `b` is from `m`.
-double ulpDistance(const BoneSpace& b, const glm::mat4& m) {
-  const glm::mat4 g = inverseBindFromFile(b.translation, b.rotation);
+// How far (in units in the last place, summed over the rotation entries) the reader's matrix `g`
+// is from `m`.
+double ulpDistance(const glm::mat4& g, const glm::mat4& m) {
   double d = 0.0;
   for (int c = 0; c < 3; ++c)
     for (int k = 0; k < 3; ++k) {
@@ -54,11 +81,12 @@ double ulpDistance(const BoneSpace& b, const glm::mat4& m) {
   return d;
 }
 
-// Each of the 625 stored values within two units in the last place of `start`, nearest first.
+// Each of the 625 stored values within two units in the last place of `start`, nearest first,
+// until `fn` returns true (then true) or the budget is spent.
 template <class Fn>
-bool forNeighbours(const BoneSpace& start, Fn&& fn) {
+bool forNeighbours(const BoneSpace& start, const Budget& budget, Fn&& fn) {
   static constexpr int kOrder[] = {0, -1, 1, -2, 2};
-  for (int n = 0; n < 625; ++n) {
+  for (int n = 0; n < 625 && !budget.spent(); ++n) {
     BoneSpace c = start;
     int code = n;
     for (std::size_t i = 0; i < 4; ++i, code /= 5)
@@ -68,11 +96,12 @@ bool forNeighbours(const BoneSpace& start, Fn&& fn) {
   return false;
 }
 
-std::optional<BoneSpace> exactBoneSpace(const glm::mat4& m) {
+std::optional<BoneSpace> exactBoneSpace(const glm::mat4& m, Budget& budget) {
   const BoneSpace start = nearestBoneSpace(m);
   std::optional<BoneSpace> found;
-  if (forNeighbours(start, [&](const BoneSpace& c) {
-        if (inverseBindFromFile(c.translation, c.rotation) != m) return false;
+  if (forNeighbours(start, budget, [&](const BoneSpace& c) {
+        const auto g = budget.matrix(c);
+        if (!g || *g != m) return false;
         found = c;
         return true;
       }))
@@ -80,7 +109,9 @@ std::optional<BoneSpace> exactBoneSpace(const glm::mat4& m) {
   // Small components are pinned by the matrix far less finely than their own precision: walk
   // towards M in steps of growing size.
   BoneSpace c = start;
-  double d = ulpDistance(c, m);
+  const auto first = budget.matrix(c);
+  if (!first) return std::nullopt;
+  double d = ulpDistance(*first, m);
   for (int round = 0; round < 200 && d > 0.0; ++round) {
     BoneSpace best = c;
     double bestD = d;
@@ -89,7 +120,9 @@ std::optional<BoneSpace> exactBoneSpace(const glm::mat4& m) {
         for (int k = 1; k <= 1024; k *= 4) {
           BoneSpace t = c;
           t.rotation[i] = stepUlps(c.rotation[i], sign * k);
-          const double td = ulpDistance(t, m);
+          const auto g = budget.matrix(t);
+          if (!g) return std::nullopt;
+          const double td = ulpDistance(*g, m);
           if (td < bestD) {
             bestD = td;
             best = t;
@@ -104,14 +137,16 @@ std::optional<BoneSpace> exactBoneSpace(const glm::mat4& m) {
 }
 
 // A matrix the reader made is matched exactly. Any other is first moved to a nearby one the
-// reader makes and can be matched (in the rare case none is found, the nearest value is written
-// and a second write may differ in the last bits).
-BoneSpace stableBoneSpace(const glm::mat4& inverseBind) {
-  if (auto exact = exactBoneSpace(inverseBind)) return *exact;
+// reader makes and can be matched (in the rare case none is found within the budget, the nearest
+// value is written and a second write may differ in the last bits).
+BoneSpace stableBoneSpace(const glm::mat4& inverseBind, std::size_t evaluations) {
+  Budget budget(evaluations);
+  if (auto exact = exactBoneSpace(inverseBind, budget)) return *exact;
   const BoneSpace start = nearestBoneSpace(inverseBind);
   std::optional<BoneSpace> found;
-  if (forNeighbours(start, [&](const BoneSpace& c) {
-        found = exactBoneSpace(inverseBindFromFile(c.translation, c.rotation));
+  if (forNeighbours(start, budget, [&](const BoneSpace& c) {
+        const auto g = budget.matrix(c);
+        if (g) found = exactBoneSpace(*g, budget);
         return found.has_value();
       }))
     return *found;
@@ -127,7 +162,8 @@ BoneSpace boneSpaceFor(const Skeleton& skeleton, std::size_t bone, const glm::ma
     const std::array<float, 4> r = quatToFile(p.rotation);
     if (inverseBindFromFile(p.translation, r) == inverseBind) return BoneSpace{p.translation, r};
   }
-  return stableBoneSpace(inverseBind);
+  if (skeleton.bones.size() > kMaxSearchedBones) return nearestBoneSpace(inverseBind);
+  return stableBoneSpace(inverseBind, kMaxEvaluations);
 }
 
 }  // namespace marrow::formats::cal3d

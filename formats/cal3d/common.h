@@ -43,8 +43,10 @@ struct BoneSpace {
 BoneSpace boneSpaceToFile(const glm::mat4& inverseBind);
 // What a writer stores for bone `bone` with inverse bind `inverseBind`: the values the file had
 // (Skeleton::inverseBindParts) while they still give that matrix, so that a re-written file keeps
-// every value; else a pair the reader turns into exactly that matrix where one can be found
-// (so that writing what was read gives the same bytes), else the nearest one.
+// every value; else a pair the reader turns into exactly that matrix where a bounded search finds
+// one (so that writing what was read gives the same bytes even without the parts), else the
+// nearest one. The search is skipped for skeletons of more than a few hundred bones and gives up
+// after about a millisecond per bone (bone_space.cpp).
 BoneSpace boneSpaceFor(const Skeleton& skeleton, std::size_t bone, const glm::mat4& inverseBind);
 
 // The model order of a skeleton file's bones (§3, cal3d.h): the file's order while every parent
