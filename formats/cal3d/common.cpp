@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <iterator>
+#include <set>
 #include <type_traits>
 #include <utility>
 
@@ -189,6 +190,88 @@ std::vector<Keyframe> keyframesOf(const Track& track, const Bone& rest, bool& dr
   for (float t : times)
     out.push_back({t, sampleHeld(track.translation, t, rest.translation),
                    sampleHeld(track.rotation, t, rest.rotation)});
+  return out;
+}
+
+Result<CalClip> calClipOf(const Scene& scene, std::size_t clipIndex, Diagnostics& d) {
+  using std::to_string;
+  const auto error = [](std::string field, std::string message) {
+    return FormatError{"", std::move(field), kNoOffset, std::move(message)};
+  };
+  if (clipIndex >= scene.clips.size())
+    return error("clip", "index " + to_string(clipIndex) + " is past the " +
+                             to_string(scene.clips.size()) + " clips");
+  const Clip& clip = scene.clips[clipIndex];
+  const std::string what = "clip '" + clip.name + "'";
+  if (!std::isfinite(clip.duration) || !(clip.duration > 0.0f))
+    return error(what, "lasts " + to_string(clip.duration) + " s; cal3d needs a duration over 0");
+  CalClip out;
+  out.duration = clip.duration;
+  std::vector<CalTrack>& tracks = out.tracks;
+  std::set<int> written;
+  std::size_t unbound = 0, scaled = 0, stepped = 0, repeated = 0, empty = 0;
+  for (const Track& t : clip.tracks) {
+    const int bone = scene.skeleton.find(t.bone);
+    if (bone < 0) {
+      ++unbound;
+      continue;
+    }
+    if (!written.insert(bone).second) {
+      ++repeated;
+      continue;
+    }
+    bool droppedScale = false;
+    CalTrack track{
+        bone, keyframesOf(t, scene.skeleton.bones[static_cast<std::size_t>(bone)], droppedScale)};
+    scaled += droppedScale;
+    stepped += t.translation.interpolation == Interpolation::Step ||
+               t.rotation.interpolation == Interpolation::Step;
+    // 0.11 rejects a track without keyframes.
+    if (track.keys.empty()) {
+      ++empty;
+      continue;
+    }
+    tracks.push_back(std::move(track));
+  }
+  if (unbound)
+    d.warn("", what, kNoOffset,
+           to_string(unbound) + " track(s) name no bone of the skeleton and are left out");
+  if (repeated)
+    d.warn("", what, kNoOffset,
+           to_string(repeated) + " track(s) animate a bone an earlier track animates; left out");
+  if (scaled)
+    d.warn("", what, kNoOffset,
+           to_string(scaled) + " track(s) have scale keys, which cal3d cannot store (left out)");
+  if (stepped)
+    d.warn("", what, kNoOffset,
+           to_string(stepped) + " track(s) step between keys; cal3d interpolates them linearly");
+  if (empty) d.info("", what, kNoOffset, to_string(empty) + " track(s) without keys are left out");
+  if (tracks.empty()) return error(what, "has no track cal3d can store");
+
+  // §11: cal3d loops back to the first keys exactly when the first track ends before the
+  // duration. Keys are added so that playback means what the clip says.
+  const float duration = clip.duration;
+  if (clip.wrapsToFirstKey && tracks[0].keys.back().time >= duration) {
+    std::size_t added = 0;
+    for (auto& t : tracks)
+      if (t.keys.back().time < duration) {
+        Keyframe k = t.keys.front();
+        k.time = duration;
+        t.keys.push_back(k);
+        ++added;
+      }
+    if (added)
+      d.info("", what, kNoOffset,
+             "loops, but its first track has a key at the duration (cal3d would not loop): " +
+                 to_string(added) + " track(s) get their first key again at the duration");
+  } else if (!clip.wrapsToFirstKey && tracks[0].keys.back().time < duration) {
+    Keyframe k = tracks[0].keys.back();
+    k.time = duration;
+    tracks[0].keys.push_back(k);
+    d.info("", what, kNoOffset,
+           "holds its last keys, so its first track gets a key at the duration (cal3d would "
+           "otherwise loop back to the first keys)");
+  }
   return out;
 }
 

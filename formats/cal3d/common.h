@@ -11,6 +11,7 @@
 
 #include "formats/io/byte_reader.h"
 #include "formats/io/byte_writer.h"
+#include "formats/io/result.h"
 #include "formats/model/scene.h"
 
 namespace marrow::formats::cal3d {
@@ -116,5 +117,22 @@ struct Keyframe {
 // each channel sampled there (lerp / shortest slerp, holding at the ends, the bone's rest value
 // when a channel is empty). Scale keys cannot be stored: `droppedScale` says whether any were.
 std::vector<Keyframe> keyframesOf(const Track& track, const Bone& rest, bool& droppedScale);
+
+// A clip as a cal3d animation file holds it, whatever the encoding (CAF or XAF): its duration
+// and, per track cal3d can store, the bone (model index = file bone id) and its keyframes.
+struct CalTrack {
+  int bone = 0;
+  std::vector<Keyframe> keys;
+};
+struct CalClip {
+  float duration = 0.0f;
+  std::vector<CalTrack> tracks;
+};
+// What both animation writers store for clip `clip` of `scene`: the tracks that name a bone of
+// the skeleton and have keys (the first of several for one bone), as keyframesOf gives them, plus
+// the keys at the duration that make cal3d loop or hold as Clip::wrapsToFirstKey says (§11).
+// What is left out or changed is reported in `diagnostics`. Fails for a clip index out of range,
+// a duration that is not over 0, or a clip with no track to store.
+Result<CalClip> calClipOf(const Scene& scene, std::size_t clip, Diagnostics& diagnostics);
 
 }  // namespace marrow::formats::cal3d

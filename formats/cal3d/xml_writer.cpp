@@ -3,10 +3,7 @@
 // version ≤ 1100 hold only what libcal3d 0.11's XML loader reads (it reads children by position
 // and needs every attribute it asks for, §7); 1300 adds COLOR, MORPH and map TYPE.
 #include <charconv>
-#include <cmath>
-#include <optional>
 #include <pugixml.hpp>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -131,88 +128,16 @@ Result<std::vector<std::byte>> writeXsf(const Scene& scene, int version, Diagnos
 
 Result<std::vector<std::byte>> writeXaf(const Scene& scene, std::size_t clipIndex, int version,
                                         Diagnostics& d) {
-  if (clipIndex >= scene.clips.size())
-    return error("clip", "index " + to_string(clipIndex) + " is past the " +
-                             to_string(scene.clips.size()) + " clips");
-  const Clip& clip = scene.clips[clipIndex];
-  const std::string what = "clip '" + clip.name + "'";
-  if (!std::isfinite(clip.duration) || !(clip.duration > 0.0f))
-    return error(what, "lasts " + to_string(clip.duration) + " s; cal3d needs a duration over 0");
-  struct OutTrack {
-    int bone = 0;
-    std::vector<Keyframe> keys;
-  };
-  std::vector<OutTrack> tracks;
-  std::set<int> written;
-  std::size_t unbound = 0, scaled = 0, stepped = 0, repeated = 0, empty = 0;
-  for (const Track& t : clip.tracks) {
-    const int bone = scene.skeleton.find(t.bone);
-    if (bone < 0) {
-      ++unbound;
-      continue;
-    }
-    if (!written.insert(bone).second) {
-      ++repeated;
-      continue;
-    }
-    bool droppedScale = false;
-    OutTrack out{
-        bone, keyframesOf(t, scene.skeleton.bones[static_cast<std::size_t>(bone)], droppedScale)};
-    scaled += droppedScale;
-    stepped += t.translation.interpolation == Interpolation::Step ||
-               t.rotation.interpolation == Interpolation::Step;
-    // 0.11 rejects a track without keyframes.
-    if (out.keys.empty()) {
-      ++empty;
-      continue;
-    }
-    tracks.push_back(std::move(out));
-  }
-  if (unbound)
-    d.warn("", what, kNoOffset,
-           to_string(unbound) + " track(s) name no bone of the skeleton and are left out");
-  if (repeated)
-    d.warn("", what, kNoOffset,
-           to_string(repeated) + " track(s) animate a bone an earlier track animates; left out");
-  if (scaled)
-    d.warn("", what, kNoOffset,
-           to_string(scaled) + " track(s) have scale keys, which cal3d cannot store (left out)");
-  if (stepped)
-    d.warn("", what, kNoOffset,
-           to_string(stepped) + " track(s) step between keys; cal3d interpolates them linearly");
-  if (empty) d.info("", what, kNoOffset, to_string(empty) + " track(s) without keys are left out");
-  if (tracks.empty()) return error(what, "has no track cal3d can store");
-
-  // §11: cal3d loops back to the first keys exactly when the first track ends before the
-  // duration; keys are added so that playback means what the clip says (as in the binary writer).
-  const float duration = clip.duration;
-  if (clip.wrapsToFirstKey && tracks[0].keys.back().time >= duration) {
-    std::size_t added = 0;
-    for (auto& t : tracks)
-      if (t.keys.back().time < duration) {
-        Keyframe k = t.keys.front();
-        k.time = duration;
-        t.keys.push_back(k);
-        ++added;
-      }
-    if (added)
-      d.info("", what, kNoOffset,
-             "loops, but its first track has a key at the duration (cal3d would not loop): " +
-                 to_string(added) + " track(s) get their first key again at the duration");
-  } else if (!clip.wrapsToFirstKey && tracks[0].keys.back().time < duration) {
-    Keyframe k = tracks[0].keys.back();
-    k.time = duration;
-    tracks[0].keys.push_back(k);
-    d.info("", what, kNoOffset,
-           "holds its last keys, so its first track gets a key at the duration (cal3d would "
-           "otherwise loop back to the first keys)");
-  }
+  const auto clip = calClipOf(scene, clipIndex, d);
+  if (!clip) return clip.error();
+  const auto& tracks = clip->tracks;
+  const float duration = clip->duration;
 
   XmlFile file("XAF", version);
   pugi::xml_node animation = file.body("ANIMATION");
   attr(animation, "DURATION", num(duration));
   attr(animation, "NUMTRACKS", static_cast<long long>(tracks.size()));
-  for (const OutTrack& t : tracks) {
+  for (const CalTrack& t : tracks) {
     pugi::xml_node track = animation.append_child("TRACK");
     attr(track, "BONEID", t.bone);
     attr(track, "NUMKEYFRAMES", static_cast<long long>(t.keys.size()));
