@@ -15,19 +15,8 @@ namespace {
 
 using std::to_string;
 
-// The plain versions, 1300 and 1301 (cal3d.h's WriteOptions); the IMVU fork's 911–999 are not
-// written (913–918 animations exist only bit-packed).
-bool writable(int v) {
-  return (v >= kEarliestVersion && v <= 1100 && !isImvuVersion(v)) || v == 1300 || v == 1301;
-}
-
 FormatError error(std::string field, std::string message) {
   return FormatError{"", std::move(field), kNoOffset, std::move(message)};
-}
-
-FormatError versionError(int v) {
-  return error("version", "cal3d version " + to_string(v) +
-                              " cannot be written: choose 699–910, 1000–1100, 1300 or 1301");
 }
 
 void header(ByteWriter& w, std::string_view magic, int version) {
@@ -60,7 +49,7 @@ std::string mapFileName(const Scene& scene, const MaterialMap& map) {
 // ---- skeleton ----
 
 Result<std::vector<std::byte>> writeCsf(const Scene& scene, int version, Diagnostics& d) {
-  if (!writable(version)) return versionError(version);
+  if (!writableVersion(version)) return versionError(version);
   const auto& bones = scene.skeleton.bones;
   if (bones.empty()) return error("skeleton", "has no bones; a cal3d skeleton has at least one");
   std::vector<std::vector<std::int32_t>> children(bones.size());
@@ -105,7 +94,7 @@ Result<std::vector<std::byte>> writeCsf(const Scene& scene, int version, Diagnos
 
 Result<std::vector<std::byte>> writeCaf(const Scene& scene, std::size_t clipIndex, int version,
                                         Diagnostics& d) {
-  if (!writable(version)) return versionError(version);
+  if (!writableVersion(version)) return versionError(version);
   const auto clip = calClipOf(scene, clipIndex, d);
   if (!clip) return clip.error();
   const auto& tracks = clip->tracks;
@@ -182,7 +171,7 @@ std::vector<std::uint32_t> facesForWriting(const Mesh& m, const std::string& wha
 
 Result<std::vector<std::byte>> writeCmf(const Scene& scene, std::span<const std::size_t> meshes,
                                         int version, Diagnostics& d) {
-  if (!writable(version)) return versionError(version);
+  if (!writableVersion(version)) return versionError(version);
   const CmfLayout layout = cmfDefaultLayout(version);
   std::size_t droppedColours = 0, droppedMorphs = 0, ownBinds = 0;
   ByteWriter w;
@@ -299,7 +288,7 @@ namespace {
 
 Result<std::vector<std::byte>> writeCrf(const Scene& scene, std::size_t material, int version,
                                         Diagnostics& d) {
-  if (!writable(version)) return versionError(version);
+  if (!writableVersion(version)) return versionError(version);
   if (material >= scene.materials.size())
     return error("material", "index " + to_string(material) + " is past the " +
                                  to_string(scene.materials.size()) + " materials");

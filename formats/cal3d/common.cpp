@@ -14,6 +14,16 @@
 
 namespace marrow::formats::cal3d {
 
+bool writableVersion(int v) {
+  return (v >= kEarliestVersion && v <= 910) || (v >= 1000 && v <= 1100) || v == 1300 || v == 1301;
+}
+
+FormatError versionError(int v) {
+  return FormatError{"", "version", kNoOffset,
+                     "cal3d version " + std::to_string(v) +
+                         " cannot be written: choose 699–910, 1000–1100, 1300 or 1301"};
+}
+
 glm::quat quatFromFile(float x, float y, float z, float w) { return glm::quat(w, -x, -y, -z); }
 
 std::array<float, 4> quatToFile(const glm::quat& q) { return {-q.x, -q.y, -q.z, q.w}; }

@@ -19,6 +19,13 @@ namespace marrow::formats::cal3d {
 inline constexpr int kEarliestVersion = 699;
 inline constexpr int kLatestVersion = 1301;
 
+// The versions the writers write (writer.h WriteOptions): the plain layout's 699–910 and
+// 1000–1100, the 0.13 trunk's 1300 and the fork's 1301. The IMVU fork's 911–999 are not (its
+// 913–918 animations exist only bit-packed).
+bool writableVersion(int version);
+// The error a writer returns for a version writableVersion refuses.
+FormatError versionError(int version);
+
 // The basis cal3d data is in (§2): Z-up, right-handed, units unknown.
 inline Basis cal3dBasis(float unitMeters = 1.0f) { return Basis{Axis::Z, true, unitMeters}; }
 

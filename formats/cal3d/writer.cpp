@@ -36,20 +36,10 @@ Scene inCal3dBasis(const Scene& scene, Diagnostics& d) {
   return s;
 }
 
-std::string versionError(int version) {
-  return "cal3d version " + std::to_string(version) +
-         " cannot be written: choose 699–910, 1000–1100, 1300 or 1301";
-}
-
-// 911–999 are the IMVU fork's (whose animations are always bit-packed): not written.
-bool writableVersion(int v) {
-  return (v >= kEarliestVersion && v <= 910) || (v >= 1000 && v <= 1100) || v == 1300 || v == 1301;
-}
-
 template <class Fn>
 Result<std::vector<std::byte>> converted(const Scene& scene, const WriteOptions& o,
                                          Diagnostics& d, Fn&& fn) {
-  if (!writableVersion(o.version)) return FormatError{"", "version", kNoOffset, versionError(o.version)};
+  if (!writableVersion(o.version)) return versionError(o.version);
   return fn(inCal3dBasis(scene, d));
 }
 
@@ -115,7 +105,7 @@ class UniqueNames {
 
 Result<std::vector<NamedFile>> writeModel(const Scene& scene, const std::string& baseName,
                                           const WriteOptions& o, Diagnostics& d) {
-  if (!writableVersion(o.version)) return FormatError{"", "version", kNoOffset, versionError(o.version)};
+  if (!writableVersion(o.version)) return versionError(o.version);
   Scene s = inCal3dBasis(scene, d);
   if (s.skeleton.empty()) {
     // cal3d models have a skeleton (libcal3d refuses one without): a single root bone at the
