@@ -6,10 +6,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
-#include <new>
 #include <optional>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -148,26 +146,25 @@ inline constexpr double kDefaultLead = 64.0;
 template <class Part, class Layout, class Parse>
 Result<Part> firstExactLayout(const ReadContext& ctx, std::span<const Layout> layouts,
                               Parse&& parse) {
-  std::optional<FormatError> best;
-  double bestReach = 0.0;
-  for (const Layout& layout : layouts) {
-    try {
-      return parse(layout);
-    } catch (const FormatException& e) {
-      const FormatError& f = e.error();
-      double reach = f.offset == kNoOffset ? -1.0 : static_cast<double>(f.offset);
-      if (!best) reach += kDefaultLead;
-      if (!best || reach > bestReach) {
-        best = f;
-        bestReach = reach;
+  // Running out of memory ends the trial: guarded reports it.
+  return guarded<Part>(ctx, [&]() -> Result<Part> {
+    std::optional<FormatError> best;
+    double bestReach = 0.0;
+    for (const Layout& layout : layouts) {
+      try {
+        return parse(layout);
+      } catch (const FormatException& e) {
+        const FormatError& f = e.error();
+        double reach = f.offset == kNoOffset ? -1.0 : static_cast<double>(f.offset);
+        if (!best) reach += kDefaultLead;
+        if (!best || reach > bestReach) {
+          best = f;
+          bestReach = reach;
+        }
       }
-    } catch (const std::bad_alloc&) {
-      return FormatError{ctx.name, "", kNoOffset, "ran out of memory while reading"};
-    } catch (const std::length_error&) {
-      return FormatError{ctx.name, "", kNoOffset, "a count is too large to hold in memory"};
     }
-  }
-  return *best;
+    return *best;
+  });
 }
 
 }  // namespace marrow::formats::cal3d

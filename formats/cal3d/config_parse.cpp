@@ -6,6 +6,7 @@
 #include <string>
 #include <string_view>
 
+#include "formats/cal3d/common.h"
 #include "formats/cal3d/parts.h"
 
 namespace marrow::formats::cal3d {
@@ -144,7 +145,7 @@ class ConfigParser {
 }  // namespace
 
 Result<ConfigFile> parseConfig(std::span<const std::byte> data, const ReadContext& ctx) {
-  return ConfigParser(data, ctx).parse();
+  return guarded<ConfigFile>(ctx, [&] { return ConfigParser(data, ctx).parse(); });
 }
 
 }  // namespace marrow::formats::cal3d

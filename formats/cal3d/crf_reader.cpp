@@ -85,15 +85,7 @@ class CrfParser {
 }  // namespace
 
 Result<MaterialPart> readCrf(std::span<const std::byte> data, const ReadContext& ctx) {
-  try {
-    return CrfParser(data, ctx).parse();
-  } catch (const FormatException& e) {
-    return e.error();
-  } catch (const std::bad_alloc&) {
-    return FormatError{ctx.name, "", kNoOffset, "ran out of memory while reading"};
-  } catch (const std::length_error&) {
-    return FormatError{ctx.name, "", kNoOffset, "a count is too large to hold in memory"};
-  }
+  return guarded<MaterialPart>(ctx, [&] { return CrfParser(data, ctx).parse(); });
 }
 
 }  // namespace marrow::formats::cal3d

@@ -195,7 +195,7 @@ class XafReader {
 
 Result<AnimationPart> readXaf(std::span<const std::byte> data, const ReadContext& ctx,
                               const BoneMap& bones) {
-  return xml::guarded<AnimationPart>(ctx, [&] { return XafReader(data, ctx, bones).read(); });
+  return guarded<AnimationPart>(ctx, [&] { return XafReader(data, ctx, bones).read(); });
 }
 
 }  // namespace marrow::formats::cal3d

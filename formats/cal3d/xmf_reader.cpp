@@ -351,7 +351,7 @@ class XmfReader {
 
 Result<MeshPart> readXmf(std::span<const std::byte> data, const ReadContext& ctx,
                          const BoneMap& bones) {
-  return xml::guarded<MeshPart>(ctx, [&] { return XmfReader(data, ctx, bones).read(); });
+  return guarded<MeshPart>(ctx, [&] { return XmfReader(data, ctx, bones).read(); });
 }
 
 }  // namespace marrow::formats::cal3d

@@ -8,10 +8,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
-#include <new>
 #include <pugixml.hpp>
 #include <span>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -170,19 +168,5 @@ inline Path step(const Path& parent, std::string_view name, std::size_t index) {
 }
 // "SUBMESH 2 / VERTEX 17 / POS": a path step without index.
 inline Path step(const Path& parent, std::string_view name) { return Path(parent, name); }
-
-// Reads one cal3d XML file, turning exceptions into a Result like every reader entry point.
-template <class Part, class Fn>
-Result<Part> guarded(const ReadContext& ctx, Fn&& fn) {
-  try {
-    return fn();
-  } catch (const FormatException& e) {
-    return e.error();
-  } catch (const std::bad_alloc&) {
-    return FormatError{ctx.name, "", kNoOffset, "ran out of memory while reading"};
-  } catch (const std::length_error&) {
-    return FormatError{ctx.name, "", kNoOffset, "a count is too large to hold in memory"};
-  }
-}
 
 }  // namespace marrow::formats::cal3d::xml

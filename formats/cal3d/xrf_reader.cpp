@@ -103,7 +103,7 @@ class XrfReader {
 }  // namespace
 
 Result<MaterialPart> readXrf(std::span<const std::byte> data, const ReadContext& ctx) {
-  return xml::guarded<MaterialPart>(ctx, [&] { return XrfReader(data, ctx).read(); });
+  return guarded<MaterialPart>(ctx, [&] { return XrfReader(data, ctx).read(); });
 }
 
 }  // namespace marrow::formats::cal3d

@@ -171,7 +171,7 @@ class XsfReader {
 }  // namespace
 
 Result<SkeletonPart> readXsf(std::span<const std::byte> data, const ReadContext& ctx) {
-  return xml::guarded<SkeletonPart>(ctx, [&] { return XsfReader(data, ctx).read(); });
+  return guarded<SkeletonPart>(ctx, [&] { return XsfReader(data, ctx).read(); });
 }
 
 }  // namespace marrow::formats::cal3d
