@@ -281,11 +281,6 @@ Result<std::vector<std::byte>> writeCmf(const Scene& scene, std::span<const std:
 
 // ---- material ----
 
-namespace {
-
-
-}  // namespace
-
 Result<std::vector<std::byte>> writeCrf(const Scene& scene, std::size_t material, int version,
                                         Diagnostics& d) {
   if (!writableVersion(version)) return versionError(version);

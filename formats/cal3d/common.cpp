@@ -39,18 +39,6 @@ glm::mat4 inverseBindFromFile(const glm::vec3& translation, const std::array<flo
   return glm::translate(translation) * glm::mat4_cast(glm::normalize(q));
 }
 
-BoneSpace boneSpaceToFile(const glm::mat4& inverseBind) {
-  BoneSpace b;
-  b.translation = glm::vec3(inverseBind[3]);
-  glm::mat3 rot(inverseBind);
-  for (int c = 0; c < 3; ++c) {
-    const float len = glm::length(rot[c]);
-    if (len > 0.0f) rot[c] /= len;
-  }
-  b.rotation = quatToFile(glm::normalize(glm::quat_cast(rot)));
-  return b;
-}
-
 std::string mapKind(std::string_view typeString, std::size_t index) {
   std::string t;
   for (char c : typeString) t += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -186,8 +174,8 @@ T sampleHeld(const Channel<T>& ch, float t, const T& rest) {
   }
 }
 
-}  // namespace
-
+// A track's channels as cal3d keyframes (calClipOf). Scale keys cannot be stored:
+// `droppedScale` says whether any were.
 std::vector<Keyframe> keyframesOf(const Track& track, const Bone& rest, bool& droppedScale) {
   droppedScale = !track.scale.empty();
   std::vector<float> times;
@@ -202,6 +190,8 @@ std::vector<Keyframe> keyframesOf(const Track& track, const Bone& rest, bool& dr
                    sampleHeld(track.rotation, t, rest.rotation)});
   return out;
 }
+
+}  // namespace
 
 Result<CalClip> calClipOf(const Scene& scene, std::size_t clipIndex, Diagnostics& d) {
   using std::to_string;

@@ -66,8 +66,6 @@ struct BoneSpace {
   glm::vec3 translation{0.0f};
   std::array<float, 4> rotation{0.0f, 0.0f, 0.0f, 1.0f};  // as the file stores it
 };
-// The inverse of inverseBindFromFile for a rigid matrix (scale and shear are dropped).
-BoneSpace boneSpaceToFile(const glm::mat4& inverseBind);
 // What a writer stores for bone `bone` with inverse bind `inverseBind`: the values the file had
 // (Skeleton::inverseBindParts) while they still give that matrix, so that a re-written file keeps
 // every value; else a pair the reader turns into exactly that matrix where a bounded search finds
@@ -139,11 +137,6 @@ struct Keyframe {
   glm::vec3 translation{0.0f};
   glm::quat rotation{1.0f, 0.0f, 0.0f, 0.0f};  // model convention (not conjugated)
 };
-// A track's channels as cal3d keyframes: at the union of its translation and rotation key times,
-// each channel sampled there (lerp / shortest slerp, holding at the ends, the bone's rest value
-// when a channel is empty). Scale keys cannot be stored: `droppedScale` says whether any were.
-std::vector<Keyframe> keyframesOf(const Track& track, const Bone& rest, bool& droppedScale);
-
 // A clip as a cal3d animation file holds it, whatever the encoding (CAF or XAF): its duration
 // and, per track cal3d can store, the bone (model index = file bone id) and its keyframes.
 struct CalTrack {
@@ -155,7 +148,9 @@ struct CalClip {
   std::vector<CalTrack> tracks;
 };
 // What both animation writers store for clip `clip` of `scene`: the tracks that name a bone of
-// the skeleton and have keys (the first of several for one bone), as keyframesOf gives them, plus
+// the skeleton and have keys (the first of several for one bone), each as keyframes at the union
+// of its translation and rotation key times (each channel sampled there: lerp / shortest slerp,
+// holding at the ends, the bone's rest value when a channel is empty; scale keys are dropped), plus
 // the keys at the duration that make cal3d loop or hold as Clip::wrapsToFirstKey says (§11).
 // What is left out or changed is reported in `diagnostics`. Fails for a clip index out of range,
 // a duration that is not over 0, or a clip with no track to store.

@@ -17,7 +17,6 @@ namespace {
 using xml::Children;
 using xml::step;
 
-
 struct RawKey {
   float time = 0.0f;
   glm::vec3 translation{0.0f};

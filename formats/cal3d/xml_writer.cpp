@@ -82,7 +82,6 @@ void attr(pugi::xml_node n, const char* name, long long value) {
   n.append_attribute(name) = value;
 }
 
-
 }  // namespace
 
 // ---- skeleton (§7.1) ----
