@@ -7,18 +7,22 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>  // AVX2 normalisation, chosen at run time
-#endif
 
-// The build targets plain x86-64 (SSE2). With GCC on Linux the skinning loop is compiled a second
-// time for AVX2 and chosen when the program loads (an ifunc): the same operations, VEX-encoded
-// with three operands (fewer register copies), hence the same floats — about 9 % faster on
-// paladin.
+// The build targets plain x86-64 (SSE2). With GCC on Linux the per-vertex loop for influences
+// without a plan is compiled a second time for AVX2 and chosen when the program loads (an ifunc):
+// the same operations, VEX-encoded with three operands (fewer register copies), hence the same
+// floats.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__linux__)
 #define MARROW_AVX2_CLONE __attribute__((target_clones("avx2", "default")))
 #else
 #define MARROW_AVX2_CLONE
+#endif
+
+// With GCC or Clang on x86-64, the planned loop and the normalisation also have AVX2 versions
+// written for 256-bit registers, chosen at run time (__builtin_cpu_supports).
+#if defined(__x86_64__) && defined(__GNUC__)
+#define MARROW_AVX2 1
+#include <immintrin.h>
 #endif
 
 namespace marrow::anim {
@@ -95,7 +99,7 @@ void planSkinning(PackedInfluences& packed) {
     if (w.x == 1.0f && w.y == 0.0f && w.z == 0.0f && w.w == 0.0f &&
         (packed.groups < 2 || packed.weights1[v] == glm::vec4(0.0f))) {
       cls[v] = kPaletteClass;
-      plan.paletteSize = std::max(plan.paletteSize, packed.bones0[v].x + 1);
+      plan.paletteSize = std::max(plan.paletteSize, std::size_t{packed.bones0[v].x} + 1);
       continue;
     }
     int count = 0;
@@ -107,46 +111,40 @@ void planSkinning(PackedInfluences& packed) {
         if (wg[k] == 0.0f) continue;
         ++count;
         total += wg[k];
-        plan.paletteSize = std::max(plan.paletteSize, bg[k] + 1);
+        plan.paletteSize = std::max(plan.paletteSize, std::size_t{bg[k]} + 1);
       }
     }
     cls[v] = static_cast<std::uint8_t>(total == 0.0f ? kIdentityClass : count);
   }
-  // Classes run in order, each in increasing vertex order. A vertex may be written 16 bytes wide
-  // (its 12 and the next vertex's x) when the next vertex is written after it.
+  // Classes run in order, each in increasing vertex order.
   for (int c = kPaletteClass; c <= kIdentityClass; ++c) {
-    for (const bool exact : {false, true}) {
-      Plan::Run run;
-      run.kind = c == kPaletteClass    ? Plan::Kind::Palette
-                 : c == kIdentityClass ? Plan::Kind::Identity
-                                       : Plan::Kind::Blend;
-      run.influences = static_cast<std::uint8_t>(run.kind == Plan::Kind::Blend ? c : 0);
-      run.exactStores = exact;
-      run.begin = static_cast<std::uint32_t>(plan.vertex.size());
-      run.first = static_cast<std::uint32_t>(plan.bone.size());
-      for (std::size_t v = 0; v < n; ++v) {
-        if (cls[v] != c) continue;
-        const bool wide = v + 1 < n && cls[v + 1] >= c;
-        if (wide == exact) continue;
-        plan.vertex.push_back(static_cast<std::uint32_t>(v));
-        if (run.kind == Plan::Kind::Palette) {
-          plan.bone.push_back(packed.bones0[v].x);
-          plan.weight.push_back(1.0f);  // unread: keeps `first` an index into both
-        }
-        if (run.kind != Plan::Kind::Blend) continue;
-        for (int g = 0; g < packed.groups; ++g) {
-          const glm::vec4& wg = g == 0 ? packed.weights0[v] : packed.weights1[v];
-          const glm::uvec4& bg = g == 0 ? packed.bones0[v] : packed.bones1[v];
-          for (int k = 0; k < 4; ++k) {
-            if (wg[k] == 0.0f) continue;
-            plan.bone.push_back(bg[k]);
-            plan.weight.push_back(wg[k]);
-          }
+    Plan::Run run;
+    run.kind = c == kPaletteClass    ? Plan::Kind::Palette
+               : c == kIdentityClass ? Plan::Kind::Identity
+                                     : Plan::Kind::Blend;
+    run.influences = static_cast<std::uint8_t>(run.kind == Plan::Kind::Blend ? c : 0);
+    run.begin = static_cast<std::uint32_t>(plan.vertex.size());
+    run.first = static_cast<std::uint32_t>(plan.bone.size());
+    for (std::size_t v = 0; v < n; ++v) {
+      if (cls[v] != c) continue;
+      plan.vertex.push_back(static_cast<std::uint32_t>(v));
+      if (run.kind == Plan::Kind::Palette) {
+        plan.bone.push_back(packed.bones0[v].x);
+        plan.weight.push_back(1.0f);  // unread: keeps `first` an index into both
+      }
+      if (run.kind != Plan::Kind::Blend) continue;
+      for (int g = 0; g < packed.groups; ++g) {
+        const glm::vec4& wg = g == 0 ? packed.weights0[v] : packed.weights1[v];
+        const glm::uvec4& bg = g == 0 ? packed.bones0[v] : packed.bones1[v];
+        for (int k = 0; k < 4; ++k) {
+          if (wg[k] == 0.0f) continue;
+          plan.bone.push_back(bg[k]);
+          plan.weight.push_back(wg[k]);
         }
       }
-      run.end = static_cast<std::uint32_t>(plan.vertex.size());
-      if (run.end > run.begin) plan.runs.push_back(run);
     }
+    run.end = static_cast<std::uint32_t>(plan.vertex.size());
+    if (run.end > run.begin) plan.runs.push_back(run);
   }
 }
 
@@ -172,11 +170,14 @@ using Plan = PackedInfluences::Plan;
 // influences are packed, and p' = M p, n' = normalize(mat3(M) n) are computed with the same sums
 // in the same order as vec3(M * vec4(p, 1)), mat3(M) * n and n / glm::length(n) — so the results
 // are the very floats those glm expressions give, with SSE (every x86-64: a matrix column is one
-// register, normals are normalised four or eight at a time) or without.
+// register, normals are normalised four at a time), with AVX2 (two vertices' columns to a
+// register, normals eight at a time) or without either.
 //
 // Most vertices of real models follow one bone with weight 1 (two thirds of paladin's): then M is
 // that bone's palette entry itself — exactly what the sum 0 + 1 · palette[b] gives — and nothing
-// is blended or copied.
+// is blended or copied. The plan (skinning.h) runs those, and the vertices with n weighted
+// influences for each n, as loops without per-vertex tests; the positions and normals are read
+// and written where the vertices are, so the plan changes the order of the work, not its result.
 bool singleFullWeight(const PackedInfluences& packed, std::size_t v, std::size_t paletteSize) {
   const glm::vec4& w = packed.weights0[v];
   return w.x == 1.0f && w.y == 0.0f && w.z == 0.0f && w.w == 0.0f &&
@@ -195,6 +196,10 @@ struct Columns {
            _mm_loadu_ps(&m[3][0])}};
 }
 
+[[gnu::always_inline]] inline Columns zeroMatrix() {
+  return {{_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps()}};
+}
+
 // m += w · p, column by column.
 [[gnu::always_inline]] inline void addWeighted(Columns& m, const glm::mat4& p, float w) {
   const Columns pc = load(p);
@@ -202,33 +207,14 @@ struct Columns {
   for (int c = 0; c < 4; ++c) m.c[c] = _mm_add_ps(m.c[c], _mm_mul_ps(pc.c[c], wk));
 }
 
-inline void accumulate(Columns& m, float& total, const glm::uvec4& b, const glm::vec4& w,
-                       std::span<const glm::mat4> palette) {
-  for (int k = 0; k < 4; ++k) {
-    if (w[k] == 0.0f || b[k] >= palette.size()) continue;
-    addWeighted(m, palette[b[k]], w[k]);
-    total += w[k];
-  }
-}
-
-inline Columns blended(const PackedInfluences& packed, std::size_t v,
-                       std::span<const glm::mat4> palette) {
-  if (singleFullWeight(packed, v, palette.size())) return load(palette[packed.bones0[v].x]);
-  Columns m{{_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps()}};
-  float total = 0.0f;
-  accumulate(m, total, packed.bones0[v], packed.weights0[v], palette);
-  if (packed.groups == 2) accumulate(m, total, packed.bones1[v], packed.weights1[v], palette);
-  if (total == 0.0f) return load(glm::mat4(1.0f));
-  return m;
-}
-
-// mat3(M) n, not yet normalised; M p.
+// mat3(M) n, not yet normalised.
 [[gnu::always_inline]] inline __m128 linearOf(const Columns& m, const glm::vec3& n) {
   return _mm_add_ps(_mm_add_ps(_mm_mul_ps(m.c[0], _mm_set1_ps(n.x)),
                                _mm_mul_ps(m.c[1], _mm_set1_ps(n.y))),
                     _mm_mul_ps(m.c[2], _mm_set1_ps(n.z)));
 }
 
+// M p.
 [[gnu::always_inline]] inline __m128 pointOf(const Columns& m, const glm::vec3& p) {
   const __m128 xy = _mm_add_ps(_mm_mul_ps(m.c[0], _mm_set1_ps(p.x)),
                                _mm_mul_ps(m.c[1], _mm_set1_ps(p.y)));
@@ -236,24 +222,11 @@ inline Columns blended(const PackedInfluences& packed, std::size_t v,
   return _mm_add_ps(xy, zw);
 }
 
-// x, y, z of r into out; Wide also writes r's fourth float over the next vertex's x (which is
-// written afterwards: the plan says when).
-template <bool Wide>
+// x, y, z of r into out, and nothing beyond. (Writing 16 bytes where the next vertex is written
+// later anyway was tried: no faster, for the runs it takes to know where.)
 [[gnu::always_inline]] inline void put(glm::vec3& out, __m128 r) {
-  if constexpr (Wide) {
-    _mm_storeu_ps(&out.x, r);
-  } else {
-    _mm_storel_pi(reinterpret_cast<__m64*>(&out.x), r);
-    _mm_store_ss(&out.z, _mm_movehl_ps(r, r));
-  }
-}
-
-inline void transformLinear(const Columns& m, const glm::vec3& n, glm::vec3& out) {
-  put<false>(out, linearOf(m, n));
-}
-
-inline void transformPoint(const Columns& m, const glm::vec3& p, glm::vec3& out) {
-  put<false>(out, pointOf(m, p));
+  _mm_storel_pi(reinterpret_cast<__m64*>(&out.x), r);
+  _mm_store_ss(&out.z, _mm_movehl_ps(r, r));
 }
 
 // n / |n| where |n| > 0, four vectors at a time (x, y and z of four in one register each), so
@@ -295,105 +268,20 @@ void normalizeSse(std::span<glm::vec3> n) {
   }
 }
 
-#if defined(__x86_64__) && defined(__GNUC__)
-#define MARROW_AVX2_NORMALIZE 1
-// The same eight vectors at a time: the divider, not the shuffles, sets the pace, and it takes
-// eight lanes in the time of four. Returns how many vectors it did (a multiple of eight).
-__attribute__((target("avx2"))) std::size_t normalizeAvx2(std::span<glm::vec3> n) {
-  std::size_t i = 0;
-  for (; i + 8 <= n.size(); i += 8) {
-    float* f = &n[i].x;
-    // Vectors 0–3 in the low lanes, 4–7 in the high ones.
-    const __m256 m03 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(f)), _mm_loadu_ps(f + 12), 1);
-    const __m256 m14 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(f + 4)), _mm_loadu_ps(f + 16), 1);
-    const __m256 m25 = _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(f + 8)), _mm_loadu_ps(f + 20), 1);
-    // per lane: m03 = x0 y0 z0 x1, m14 = y1 z1 x2 y2, m25 = z2 x3 y3 z3
-    const __m256 xy = _mm256_shuffle_ps(m14, m25, _MM_SHUFFLE(2, 1, 3, 2));  // x2 y2 x3 y3
-    const __m256 yz = _mm256_shuffle_ps(m03, m14, _MM_SHUFFLE(1, 0, 2, 1));  // y0 z0 y1 z1
-    const __m256 x = _mm256_shuffle_ps(m03, xy, _MM_SHUFFLE(2, 0, 3, 0));    // x0 x1 x2 x3
-    const __m256 y = _mm256_shuffle_ps(yz, xy, _MM_SHUFFLE(3, 1, 2, 0));     // y0 y1 y2 y3
-    const __m256 z = _mm256_shuffle_ps(yz, m25, _MM_SHUFFLE(3, 0, 3, 1));    // z0 z1 z2 z3
-    const __m256 dot = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x, x), _mm256_mul_ps(y, y)),
-                                     _mm256_mul_ps(z, z));
-    const __m256 len = _mm256_sqrt_ps(dot);
-    const __m256 positive = _mm256_cmp_ps(len, _mm256_setzero_ps(), _CMP_GT_OQ);
-    const __m256 nx = _mm256_blendv_ps(x, _mm256_div_ps(x, len), positive);
-    const __m256 ny = _mm256_blendv_ps(y, _mm256_div_ps(y, len), positive);
-    const __m256 nz = _mm256_blendv_ps(z, _mm256_div_ps(z, len), positive);
-    const __m256 rxy = _mm256_shuffle_ps(nx, ny, _MM_SHUFFLE(2, 0, 2, 0));  // x0 x2 y0 y2
-    const __m256 ryz = _mm256_shuffle_ps(ny, nz, _MM_SHUFFLE(3, 1, 3, 1));  // y1 y3 z1 z3
-    const __m256 rzx = _mm256_shuffle_ps(nz, nx, _MM_SHUFFLE(3, 1, 2, 0));  // z0 z2 x1 x3
-    const __m256 r03 = _mm256_shuffle_ps(rxy, rzx, _MM_SHUFFLE(2, 0, 2, 0));
-    const __m256 r14 = _mm256_shuffle_ps(ryz, rxy, _MM_SHUFFLE(3, 1, 2, 0));
-    const __m256 r25 = _mm256_shuffle_ps(rzx, ryz, _MM_SHUFFLE(3, 1, 3, 1));
-    _mm_storeu_ps(f, _mm256_castps256_ps128(r03));
-    _mm_storeu_ps(f + 4, _mm256_castps256_ps128(r14));
-    _mm_storeu_ps(f + 8, _mm256_castps256_ps128(r25));
-    _mm_storeu_ps(f + 12, _mm256_extractf128_ps(r03, 1));
-    _mm_storeu_ps(f + 16, _mm256_extractf128_ps(r14, 1));
-    _mm_storeu_ps(f + 20, _mm256_extractf128_ps(r25, 1));
-  }
-  return i;
-}
-#endif
-
-void normalizeAll(std::span<glm::vec3> n) {
-#if defined(MARROW_AVX2_NORMALIZE)
-  static const bool avx2 = __builtin_cpu_supports("avx2");
-  if (avx2) n = n.subspan(normalizeAvx2(n));
-#endif
-  normalizeSse(n);
-}
-
 #else
 
 using Columns = glm::mat4;
 
-[[gnu::always_inline]] inline Columns load(const glm::mat4& m) { return m; }
-
-[[gnu::always_inline]] inline void addWeighted(glm::mat4& m, const glm::mat4& p, float w) {
-  m += p * w;
-}
-
-inline void accumulate(glm::mat4& m, float& total, const glm::uvec4& b, const glm::vec4& w,
-                       std::span<const glm::mat4> palette) {
-  for (int k = 0; k < 4; ++k) {
-    if (w[k] == 0.0f || b[k] >= palette.size()) continue;
-    m += palette[b[k]] * w[k];
-    total += w[k];
-  }
-}
-
-inline glm::mat4 blended(const PackedInfluences& packed, std::size_t v,
-                         std::span<const glm::mat4> palette) {
-  if (singleFullWeight(packed, v, palette.size())) return palette[packed.bones0[v].x];
-  glm::mat4 m(0.0f);
-  float total = 0.0f;
-  accumulate(m, total, packed.bones0[v], packed.weights0[v], palette);
-  if (packed.groups == 2) accumulate(m, total, packed.bones1[v], packed.weights1[v], palette);
-  return total == 0.0f ? glm::mat4(1.0f) : m;
-}
-
+inline Columns load(const glm::mat4& m) { return m; }
+inline Columns zeroMatrix() { return glm::mat4(0.0f); }
+inline void addWeighted(glm::mat4& m, const glm::mat4& p, float w) { m += p * w; }
 inline glm::vec3 linearOf(const glm::mat4& m, const glm::vec3& n) { return glm::mat3(m) * n; }
-
 inline glm::vec3 pointOf(const glm::mat4& m, const glm::vec3& p) {
   return glm::vec3(m * glm::vec4(p, 1.0f));
 }
+inline void put(glm::vec3& out, const glm::vec3& r) { out = r; }
 
-template <bool Wide>
-inline void put(glm::vec3& out, const glm::vec3& r) {
-  out = r;
-}
-
-inline void transformLinear(const glm::mat4& m, const glm::vec3& n, glm::vec3& out) {
-  out = linearOf(m, n);
-}
-
-inline void transformPoint(const glm::mat4& m, const glm::vec3& p, glm::vec3& out) {
-  out = pointOf(m, p);
-}
-
-void normalizeAll(std::span<glm::vec3> n) {
+void normalizeSse(std::span<glm::vec3> n) {
   for (auto& v : n) {
     const float len = glm::length(v);
     if (len > 0.0f) v /= len;
@@ -402,18 +290,36 @@ void normalizeAll(std::span<glm::vec3> n) {
 
 #endif
 
-inline Columns zeroMatrix() {
-#if defined(__SSE2__)
-  return {{_mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps(), _mm_setzero_ps()}};
-#else
-  return glm::mat4(0.0f);
-#endif
+// Vertex v from the arrays, as skinning.h says: the influences in packed order, zero weights
+// and bones beyond the palette left out, the identity when the weights sum to 0.
+inline Columns blended(const PackedInfluences& packed, std::size_t v,
+                       std::span<const glm::mat4> palette) {
+  if (singleFullWeight(packed, v, palette.size())) return load(palette[packed.bones0[v].x]);
+  Columns m = zeroMatrix();
+  float total = 0.0f;
+  for (int g = 0; g < packed.groups; ++g) {
+    const glm::uvec4& b = g == 0 ? packed.bones0[v] : packed.bones1[v];
+    const glm::vec4& w = g == 0 ? packed.weights0[v] : packed.weights1[v];
+    for (int k = 0; k < 4; ++k) {
+      if (w[k] == 0.0f || b[k] >= palette.size()) continue;
+      addWeighted(m, palette[b[k]], w[k]);
+      total += w[k];
+    }
+  }
+  if (total == 0.0f) return load(glm::mat4(1.0f));
+  return m;
 }
 
-// One run of the plan (skinning.h): vertices of one kind, in increasing order.
+// ---- The plan's runs, one vertex at a time (SSE). ----
+
+// The pointers taken out of the plan once: stores through glm::vec3 may alias anything, so the
+// compiler would read the plan's vectors again after each.
 struct RunArgs {
   const Plan& plan;
   const Plan::Run& run;
+  const std::uint32_t* vertex;
+  const std::uint32_t* bone;  // of the run's first vertex
+  const float* weight;
   const glm::vec3* positions;
   const glm::vec3* normals;
   const glm::mat4* palette;
@@ -421,74 +327,263 @@ struct RunArgs {
   glm::vec3* normalsOut;
 };
 
-template <bool Normals, bool Wide>
-[[gnu::always_inline]] inline void paletteRun(const RunArgs& a) {
-  const std::uint32_t* vertex = a.plan.vertex.data();
-  const std::uint32_t* bone = a.plan.bone.data() + a.run.first - a.run.begin;
-  for (std::uint32_t i = a.run.begin; i < a.run.end; ++i) {
-    const std::uint32_t v = vertex[i];
-    const Columns m = load(a.palette[bone[i]]);
-    put<Wide>(a.positionsOut[v], pointOf(m, a.positions[v]));
-    if constexpr (Normals) put<Wide>(a.normalsOut[v], linearOf(m, a.normals[v]));
-  }
+template <bool Normals>
+[[gnu::always_inline]] inline void transformOne(const RunArgs& a, const Columns& m,
+                                                std::uint32_t v) {
+  put(a.positionsOut[v], pointOf(m, a.positions[v]));
+  if constexpr (Normals) put(a.normalsOut[v], linearOf(m, a.normals[v]));
 }
 
-template <int K, bool Normals, bool Wide>
-[[gnu::always_inline]] inline void blendRun(const RunArgs& a) {
-  const std::uint32_t* vertex = a.plan.vertex.data();
-  const std::uint32_t* bone = a.plan.bone.data() + a.run.first;
-  const float* weight = a.plan.weight.data() + a.run.first;
-  for (std::uint32_t i = a.run.begin; i < a.run.end; ++i, bone += K, weight += K) {
-    const std::uint32_t v = vertex[i];
+template <bool Normals>
+[[gnu::always_inline]] inline void paletteRun(const RunArgs& a, std::uint32_t begin) {
+  for (std::uint32_t i = begin; i < a.run.end; ++i)
+    transformOne<Normals>(a, load(a.palette[a.bone[i - a.run.begin]]), a.vertex[i]);
+}
+
+template <int K, bool Normals>
+[[gnu::always_inline]] inline void blendRun(const RunArgs& a, std::uint32_t begin) {
+  const std::uint32_t* bone = a.bone + std::size_t{begin - a.run.begin} * K;
+  const float* weight = a.weight + std::size_t{begin - a.run.begin} * K;
+  for (std::uint32_t i = begin; i < a.run.end; ++i, bone += K, weight += K) {
     Columns m = zeroMatrix();
     for (int k = 0; k < K; ++k) addWeighted(m, a.palette[bone[k]], weight[k]);
-    put<Wide>(a.positionsOut[v], pointOf(m, a.positions[v]));
-    if constexpr (Normals) put<Wide>(a.normalsOut[v], linearOf(m, a.normals[v]));
+    transformOne<Normals>(a, m, a.vertex[i]);
   }
 }
 
 template <bool Normals>
 [[gnu::always_inline]] inline void identityRun(const RunArgs& a) {
   for (std::uint32_t i = a.run.begin; i < a.run.end; ++i) {
-    const std::uint32_t v = a.plan.vertex[i];
+    const std::uint32_t v = a.vertex[i];
     a.positionsOut[v] = a.positions[v];
     if constexpr (Normals) a.normalsOut[v] = a.normals[v];
   }
 }
 
-template <bool Normals, bool Wide>
+template <bool Normals>
 [[gnu::always_inline]] inline void anyRun(const RunArgs& a) {
   switch (a.run.kind) {
-    case Plan::Kind::Palette: return paletteRun<Normals, Wide>(a);
+    case Plan::Kind::Palette: return paletteRun<Normals>(a, a.run.begin);
     case Plan::Kind::Identity: return identityRun<Normals>(a);
     case Plan::Kind::Blend: break;
   }
   switch (a.run.influences) {
-    case 1: return blendRun<1, Normals, Wide>(a);
-    case 2: return blendRun<2, Normals, Wide>(a);
-    case 3: return blendRun<3, Normals, Wide>(a);
-    case 4: return blendRun<4, Normals, Wide>(a);
-    case 5: return blendRun<5, Normals, Wide>(a);
-    case 6: return blendRun<6, Normals, Wide>(a);
-    case 7: return blendRun<7, Normals, Wide>(a);
-    case 8: return blendRun<8, Normals, Wide>(a);
+    case 1: return blendRun<1, Normals>(a, a.run.begin);
+    case 2: return blendRun<2, Normals>(a, a.run.begin);
+    case 3: return blendRun<3, Normals>(a, a.run.begin);
+    case 4: return blendRun<4, Normals>(a, a.run.begin);
+    case 5: return blendRun<5, Normals>(a, a.run.begin);
+    case 6: return blendRun<6, Normals>(a, a.run.begin);
+    case 7: return blendRun<7, Normals>(a, a.run.begin);
+    case 8: return blendRun<8, Normals>(a, a.run.begin);
     default: break;
   }
 }
 
+// The whole plan; the normals are left to normalise.
 MARROW_AVX2_CLONE
 void runPlan(const Plan& plan, const glm::vec3* positions, const glm::vec3* normals,
              const glm::mat4* palette, glm::vec3* positionsOut, glm::vec3* normalsOut) {
   for (const Plan::Run& run : plan.runs) {
-    const RunArgs a{plan, run, positions, normals, palette, positionsOut, normalsOut};
-    if (normalsOut) {
-      if (run.exactStores) anyRun<true, false>(a);
-      else anyRun<true, true>(a);
-    } else {
-      if (run.exactStores) anyRun<false, false>(a);
-      else anyRun<false, true>(a);
-    }
+    const RunArgs a{plan, run, plan.vertex.data(), plan.bone.data() + run.first,
+                    plan.weight.data() + run.first, positions, normals, palette,
+                    positionsOut, normalsOut};
+    if (normalsOut) anyRun<true>(a);
+    else anyRun<false>(a);
   }
+}
+
+#if defined(MARROW_AVX2)
+// ---- AVX2: two vertices at a time. ----
+//
+// A 256-bit register holds the same column of both vertices' matrices, so one multiplication or
+// addition does the work of two 128-bit ones — the same operations on the same floats, in the
+// same order. Weighted sums are formed two columns to a register (m01 = columns 0 and 1, m23 = 2
+// and 3), then regrouped. A vertex's 12 bytes are read as 16, which stays inside the array for
+// every vertex but its last: that one, and the odd one out of a run, go through the code above.
+#pragma GCC push_options
+#pragma GCC target("avx2")
+
+struct Pair {
+  __m256 c[4];  // column c of vertex a (low half) and of vertex b (high half)
+};
+
+[[gnu::always_inline]] inline __m256 two(const float* a, const float* b) {
+  return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(a)), _mm_loadu_ps(b), 1);
+}
+
+[[gnu::always_inline]] inline Pair pairOf(const glm::mat4& a, const glm::mat4& b) {
+  return {{two(&a[0][0], &b[0][0]), two(&a[1][0], &b[1][0]), two(&a[2][0], &b[2][0]),
+           two(&a[3][0], &b[3][0])}};
+}
+
+// M p for both vertices; p holds a's x y z in the low half and b's in the high one.
+[[gnu::always_inline]] inline __m256 pointOf(const Pair& m, __m256 p) {
+  const __m256 xy = _mm256_add_ps(_mm256_mul_ps(m.c[0], _mm256_permute_ps(p, 0x00)),
+                                  _mm256_mul_ps(m.c[1], _mm256_permute_ps(p, 0x55)));
+  const __m256 zw = _mm256_add_ps(_mm256_mul_ps(m.c[2], _mm256_permute_ps(p, 0xAA)), m.c[3]);
+  return _mm256_add_ps(xy, zw);
+}
+
+[[gnu::always_inline]] inline __m256 linearOf(const Pair& m, __m256 n) {
+  return _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(m.c[0], _mm256_permute_ps(n, 0x00)),
+                                     _mm256_mul_ps(m.c[1], _mm256_permute_ps(n, 0x55))),
+                       _mm256_mul_ps(m.c[2], _mm256_permute_ps(n, 0xAA)));
+}
+
+[[gnu::always_inline]] inline void putPair(glm::vec3& outA, glm::vec3& outB, __m256 r) {
+  put(outA, _mm256_castps256_ps128(r));
+  put(outB, _mm256_extractf128_ps(r, 1));
+}
+
+template <bool Normals>
+[[gnu::always_inline]] inline void transformPair(const RunArgs& a, const Pair& m, std::uint32_t i) {
+  const std::uint32_t va = a.vertex[i], vb = a.vertex[i + 1];
+  // Both read before either is written: the compiler cannot tell the arrays apart.
+  const __m256 p = two(&a.positions[va].x, &a.positions[vb].x);
+  __m256 n = _mm256_setzero_ps();
+  if constexpr (Normals) n = two(&a.normals[va].x, &a.normals[vb].x);
+  putPair(a.positionsOut[va], a.positionsOut[vb], pointOf(m, p));
+  if constexpr (Normals) putPair(a.normalsOut[va], a.normalsOut[vb], linearOf(m, n));
+}
+
+// Where a run's pairs end: before its last vertex when that is the array's.
+[[gnu::always_inline]] inline std::uint32_t pairsEnd(const RunArgs& a) {
+  const std::uint32_t end =
+      a.run.end - (a.vertex[a.run.end - 1] + 1 == a.plan.vertexCount ? 1 : 0);
+  return a.run.begin + (end - a.run.begin) / 2 * 2;
+}
+
+template <bool Normals>
+[[gnu::always_inline]] inline void paletteRunAvx2(const RunArgs& a) {
+  const std::uint32_t* bone = a.bone;
+  const std::uint32_t end = pairsEnd(a);
+  std::uint32_t i = a.run.begin;
+  for (; i < end; i += 2, bone += 2)
+    transformPair<Normals>(a, pairOf(a.palette[bone[0]], a.palette[bone[1]]), i);
+  paletteRun<Normals>(a, i);
+}
+
+// One vertex's M, columns 0 and 1 in m01, 2 and 3 in m23: 0 + w_0 P_0 + w_1 P_1 + …
+template <int K>
+[[gnu::always_inline]] inline void blendTwoColumns(const glm::mat4* palette,
+                                                   const std::uint32_t* bone, const float* weight,
+                                                   __m256& m01, __m256& m23) {
+  m01 = _mm256_setzero_ps();
+  m23 = _mm256_setzero_ps();
+  for (int k = 0; k < K; ++k) {
+    const float* p = &palette[bone[k]][0][0];
+    const __m256 w = _mm256_set1_ps(weight[k]);
+    m01 = _mm256_add_ps(m01, _mm256_mul_ps(_mm256_loadu_ps(p), w));
+    m23 = _mm256_add_ps(m23, _mm256_mul_ps(_mm256_loadu_ps(p + 8), w));
+  }
+}
+
+template <int K, bool Normals>
+[[gnu::always_inline]] inline void blendRunAvx2(const RunArgs& a) {
+  const std::uint32_t* bone = a.bone;
+  const float* weight = a.weight;
+  const std::uint32_t end = pairsEnd(a);
+  std::uint32_t i = a.run.begin;
+  for (; i < end; i += 2, bone += 2 * K, weight += 2 * K) {
+    __m256 a01, a23, b01, b23;
+    blendTwoColumns<K>(a.palette, bone, weight, a01, a23);
+    blendTwoColumns<K>(a.palette, bone + K, weight + K, b01, b23);
+    const Pair m{{_mm256_permute2f128_ps(a01, b01, 0x20), _mm256_permute2f128_ps(a01, b01, 0x31),
+                  _mm256_permute2f128_ps(a23, b23, 0x20), _mm256_permute2f128_ps(a23, b23, 0x31)}};
+    transformPair<Normals>(a, m, i);
+  }
+  blendRun<K, Normals>(a, i);
+}
+
+template <bool Normals>
+[[gnu::always_inline]] inline void anyRunAvx2(const RunArgs& a) {
+  switch (a.run.kind) {
+    case Plan::Kind::Palette: return paletteRunAvx2<Normals>(a);
+    case Plan::Kind::Identity: return identityRun<Normals>(a);
+    case Plan::Kind::Blend: break;
+  }
+  switch (a.run.influences) {
+    case 1: return blendRunAvx2<1, Normals>(a);
+    case 2: return blendRunAvx2<2, Normals>(a);
+    case 3: return blendRunAvx2<3, Normals>(a);
+    case 4: return blendRunAvx2<4, Normals>(a);
+    case 5: return blendRunAvx2<5, Normals>(a);
+    case 6: return blendRunAvx2<6, Normals>(a);
+    case 7: return blendRunAvx2<7, Normals>(a);
+    case 8: return blendRunAvx2<8, Normals>(a);
+    default: break;
+  }
+}
+
+void runPlanAvx2(const Plan& plan, const glm::vec3* positions, const glm::vec3* normals,
+                 const glm::mat4* palette, glm::vec3* positionsOut, glm::vec3* normalsOut) {
+  for (const Plan::Run& run : plan.runs) {
+    const RunArgs a{plan, run, plan.vertex.data(), plan.bone.data() + run.first,
+                    plan.weight.data() + run.first, positions, normals, palette,
+                    positionsOut, normalsOut};
+    if (normalsOut) anyRunAvx2<true>(a);
+    else anyRunAvx2<false>(a);
+  }
+}
+
+// normalizeSse's steps on eight vectors at a time: the divider, not the shuffles, sets the pace,
+// and it takes eight lanes in the time of four.
+struct Eight {
+  __m256 m03, m14, m25;  // vectors 0–3 in the low halves, 4–7 in the high ones
+};
+
+[[gnu::always_inline]] inline Eight loadEight(const float* f) {
+  return {two(f, f + 12), two(f + 4, f + 16), two(f + 8, f + 20)};
+}
+
+[[gnu::always_inline]] inline void normalizeEight(const Eight& e, float* f) {
+  // per half: m03 = x0 y0 z0 x1, m14 = y1 z1 x2 y2, m25 = z2 x3 y3 z3
+  const __m256 xy = _mm256_shuffle_ps(e.m14, e.m25, _MM_SHUFFLE(2, 1, 3, 2));  // x2 y2 x3 y3
+  const __m256 yz = _mm256_shuffle_ps(e.m03, e.m14, _MM_SHUFFLE(1, 0, 2, 1));  // y0 z0 y1 z1
+  const __m256 x = _mm256_shuffle_ps(e.m03, xy, _MM_SHUFFLE(2, 0, 3, 0));      // x0 x1 x2 x3
+  const __m256 y = _mm256_shuffle_ps(yz, xy, _MM_SHUFFLE(3, 1, 2, 0));         // y0 y1 y2 y3
+  const __m256 z = _mm256_shuffle_ps(yz, e.m25, _MM_SHUFFLE(3, 0, 3, 1));      // z0 z1 z2 z3
+  const __m256 dot = _mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(x, x), _mm256_mul_ps(y, y)),
+                                   _mm256_mul_ps(z, z));
+  const __m256 len = _mm256_sqrt_ps(dot);
+  const __m256 positive = _mm256_cmp_ps(len, _mm256_setzero_ps(), _CMP_GT_OQ);
+  const __m256 nx = _mm256_blendv_ps(x, _mm256_div_ps(x, len), positive);
+  const __m256 ny = _mm256_blendv_ps(y, _mm256_div_ps(y, len), positive);
+  const __m256 nz = _mm256_blendv_ps(z, _mm256_div_ps(z, len), positive);
+  const __m256 rxy = _mm256_shuffle_ps(nx, ny, _MM_SHUFFLE(2, 0, 2, 0));  // x0 x2 y0 y2
+  const __m256 ryz = _mm256_shuffle_ps(ny, nz, _MM_SHUFFLE(3, 1, 3, 1));  // y1 y3 z1 z3
+  const __m256 rzx = _mm256_shuffle_ps(nz, nx, _MM_SHUFFLE(3, 1, 2, 0));  // z0 z2 x1 x3
+  const __m256 r03 = _mm256_shuffle_ps(rxy, rzx, _MM_SHUFFLE(2, 0, 2, 0));
+  const __m256 r14 = _mm256_shuffle_ps(ryz, rxy, _MM_SHUFFLE(3, 1, 2, 0));
+  const __m256 r25 = _mm256_shuffle_ps(rzx, ryz, _MM_SHUFFLE(3, 1, 3, 1));
+  _mm_storeu_ps(f, _mm256_castps256_ps128(r03));
+  _mm_storeu_ps(f + 4, _mm256_castps256_ps128(r14));
+  _mm_storeu_ps(f + 8, _mm256_castps256_ps128(r25));
+  _mm_storeu_ps(f + 12, _mm256_extractf128_ps(r03, 1));
+  _mm_storeu_ps(f + 16, _mm256_extractf128_ps(r14, 1));
+  _mm_storeu_ps(f + 20, _mm256_extractf128_ps(r25, 1));
+}
+
+// At least eight vectors. Those after the last whole eight are done as the array's last eight,
+// read before the others are written, so the ones done twice get the same floats twice.
+void normalizeAvx2(std::span<glm::vec3> n) {
+  float* const last = &n[n.size() - 8].x;
+  const Eight lastEight = loadEight(last);
+  for (std::size_t i = 0; i + 8 <= n.size(); i += 8) normalizeEight(loadEight(&n[i].x), &n[i].x);
+  if (n.size() % 8 != 0) normalizeEight(lastEight, last);
+}
+
+#pragma GCC pop_options
+
+const bool kAvx2 = __builtin_cpu_supports("avx2");
+#endif
+
+void normalizeAll(std::span<glm::vec3> n) {
+#if defined(MARROW_AVX2)
+  if (kAvx2 && n.size() >= 8) return normalizeAvx2(n);
+#endif
+  normalizeSse(n);
 }
 
 // Vertex by vertex from the arrays: for a PackedInfluences without a plan, a palette shorter than
@@ -498,17 +593,16 @@ void skinEachVertex(std::span<const glm::vec3> positions, std::span<const glm::v
                     const PackedInfluences& packed, std::span<const glm::mat4> palette,
                     std::vector<glm::vec3>& positionsOut, std::vector<glm::vec3>* normalsOut) {
   const std::size_t n = positions.size();
-  const bool doNormals = normalsOut != nullptr;
   // In blocks, so that the normals are normalised while they are still in the L1 cache.
   constexpr std::size_t kBlock = 256;
   for (std::size_t begin = 0; begin < n; begin += kBlock) {
     const std::size_t end = std::min(n, begin + kBlock);
     for (std::size_t v = begin; v < end; ++v) {
       const Columns m = blended(packed, v, palette);
-      transformPoint(m, positions[v], positionsOut[v]);
-      if (doNormals) transformLinear(m, normals[v], (*normalsOut)[v]);
+      put(positionsOut[v], pointOf(m, positions[v]));
+      if (normalsOut) put((*normalsOut)[v], linearOf(m, normals[v]));
     }
-    if (doNormals) normalizeAll(std::span(*normalsOut).subspan(begin, end - begin));
+    if (normalsOut) normalizeAll(std::span(*normalsOut).subspan(begin, end - begin));
   }
 }
 
@@ -527,10 +621,11 @@ void skin(std::span<const glm::vec3> positions, std::span<const glm::vec3> norma
   positionsOut.resize(n);
   const bool doNormals = normalsOut && normals.size() == n;
   if (doNormals) normalsOut->resize(n);
+  glm::vec3* const normalsTo = doNormals ? normalsOut->data() : nullptr;
   if (packed.groups == 0) {  // not skinned: M is the identity for every vertex
     std::copy(positions.begin(), positions.end(), positionsOut.begin());
     if (doNormals) {
-      std::copy(normals.begin(), normals.end(), normalsOut->begin());
+      std::copy(normals.begin(), normals.end(), normalsTo);
       normalizeAll(*normalsOut);
     }
     return;
@@ -539,13 +634,20 @@ void skin(std::span<const glm::vec3> positions, std::span<const glm::vec3> norma
   const bool planned = !plan.runs.empty() && plan.vertexCount == n &&
                        palette.size() >= plan.paletteSize &&
                        positions.data() != positionsOut.data() &&
-                       (!doNormals || normals.data() != normalsOut->data());
+                       (!doNormals || normals.data() != normalsTo);
   if (!planned) {
-    skinEachVertex(positions, normals, packed, palette, positionsOut, doNormals ? normalsOut : nullptr);
+    skinEachVertex(positions, normals, packed, palette, positionsOut,
+                   doNormals ? normalsOut : nullptr);
     return;
   }
-  runPlan(plan, positions.data(), normals.data(), palette.data(), positionsOut.data(),
-          doNormals ? normalsOut->data() : nullptr);
+#if defined(MARROW_AVX2)
+  if (kAvx2)
+    runPlanAvx2(plan, positions.data(), normals.data(), palette.data(), positionsOut.data(),
+                normalsTo);
+  else
+#endif
+    runPlan(plan, positions.data(), normals.data(), palette.data(), positionsOut.data(),
+            normalsTo);
   if (doNormals) normalizeAll(*normalsOut);
 }
 

@@ -30,24 +30,24 @@ struct PackedInfluences {
   // The same influences as the CPU loop (skin) walks them; the GPU does not read this. The
   // vertices are grouped by kind — one bone of weight 1 (M is that palette entry), n weighted
   // influences (the zero weights of the arrays above left out), none (M = identity) — so that
-  // each kind runs as a straight loop without per-vertex tests. Made by packInfluences; code
-  // that fills or changes the arrays above itself calls planSkinning afterwards, or leaves
-  // `plan` empty: skin then reads the arrays above directly (same results, slower).
+  // each kind runs as a straight loop without per-vertex tests; the results are the same floats
+  // as vertex by vertex. Made by packInfluences; code that fills or changes the arrays above
+  // itself calls planSkinning afterwards, or leaves `plan` empty: skin then reads the arrays
+  // above directly (same results, slower).
   struct Plan {
     enum class Kind : std::uint8_t { Palette, Blend, Identity };
-    struct Run {
+    struct Run {  // vertex[begin, end), all of one kind, in increasing order
       Kind kind = Kind::Identity;
-      std::uint8_t influences = 0;  // per vertex, for Blend (1 to 8)
-      bool exactStores = false;     // else a vertex's output may be written 16 bytes wide
+      std::uint8_t influences = 0;       // per vertex, for Blend (1 to 8)
       std::uint32_t begin = 0, end = 0;  // into `vertex`
-      std::uint32_t first = 0;           // into `bone` and `weight`
+      std::uint32_t first = 0;           // into `bone` and `weight`: the run's first vertex's
     };
-    std::size_t vertexCount = 0;   // of the arrays above when the plan was made
-    std::uint32_t paletteSize = 0; // palette entries the plan reads (1 + the highest bone)
+    std::size_t vertexCount = 0;    // of the arrays above when the plan was made
+    std::size_t paletteSize = 0;    // palette entries the plan reads (1 + the highest bone)
     std::vector<Run> runs;
     std::vector<std::uint32_t> vertex;
     std::vector<std::uint32_t> bone;  // Palette: one per vertex; Blend: `influences` per vertex
-    std::vector<float> weight;        // Blend: `influences` per vertex
+    std::vector<float> weight;        // alongside `bone` (1 for Palette)
   } plan;
 };
 
