@@ -82,7 +82,7 @@ namespace {
 
 // Index k of the key interval [times[k], times[k+1]) holding t; times has at least two keys and
 // t lies strictly inside (times.front(), times.back()).
-std::uint32_t findInterval(const std::vector<float>& times, float t, std::uint32_t* cursor) {
+inline std::uint32_t findInterval(const std::vector<float>& times, float t, std::uint32_t* cursor) {
   if (cursor) {
     const std::uint32_t c = *cursor;
     // Playing forwards: the same interval or the next one.
@@ -101,7 +101,9 @@ glm::vec3 mix(const glm::vec3& a, const glm::vec3& b, float f) { return a + (b -
 
 // Both keys by reference: a quaternion passed by value travels in two halves and is put back
 // together through memory, which stalled every call (a third of the time of sampling a frame).
-glm::quat mix(const glm::quat& a, const glm::quat& bKey, float f) {
+// Inlined into sample, with sampleChannel, for the same reason: a quaternion returned by value
+// travels the same way.
+[[gnu::always_inline]] inline glm::quat mix(const glm::quat& a, const glm::quat& bKey, float f) {
   glm::quat b = bKey;
   // Shortest path: q and -q are the same rotation; take the one on a's side.
   float cosTheta = glm::dot(a, b);
@@ -119,7 +121,8 @@ glm::quat mix(const glm::quat& a, const glm::quat& bKey, float f) {
 
 // wrapEnd > the last key time: between the last key and wrapEnd, run on to the first key.
 template <class T>
-T sampleChannel(const formats::Channel<T>& ch, float t, std::uint32_t* cursor, float wrapEnd) {
+[[gnu::always_inline]] inline T sampleChannel(const formats::Channel<T>& ch, float t,
+                                              std::uint32_t* cursor, float wrapEnd) {
   const auto& times = ch.times;
   if (t > times.back() && wrapEnd > times.back() && ch.interpolation != formats::Interpolation::Step) {
     const float f = std::min((t - times.back()) / (wrapEnd - times.back()), 1.0f);
@@ -151,7 +154,17 @@ void sample(const Clip& clip, const Binding& binding, const Skeleton& skeleton, 
   const float wrapEnd = looping && clip.wrapsToFirstKey ? clip.duration : 0.0f;
   // A cycle's end is its start again (cal3d's mixer takes the time modulo the duration).
   if (wrapEnd > 0.0f && t >= wrapEnd) t = 0.0f;
-  for (std::size_t i = 0; i < clip.tracks.size() && i < binding.boneOfTrack.size(); ++i) {
+  const std::size_t tracks = std::min(clip.tracks.size(), binding.boneOfTrack.size());
+  // The cache's cursors, three per track, made room for once rather than checked per channel.
+  std::uint32_t* cursors = nullptr;
+  if (cache && tracks > 0) {
+    cache->cursor(tracks - 1, 2);
+    cursors = &cache->cursor(0, 0);
+  }
+  auto cursor = [&](std::size_t track, int channel) {
+    return cursors ? cursors + track * 3 + static_cast<std::size_t>(channel) : nullptr;
+  };
+  for (std::size_t i = 0; i < tracks; ++i) {
     const int bone = binding.boneOfTrack[i];
     if (bone < 0 || static_cast<std::size_t>(bone) >= pose.local.size()) continue;
     const auto& track = clip.tracks[i];
@@ -159,13 +172,11 @@ void sample(const Clip& clip, const Binding& binding, const Skeleton& skeleton, 
     Transform& out = pose.local[bone];
     out.translation = track.translation.empty()
                           ? rest.translation
-                          : sampleChannel(track.translation, t, cache ? &cache->cursor(i, 0) : nullptr, wrapEnd);
-    out.rotation = track.rotation.empty()
-                       ? rest.rotation
-                       : sampleChannel(track.rotation, t, cache ? &cache->cursor(i, 1) : nullptr, wrapEnd);
-    out.scale = track.scale.empty()
-                    ? rest.scale
-                    : sampleChannel(track.scale, t, cache ? &cache->cursor(i, 2) : nullptr, wrapEnd);
+                          : sampleChannel(track.translation, t, cursor(i, 0), wrapEnd);
+    out.rotation = track.rotation.empty() ? rest.rotation
+                                          : sampleChannel(track.rotation, t, cursor(i, 1), wrapEnd);
+    out.scale = track.scale.empty() ? rest.scale
+                                    : sampleChannel(track.scale, t, cursor(i, 2), wrapEnd);
   }
 }
 
