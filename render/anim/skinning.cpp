@@ -18,9 +18,9 @@
 #define MARROW_AVX2_CLONE
 #endif
 
-// With GCC or Clang on x86-64, the planned loop and the normalisation also have AVX2 versions
+// With GCC on x86-64, the planned loop and the normalisation also have AVX2 versions
 // written for 256-bit registers, chosen at run time (__builtin_cpu_supports).
-#if defined(__x86_64__) && defined(__GNUC__)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define MARROW_AVX2 1
 #include <immintrin.h>
 #endif
