@@ -5,10 +5,12 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <cstring>
 #include <span>
 
 #include "formats/cal3d/cal3d.h"
 #include "formats/cal3d/parts.h"
+#include "formats/image/dds.h"
 #include "formats/io/file.h"
 #include "formats/registry.h"
 
@@ -44,9 +46,31 @@ formats::Resolver resolverFor(const QString& path) {
   };
 }
 
+// Qt 6 reads no DDS: the project's decoder gives level 0 as RGBA8, top row first like any
+// QImage. (The renderer uploads DXT levels from the scene's bytes as they are where it can.)
+QImage decodeDds(const formats::Texture& t, formats::Diagnostics& diag) {
+  const std::string name = t.path.empty() ? t.name : t.path;
+  auto dds = formats::readDds(t.data, name);
+  auto pixels = dds ? formats::decodeDdsLevel(*dds, 0)
+                    : formats::Result<std::vector<std::uint8_t>>(dds.error());
+  if (!pixels) {
+    const formats::FormatError& e = pixels.error();
+    diag.warn(name, e.field, e.offset, e.message + "; the texture is drawn without its image");
+    return {};
+  }
+  diag.append(dds->diagnostics);
+  const int w = static_cast<int>(dds->width), h = static_cast<int>(dds->height);
+  QImage img(w, h, QImage::Format_RGBA8888);
+  if (img.isNull()) return img;  // out of memory
+  const std::size_t row = static_cast<std::size_t>(w) * 4;
+  for (int y = 0; y < h; ++y) std::memcpy(img.scanLine(y), pixels->data() + row * y, row);
+  return img;
+}
+
 QImage decodeTexture(const formats::Texture& t, formats::Diagnostics& diag) {
   QImage img;
   if (t.data.empty()) return img;  // the reader said it was not found
+  if (formats::isDds(t.data)) return decodeDds(t, diag);
   const auto* bytes = reinterpret_cast<const uchar*>(t.data.data());
   const int size = static_cast<int>(t.data.size());
   // Some formats (TGA) have no magic Qt can sniff: the file name's suffix says what they are.

@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "formats/image/dds.h"
 #include "render/anim/morph.h"
 #include "render/anim/skinning.h"
 
@@ -220,6 +221,60 @@ GLuint uploadTexture(QOpenGLFunctions_3_3_Core* gl, const QImage& image) {
   gl->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
   gl->glBindTexture(GL_TEXTURE_2D, 0);
   return tex;
+}
+
+GLuint uploadCompressedTexture(QOpenGLFunctions_3_3_Core* gl, const formats::DdsImage& image) {
+  // EXT_texture_compression_s3tc tokens. DXT1 as RGBA: its 3-colour blocks' fourth code is
+  // transparent black, as the CPU decoder gives it. *_SRGB DX10 formats go up as the plain ones,
+  // as the decoded images do (nothing in the renderer is sRGB).
+  constexpr GLenum kDxt1 = 0x83F1, kDxt3 = 0x83F2, kDxt5 = 0x83F3;
+  GLenum internalFormat = 0;
+  switch (image.format) {
+    case formats::DdsFormat::Dxt1: internalFormat = kDxt1; break;
+    case formats::DdsFormat::Dxt3: internalFormat = kDxt3; break;
+    case formats::DdsFormat::Dxt5: internalFormat = kDxt5; break;
+    case formats::DdsFormat::Uncompressed: return 0;
+  }
+  if (image.levels.empty()) return 0;
+  // Errors from before are not ours (bounded: a lost context reports one for ever).
+  for (int i = 0; i < 32 && gl->glGetError() != GL_NO_ERROR; ++i) continue;
+  GLuint tex = 0;
+  gl->glGenTextures(1, &tex);
+  gl->glBindTexture(GL_TEXTURE_2D, tex);
+  const auto levels = static_cast<GLint>(image.levels.size());
+  for (GLint i = 0; i < levels; ++i) {
+    const formats::DdsLevel& l = image.levels[static_cast<std::size_t>(i)];
+    gl->glCompressedTexImage2D(GL_TEXTURE_2D, i, internalFormat, static_cast<GLsizei>(l.width),
+                               static_cast<GLsizei>(l.height), 0,
+                               static_cast<GLsizei>(l.data.size()), l.data.data());
+  }
+  // A chain short of 1×1 is complete up to its last level.
+  gl->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_BASE_LEVEL, 0);
+  gl->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAX_LEVEL, levels - 1);
+  gl->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER,
+                      levels > 1 ? GL_LINEAR_MIPMAP_LINEAR : GL_LINEAR);
+  gl->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
+  gl->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+  gl->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+  gl->glBindTexture(GL_TEXTURE_2D, 0);
+  if (gl->glGetError() != GL_NO_ERROR) {
+    gl->glDeleteTextures(1, &tex);
+    return 0;
+  }
+  return tex;
+}
+
+GLuint uploadSceneTexture(QOpenGLFunctions_3_3_Core* gl, const formats::Texture& texture,
+                          const QImage& image, bool s3tc) {
+  if (s3tc && !image.isNull() && formats::isDds(texture.data)) {
+    const auto dds =
+        formats::readDds(texture.data, texture.path.empty() ? texture.name : texture.path);
+    if (dds && formats::isBlockCompressed(dds->format) &&
+        static_cast<int>(dds->width) == image.width() &&
+        static_cast<int>(dds->height) == image.height())
+      if (const GLuint tex = uploadCompressedTexture(gl, *dds)) return tex;
+  }
+  return uploadTexture(gl, image);
 }
 
 }  // namespace marrow::render

@@ -13,6 +13,10 @@
 
 class QImage;
 
+namespace marrow::formats {
+struct DdsImage;
+}
+
 namespace marrow::render {
 
 // Attribute locations shared by gpu_mesh.cpp and the mesh shader program.
@@ -69,5 +73,16 @@ struct GpuMesh {
 
 // RGBA8 texture with mipmaps; 0 for a null image.
 GLuint uploadTexture(QOpenGLFunctions_3_3_Core* gl, const QImage& image);
+
+// The DXT1/3/5 levels of a DDS as the file stores them (GL_EXT_texture_compression_s3tc, which
+// the caller checked), mip levels as the file has them. Level 0's top row goes first, as in
+// uploadTexture, so both sample alike. 0 when the image is not DXT or the driver refused it.
+GLuint uploadCompressedTexture(QOpenGLFunctions_3_3_Core* gl, const formats::DdsImage& image);
+
+// One Scene::textures entry: its DDS bytes compressed as they are when they are DXT, `s3tc` says
+// the driver takes that, and `image` is their decoded level 0 (same size, not null); otherwise
+// `image` as RGBA8. 0 when there is nothing to upload.
+GLuint uploadSceneTexture(QOpenGLFunctions_3_3_Core* gl, const formats::Texture& texture,
+                          const QImage& image, bool s3tc);
 
 }  // namespace marrow::render

@@ -57,6 +57,7 @@ struct Renderer::Impl {
   std::shared_ptr<const formats::Scene> scene;
   std::vector<GpuMesh> meshes;
   std::vector<GLuint> textures;         // one per Scene::textures entry, 0 when missing
+  bool s3tc = false;                    // the driver takes DXT1/3/5 blocks as they are
   std::vector<int> paletteOfMesh;       // index into palettes
   std::vector<PaletteBuffer> palettes;  // [0]: the skeleton's inverse binds; then per-mesh ones
   bool useTbo = false;
@@ -91,6 +92,7 @@ bool Renderer::initialize(QOpenGLContext* context, std::string* error) {
     return false;
   }
   d_->gl = gl;
+  d_->s3tc = context->hasExtension(QByteArrayLiteral("GL_EXT_texture_compression_s3tc"));
   if (!d_->shaders.build(error)) {
     d_->gl = nullptr;
     return false;
@@ -142,7 +144,7 @@ void Renderer::setScene(std::shared_ptr<const formats::Scene> scene,
 
   d.textures.assign(s.textures.size(), 0);
   for (std::size_t i = 0; i < s.textures.size() && i < images.size(); ++i)
-    d.textures[i] = uploadTexture(d.gl, images[i]);
+    d.textures[i] = uploadSceneTexture(d.gl, s.textures[i], images[i], d.s3tc);
 
   d.palettes.resize(1);
   for (const auto& mesh : s.meshes) {

@@ -50,8 +50,10 @@ class Renderer {
   bool initialized() const;
 
   // Uploads the scene's meshes; `textures` holds one decoded image per Scene::textures entry
-  // (null images where a texture could not be found). The scene must outlive the renderer's
-  // use of it or the next setScene.
+  // (null images where a texture could not be found). A DXT1/3/5 .dds goes to the GPU as its
+  // Scene::textures bytes store it, mip levels included, where the driver takes S3TC and its
+  // image is not null and of the file's size: that image is then not uploaded. The scene must
+  // outlive the renderer's use of it or the next setScene.
   void setScene(std::shared_ptr<const formats::Scene> scene, const std::vector<QImage>& textures);
   void clearScene();
 
