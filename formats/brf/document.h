@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -139,9 +140,25 @@ struct Body {
 // The sections in the order the file had them (writing repeats that order).
 enum class Section { Texture, Shader, Material, Mesh, Skeleton, Animation, Body };
 
+// One section token as the file had it: its kind and how many records it held. A kind may come
+// more than once (§2: readers accept any order; a repeated section appends its records to the
+// same vector, in file order, instead of replacing them as OpenBRF does).
+struct SectionSpan {
+  Section kind = Section::Mesh;
+  std::uint32_t count = 0;
+  bool operator==(const SectionSpan&) const = default;
+};
+
 struct Document {
   int version = 0;          // 0: M&B 1.011, 1: Warband ("rfver " present)
-  std::vector<Section> order;
+  // Every section token in file order. Records of each kind are in the vectors below in file
+  // order; the spans say how many of them each token held. A Document whose spans do not add up
+  // to the vectors' sizes (one built by hand) is written in OpenBRF's order instead (§2).
+  std::vector<SectionSpan> order;
+  // Whether the file had the "rfver " token (§3); `version` is then the i32 after it, else 0.
+  bool hasVersionToken = false;
+  // How many spans of `order` came before the "rfver " token (0: it was the first token).
+  std::size_t versionTokenAt = 0;
   std::vector<Texture> textures;
   std::vector<Shader> shaders;
   std::vector<Material> materials;
@@ -149,17 +166,44 @@ struct Document {
   std::vector<Skeleton> skeletons;
   std::vector<Animation> animations;
   std::vector<Body> bodies;
+  // Bytes after the "end" token. No real file has any (§2); the game stops reading at "end", so
+  // a file with some still opens, and they are kept so that writing gives back the same bytes.
+  // The conversion layer may warn about them.
+  std::vector<std::byte> trailing;
 };
 
+// The token a section starts with in the file ("skeleton_anim" for Section::Animation).
+const char* sectionToken(Section s);
+
 // Reads a whole file; every count is checked against the bytes left before anything is
-// allocated, errors name the record ("mesh 'boots' vertex 12"), the field and the offset.
+// allocated, errors name the record ("mesh 3 'boots' rigging bone 2 pairs count"), the field and
+// the offset. Never throws. Values are kept exactly as stored: floats bit for bit (NaN, 1e30),
+// indices unchecked (a vertex may name a position that does not exist; the conversion layer
+// checks them). Strings may be up to ctx.limits.maxStringLength bytes long (OpenBRF refuses 256
+// and more, but nothing here depends on a shorter bound).
 Result<Document> parse(std::span<const std::byte> data, const ReadContext& ctx);
 
 // Writes what parse read, byte for byte (the order of sections, the layout of every vertex, the
-// optional strings as they were).
+// optional strings as they were). For a document built by hand, checkWritable says whether the
+// bytes will read back as the same document.
 std::vector<std::byte> write(const Document& doc);
+
+// Why `doc` would not read back as itself after write, or nothing when it would. The optional
+// strings of §6 and §8 are recognised by their length, so a spec-map string or a bone name must
+// be 1..98 bytes long, and an absent one must not be followed by a float whose bits look like
+// such a length; body part kinds must be the four of §10, a body not marked composite must have
+// exactly one part; the "rfver " token may not follow a mesh section (the vertex layout of the
+// meshes before it would change); a count or string over 2^32-1 cannot be stored.
+std::optional<FormatError> checkWritable(const Document& doc);
 
 // The vertex layout a mesh has in a file of `version` (§3, §7.5).
 VertexLayout layoutOf(const Mesh& mesh, int version);
+// The bytes one vertex record takes in that layout: 36, 41 or 28 (§7.5).
+std::size_t vertexBytes(VertexLayout layout);
+
+// How many records of kind `s` the document holds.
+std::size_t recordCount(const Document& doc, Section s);
+// Whether the spans of `order` add up to the record vectors (write follows them only then).
+bool orderMatchesRecords(const Document& doc);
 
 }  // namespace marrow::formats::brf
