@@ -5,10 +5,12 @@
 #include <gtest/gtest.h>
 
 #include <QColor>
+#include <QFile>
 #include <QImage>
 #include <QOpenGLContext>
 #include <QOpenGLFunctions_3_3_Core>
 #include <QOpenGLVersionFunctionsFactory>
+#include <QTemporaryDir>
 
 #include <algorithm>
 #include <cstdint>
@@ -18,6 +20,7 @@
 #include <random>
 #include <vector>
 
+#include "app/document.h"
 #include "formats/image/dds.h"
 #include "gl_fixture.h"
 #include "render/gl/gpu_mesh.h"
@@ -286,6 +289,60 @@ TEST_F(DdsRender, TheCompressedPathIsTakenWhenTheDriverHasS3tc) {
   QImage small(4, 4, QImage::Format_RGBA8888);
   small.fill(Qt::black);
   EXPECT_GT(maxDifference(draw(quadScene(bytes), small), reference), 100);
+}
+
+// ---- The document: a .dds beside the model decodes to an RGBA8 QImage through the decoder. ----
+
+void write(const QString& path, const QByteArray& bytes) {
+  QFile f(path);
+  ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+  f.write(bytes);
+}
+
+QByteArray asBytes(const std::vector<std::byte>& b) {
+  return QByteArray(reinterpret_cast<const char*>(b.data()), static_cast<qsizetype>(b.size()));
+}
+
+// An OBJ quad whose material names `texture` beside it.
+QString objBeside(const QTemporaryDir& dir, const std::vector<std::byte>& texture) {
+  write(dir.filePath(QStringLiteral("quad.obj")),
+        "mtllib quad.mtl\nv -1 -1 0\nv 1 -1 0\nv 1 1 0\nv -1 1 0\nvt 0 0\nvt 1 0\nvt 1 1\n"
+        "vt 0 1\nusemtl m\nf 1/1 2/2 3/3\nf 1/1 3/3 4/4\n");
+  write(dir.filePath(QStringLiteral("quad.mtl")), "newmtl m\nKd 1 1 1\nmap_Kd quadrants.dds\n");
+  write(dir.filePath(QStringLiteral("quadrants.dds")), asBytes(texture));
+  return dir.filePath(QStringLiteral("quad.obj"));
+}
+
+TEST(DdsDocument, ATextureBesideTheModelDecodesToRgba8TopRowFirst) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  const auto doc = app::loadDocument({objBeside(dir, quadrantsDds())});
+  ASSERT_TRUE(doc.ok()) << doc.error().describe();
+  ASSERT_EQ(doc->textures.size(), 1u);
+  const QImage& img = doc->textures[0];
+  ASSERT_FALSE(img.isNull()) << "the DDS did not decode";
+  EXPECT_EQ(img.format(), QImage::Format_RGBA8888);
+  EXPECT_EQ(img.size(), QSize(8, 8));
+  EXPECT_EQ(img.pixelColor(0, 0), QColor(255, 0, 0));
+  EXPECT_EQ(img.pixelColor(7, 0), QColor(0, 255, 0));
+  EXPECT_EQ(img.pixelColor(0, 7), QColor(0, 0, 255));
+  EXPECT_TRUE(formats::isDds(doc->scene->textures[0].data));  // kept for the compressed upload
+}
+
+TEST(DdsDocument, ADamagedTextureIsReportedWithItsFieldAndLeftOut) {
+  QTemporaryDir dir;
+  ASSERT_TRUE(dir.isValid());
+  auto bytes = quadrantsDds();
+  bytes.resize(130);  // the header, and 2 bytes of level 0
+  const auto doc = app::loadDocument({objBeside(dir, bytes)});
+  ASSERT_TRUE(doc.ok()) << doc.error().describe();
+  ASSERT_EQ(doc->textures.size(), 1u);
+  EXPECT_TRUE(doc->textures[0].isNull());
+  bool reported = false;
+  for (const auto& d : doc->scene->diagnostics.items)
+    reported |= d.field == "mip level 0" && d.offset == 128 &&
+                d.file.find("quadrants.dds") != std::string::npos;
+  EXPECT_TRUE(reported) << "no diagnostic names the DDS's mip level 0 at offset 128";
 }
 
 }  // namespace
