@@ -95,7 +95,18 @@ std::vector<glm::mat4> Skeleton::inverseBindMatrices() const {
 std::size_t Clip::keyCount() const {
   std::size_t n = 0;
   for (const auto& t : tracks) n += t.keyCount();
+  for (const auto& t : morphTracks) n += t.weight.size();
   return n;
+}
+
+const char* bodyPartKindName(BodyPart::Kind kind) {
+  switch (kind) {
+    case BodyPart::Kind::Manifold: return "manifold";
+    case BodyPart::Kind::Face: return "face";
+    case BodyPart::Kind::Sphere: return "sphere";
+    case BodyPart::Kind::Capsule: return "capsule";
+  }
+  return "?";
 }
 
 int Material::diffuseTexture() const {
@@ -158,7 +169,7 @@ void remapMeshBones(Mesh& mesh, const std::vector<int>& map, const Skeleton& fro
 
 void merge(Scene& into, Scene part, const std::string& partName) {
   const bool intoEmpty = into.meshes.empty() && into.skeleton.empty() && into.clips.empty() &&
-                         into.materials.empty();
+                         into.materials.empty() && into.bodies.empty();
   if (intoEmpty) {
     into.basis = part.basis;
   } else if (!(into.basis == part.basis)) {
@@ -208,6 +219,7 @@ void merge(Scene& into, Scene part, const std::string& partName) {
     into.meshes.push_back(std::move(mesh));
   }
   for (auto& c : part.clips) into.clips.push_back(std::move(c));
+  for (auto& b : part.bodies) into.bodies.push_back(std::move(b));
 }
 
 bool restBounds(const Scene& scene, glm::vec3& lo, glm::vec3& hi) {

@@ -130,6 +130,7 @@ struct RigidParts {
 };
 
 struct Skeleton {
+  std::string name;  // when the format names skeletons (BRF "skel_human"); clips may ask for one
   std::vector<Bone> bones;
   // Per bone: the inverse of its model-space bind matrix. Empty means "the rest pose is the bind
   // pose"; `inverseBindOf` derives it then.
@@ -175,6 +176,14 @@ struct Track {
   }
 };
 
+// Animation of one blend shape weight: the target `target` of every mesh named `mesh`.
+// Vertex animation (a BRF mesh's frames) is a morph target per frame and these weights.
+struct MorphTrack {
+  std::string mesh;
+  std::string target;
+  Channel<float> weight;
+};
+
 struct Clip {
   std::string name;
   float duration = 0.0f;   // seconds
@@ -183,6 +192,11 @@ struct Clip {
   // When looped, the interval from a track's last key to `duration` interpolates back to its
   // first key (cal3d cycles); otherwise the last key holds until the end.
   bool wrapsToFirstKey = false;
+  std::vector<MorphTrack> morphTracks;
+  // The skeleton the clip was made for when the format says (a BRF animation fits skeletons of
+  // its bone count, and only those): bound to a skeleton of another name, nothing plays.
+  // Empty: any skeleton whose bone names match.
+  std::string skeleton;
 
   std::size_t keyCount() const;
 };
@@ -223,6 +237,23 @@ struct Material {
   int diffuseTexture() const;  // the first "diffuse" map's texture, or -1
 };
 
+// Collision shapes (BRF bodies): drawn over the model, kept for inspection and writing back.
+struct BodyPart {
+  enum class Kind : std::uint8_t { Manifold, Face, Sphere, Capsule };
+  Kind kind = Kind::Sphere;
+  std::vector<glm::vec3> positions;                // manifold, face (one polygon, in order)
+  std::vector<std::vector<std::uint32_t>> polygons;  // manifold: indices into positions
+  float radius = 0.0f;                             // sphere, capsule
+  glm::vec3 a{0.0f}, b{0.0f};                      // sphere: a is the centre; capsule: the axis ends
+  std::uint32_t flags = 0;
+};
+const char* bodyPartKindName(BodyPart::Kind kind);
+
+struct Body {
+  std::string name;
+  std::vector<BodyPart> parts;
+};
+
 struct Scene {
   std::string format;  // e.g. "OMF 1", "assimp: glTF 2.0"
   Basis basis;
@@ -231,6 +262,7 @@ struct Scene {
   std::vector<Clip> clips;
   std::vector<Material> materials;
   std::vector<Texture> textures;
+  std::vector<Body> bodies;
   Diagnostics diagnostics;
 };
 

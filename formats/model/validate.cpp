@@ -19,6 +19,7 @@ class Collector {
   std::vector<std::string> out_;
 };
 
+bool finite(float v) { return std::isfinite(v); }
 bool finite(const glm::vec3& v) {
   return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
 }
@@ -172,7 +173,25 @@ std::vector<std::string> validate(const Scene& s, std::size_t maxProblems) {
       checkChannel(c, what + " rotation", t.rotation);
       checkChannel(c, what + " scale", t.scale);
     }
+    for (const auto& t : clip.morphTracks)
+      checkChannel(c, "clip '" + clip.name + "', morph '" + t.mesh + "/" + t.target + "' weight",
+                   t.weight);
   }
+  for (const auto& body : s.bodies)
+    for (std::size_t p = 0; p < body.parts.size(); ++p) {
+      const BodyPart& part = body.parts[p];
+      const std::string what = "body '" + body.name + "' part " + std::to_string(p);
+      bool ok = std::isfinite(part.radius) && finite(part.a) && finite(part.b);
+      for (const auto& v : part.positions) ok = ok && finite(v);
+      if (!ok) c.add(what + ": a value is not finite");
+      for (const auto& poly : part.polygons)
+        for (std::uint32_t i : poly)
+          if (i >= part.positions.size()) {
+            c.add(what + ": a polygon names point " + std::to_string(i) + " of " +
+                  std::to_string(part.positions.size()));
+            break;
+          }
+    }
   return c.take();
 }
 

@@ -75,4 +75,35 @@ void lodIndices(const formats::Mesh& mesh, float level, std::vector<std::uint32_
   }
 }
 
+namespace {
+
+float sampleWeight(const formats::Channel<float>& ch, float t) {
+  if (ch.empty()) return 0.0f;
+  if (t <= ch.times.front()) return ch.values.front();
+  if (t >= ch.times.back()) return ch.values.back();
+  const auto it = std::upper_bound(ch.times.begin(), ch.times.end(), t);
+  const std::size_t hi = static_cast<std::size_t>(it - ch.times.begin());
+  const std::size_t lo = hi - 1;
+  if (ch.interpolation == formats::Interpolation::Step) return ch.values[lo];
+  const float span = ch.times[hi] - ch.times[lo];
+  const float a = span > 0.0f ? (t - ch.times[lo]) / span : 0.0f;
+  return ch.values[lo] + (ch.values[hi] - ch.values[lo]) * a;
+}
+
+}  // namespace
+
+void sampleMorphWeights(const formats::Clip& clip, float t, std::span<const formats::Mesh> meshes,
+                        std::vector<std::vector<float>>& weights) {
+  weights.resize(meshes.size());
+  for (std::size_t m = 0; m < meshes.size(); ++m) weights[m].resize(meshes[m].morphs.size(), 0.0f);
+  for (const auto& track : clip.morphTracks) {
+    const float w = sampleWeight(track.weight, t);
+    for (std::size_t m = 0; m < meshes.size(); ++m) {
+      if (meshes[m].name != track.mesh) continue;
+      for (std::size_t k = 0; k < meshes[m].morphs.size(); ++k)
+        if (meshes[m].morphs[k].name == track.target) weights[m][k] = w;
+    }
+  }
+}
+
 }  // namespace marrow::anim

@@ -16,6 +16,13 @@ namespace marrow::anim {
 void applyMorphs(const formats::Mesh& mesh, std::span<const float> weights,
                  std::vector<glm::vec3>& positions, std::vector<glm::vec3>& normals);
 
+// What `clip`'s morph tracks say at clip time `t`: weights[m][k] for morph target k of
+// meshes[m], where a track names that mesh and target (lerp between keys, hold outside them).
+// weights must have one entry per mesh (each resized to the mesh's target count); targets the
+// clip does not animate keep the value they had.
+void sampleMorphWeights(const formats::Clip& clip, float t, std::span<const formats::Mesh> meshes,
+                        std::vector<std::vector<float>>& weights);
+
 // A target's offsets from the base for every vertex (zero where it does not move the vertex).
 void morphDeltas(const formats::Mesh& mesh, const formats::MorphTarget& target,
                  std::vector<glm::vec3>& positionDeltas, std::vector<glm::vec3>& normalDeltas);

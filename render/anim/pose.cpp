@@ -31,9 +31,10 @@ std::size_t Binding::matched() const {
 Binding bind(const Clip& clip, const Skeleton& skeleton) {
   Binding b;
   b.boneOfTrack.resize(clip.tracks.size(), -1);
+  b.otherSkeleton = !clip.skeleton.empty() && !skeleton.name.empty() && clip.skeleton != skeleton.name;
   std::vector<bool> animated(skeleton.bones.size(), false);
   for (std::size_t i = 0; i < clip.tracks.size(); ++i) {
-    const int bone = skeleton.find(clip.tracks[i].bone);
+    const int bone = b.otherSkeleton ? -1 : skeleton.find(clip.tracks[i].bone);
     b.boneOfTrack[i] = bone;
     if (bone >= 0)
       animated[bone] = true;

@@ -25,6 +25,8 @@ struct Binding {
   std::vector<int> boneOfTrack;                // per track: skeleton bone index, -1 when unmatched
   std::vector<std::string> tracksWithoutBone;  // bones the clip animates that the skeleton lacks
   std::vector<std::string> bonesWithoutTrack;  // skeleton bones the clip leaves at rest
+  // The clip was made for another skeleton (Clip::skeleton names one, not this): nothing binds.
+  bool otherSkeleton = false;
   std::size_t matched() const;
 };
 

@@ -180,7 +180,7 @@ class MainWindowTest : public QObject {
   void aClipWithoutDurationDoesNotPlay() {
     auto scene = std::make_shared<marrow::formats::Scene>();
     scene->skeleton.bones.push_back({"root", -1, {}, {1, 0, 0, 0}, {1, 1, 1}});
-    scene->clips.push_back(marrow::formats::Clip{"still", 0.0f, 30.0f, {}, false});
+    scene->clips.push_back(marrow::formats::Clip{.name = "still", .duration = 0.0f});
     marrow::app::Player p;
     p.setScene(scene);
     p.play();
@@ -189,7 +189,7 @@ class MainWindowTest : public QObject {
 
   void pingPongSeekOnTheWayBackKeepsGoingBack() {
     auto scene = std::make_shared<marrow::formats::Scene>();
-    scene->clips.push_back(marrow::formats::Clip{"c", 2.0f, 30.0f, {}, false});
+    scene->clips.push_back(marrow::formats::Clip{.name = "c", .duration = 2.0f});
     marrow::app::Player p;
     p.setScene(scene);
     p.setMode(marrow::anim::PlayMode::PingPong);
