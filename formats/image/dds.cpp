@@ -42,12 +42,24 @@ constexpr std::uint64_t kAtRedMask = 92, kAtDxgiFormat = 128, kAtDimension = 132
 
 // DXGI_FORMAT values (dxgiformat.h) and D3D10_RESOURCE_DIMENSION values the DX10 header may give.
 enum : std::uint32_t {
-  kDxgiR8G8B8A8Typeless = 27, kDxgiR8G8B8A8Unorm = 28, kDxgiR8G8B8A8UnormSrgb = 29,
-  kDxgiBc1Typeless = 70, kDxgiBc1Unorm = 71, kDxgiBc1UnormSrgb = 72,
-  kDxgiBc2Typeless = 73, kDxgiBc2Unorm = 74, kDxgiBc2UnormSrgb = 75,
-  kDxgiBc3Typeless = 76, kDxgiBc3Unorm = 77, kDxgiBc3UnormSrgb = 78,
-  kDxgiB8G8R8A8Unorm = 87, kDxgiB8G8R8X8Unorm = 88, kDxgiB8G8R8A8Typeless = 90,
-  kDxgiB8G8R8A8UnormSrgb = 91, kDxgiB8G8R8X8Typeless = 92, kDxgiB8G8R8X8UnormSrgb = 93,
+  kDxgiR8G8B8A8Typeless = 27,
+  kDxgiR8G8B8A8Unorm = 28,
+  kDxgiR8G8B8A8UnormSrgb = 29,
+  kDxgiBc1Typeless = 70,
+  kDxgiBc1Unorm = 71,
+  kDxgiBc1UnormSrgb = 72,
+  kDxgiBc2Typeless = 73,
+  kDxgiBc2Unorm = 74,
+  kDxgiBc2UnormSrgb = 75,
+  kDxgiBc3Typeless = 76,
+  kDxgiBc3Unorm = 77,
+  kDxgiBc3UnormSrgb = 78,
+  kDxgiB8G8R8A8Unorm = 87,
+  kDxgiB8G8R8X8Unorm = 88,
+  kDxgiB8G8R8A8Typeless = 90,
+  kDxgiB8G8R8A8UnormSrgb = 91,
+  kDxgiB8G8R8X8Typeless = 92,
+  kDxgiB8G8R8X8UnormSrgb = 93,
 };
 constexpr std::uint32_t kDimension1D = 2, kDimension2D = 3, kDimension3D = 4;
 constexpr std::uint32_t kMiscTextureCube = 0x4;
@@ -72,28 +84,34 @@ std::string sizeText(std::uint32_t w, std::uint32_t h) {
 
 // The DX10 header's format: the formats S3TC and 8-bit RGBA textures come in.
 void applyDxgiFormat(const ByteReader& r, std::uint32_t dxgi, DdsImage& img) {
-  img.srgb = dxgi == kDxgiBc1UnormSrgb || dxgi == kDxgiBc2UnormSrgb ||
-             dxgi == kDxgiBc3UnormSrgb || dxgi == kDxgiR8G8B8A8UnormSrgb ||
-             dxgi == kDxgiB8G8R8A8UnormSrgb || dxgi == kDxgiB8G8R8X8UnormSrgb;
+  img.srgb = dxgi == kDxgiBc1UnormSrgb || dxgi == kDxgiBc2UnormSrgb || dxgi == kDxgiBc3UnormSrgb ||
+             dxgi == kDxgiR8G8B8A8UnormSrgb || dxgi == kDxgiB8G8R8A8UnormSrgb ||
+             dxgi == kDxgiB8G8R8X8UnormSrgb;
   switch (dxgi) {
-    case kDxgiBc1Typeless: case kDxgiBc1Unorm: case kDxgiBc1UnormSrgb:
-      img.format = DdsFormat::Dxt1;
-      return;
-    case kDxgiBc2Typeless: case kDxgiBc2Unorm: case kDxgiBc2UnormSrgb:
-      img.format = DdsFormat::Dxt3;
-      return;
-    case kDxgiBc3Typeless: case kDxgiBc3Unorm: case kDxgiBc3UnormSrgb:
-      img.format = DdsFormat::Dxt5;
-      return;
-    case kDxgiR8G8B8A8Typeless: case kDxgiR8G8B8A8Unorm: case kDxgiR8G8B8A8UnormSrgb:
+    case kDxgiBc1Typeless:
+    case kDxgiBc1Unorm:
+    case kDxgiBc1UnormSrgb: img.format = DdsFormat::Dxt1; return;
+    case kDxgiBc2Typeless:
+    case kDxgiBc2Unorm:
+    case kDxgiBc2UnormSrgb: img.format = DdsFormat::Dxt3; return;
+    case kDxgiBc3Typeless:
+    case kDxgiBc3Unorm:
+    case kDxgiBc3UnormSrgb: img.format = DdsFormat::Dxt5; return;
+    case kDxgiR8G8B8A8Typeless:
+    case kDxgiR8G8B8A8Unorm:
+    case kDxgiR8G8B8A8UnormSrgb:
       img.format = DdsFormat::Uncompressed;
       img.masks = kRgba8;
       return;
-    case kDxgiB8G8R8A8Unorm: case kDxgiB8G8R8A8Typeless: case kDxgiB8G8R8A8UnormSrgb:
+    case kDxgiB8G8R8A8Unorm:
+    case kDxgiB8G8R8A8Typeless:
+    case kDxgiB8G8R8A8UnormSrgb:
       img.format = DdsFormat::Uncompressed;
       img.masks = kBgra8;
       return;
-    case kDxgiB8G8R8X8Unorm: case kDxgiB8G8R8X8Typeless: case kDxgiB8G8R8X8UnormSrgb:
+    case kDxgiB8G8R8X8Unorm:
+    case kDxgiB8G8R8X8Typeless:
+    case kDxgiB8G8R8X8UnormSrgb:
       img.format = DdsFormat::Uncompressed;
       img.masks = kBgrx8;
       return;
@@ -109,8 +127,9 @@ void applyMasks(const ByteReader& r, std::uint32_t pfFlags, std::uint32_t bitCou
                 const std::array<std::uint32_t, 4>& mask, DdsImage& img) {
   if (bitCount != 8 && bitCount != 16 && bitCount != 24 && bitCount != 32)
     r.failAt(kAtBitCount, "DDS_PIXELFORMAT.dwRGBBitCount",
-             "is " + std::to_string(bitCount) + "; uncompressed pixels of 8, 16, 24 or 32 bits "
-             "are supported");
+             "is " + std::to_string(bitCount) +
+                 "; uncompressed pixels of 8, 16, 24 or 32 bits "
+                 "are supported");
   static constexpr const char* kMaskNames[4] = {
       "DDS_PIXELFORMAT.dwRBitMask", "DDS_PIXELFORMAT.dwGBitMask", "DDS_PIXELFORMAT.dwBBitMask",
       "DDS_PIXELFORMAT.dwABitMask"};
@@ -159,9 +178,9 @@ DdsImage parse(std::span<const std::byte> bytes, const std::string& file) {
   for (auto [value, at, field] : {std::tuple{width, kAtWidth, "DDS_HEADER.dwWidth"},
                                   std::tuple{height, kAtHeight, "DDS_HEADER.dwHeight"}})
     if (value == 0 || value > kMaxDdsDimension)
-      r.failAt(at, field,
-               "is " + std::to_string(value) + "; it must be 1 to " +
-                   std::to_string(kMaxDdsDimension));
+      r.failAt(
+          at, field,
+          "is " + std::to_string(value) + "; it must be 1 to " + std::to_string(kMaxDdsDimension));
 
   DdsImage img;
   img.width = width;
@@ -198,9 +217,9 @@ DdsImage parse(std::span<const std::byte> bytes, const std::string& file) {
         r.failAt(kAtFourCC, "DDS_PIXELFORMAT.dwFourCC",
                  "is " + fourCCText(code) + " (premultiplied alpha), which is not supported");
       default:
-        r.failAt(kAtFourCC, "DDS_PIXELFORMAT.dwFourCC",
-                 "is " + fourCCText(code) +
-                     ", which is not supported (only DXT1, DXT3, DXT5 and DX10)");
+        r.failAt(
+            kAtFourCC, "DDS_PIXELFORMAT.dwFourCC",
+            "is " + fourCCText(code) + ", which is not supported (only DXT1, DXT3, DXT5 and DX10)");
     }
   } else if (pfFlags & (kPfYuv | kPfBumpDuDv)) {
     r.failAt(kAtPfFlags, "DDS_PIXELFORMAT.dwFlags", "YUV and bump-map pixels are not supported");
@@ -215,9 +234,9 @@ DdsImage parse(std::span<const std::byte> bytes, const std::string& file) {
   if (volume) {
     depth = std::max<std::uint32_t>(depthField, 1);
     if (depth > kMaxDdsDimension)
-      r.failAt(kAtDepth, "DDS_HEADER.dwDepth",
-               "is " + std::to_string(depth) + "; it must be 1 to " +
-                   std::to_string(kMaxDdsDimension));
+      r.failAt(
+          kAtDepth, "DDS_HEADER.dwDepth",
+          "is " + std::to_string(depth) + "; it must be 1 to " + std::to_string(kMaxDdsDimension));
     if (depth > 1)
       img.diagnostics.info(file, "DDS_HEADER.dwDepth", kAtDepth,
                            "a volume texture of " + std::to_string(depth) +
@@ -227,9 +246,9 @@ DdsImage parse(std::span<const std::byte> bytes, const std::string& file) {
     img.diagnostics.info(file, "DDS_HEADER.dwCaps2", 112,
                          "a cube map: only its first face is read");
   if (arraySize > 1)
-    img.diagnostics.info(file, "DDS_HEADER_DXT10.arraySize", kAtArraySize,
-                         "an array of " + std::to_string(arraySize) +
-                             " textures: only the first is read");
+    img.diagnostics.info(
+        file, "DDS_HEADER_DXT10.arraySize", kAtArraySize,
+        "an array of " + std::to_string(arraySize) + " textures: only the first is read");
 
   // dwMipMapCount counts when the flag says so; many writers set the count alone, so a count
   // above 1 is taken too. A full chain ends at 1×1.
@@ -271,9 +290,9 @@ DdsImage parse(std::span<const std::byte> bytes, const std::string& file) {
     at += total;
   }
   if (at < bytes.size() && !cube && arraySize == 1 && img.levels.size() == levels)
-    img.diagnostics.info(file, "end of file", at,
-                         std::to_string(bytes.size() - at) +
-                             " bytes after the last mip level are ignored");
+    img.diagnostics.info(
+        file, "end of file", at,
+        std::to_string(bytes.size() - at) + " bytes after the last mip level are ignored");
   return img;
 }
 
@@ -343,9 +362,7 @@ void decodeBlocks(const DdsImage& img, const DdsLevel& level, std::vector<std::u
   for (std::uint32_t by = 0; by < bh; ++by)
     for (std::uint32_t bx = 0; bx < bw; ++bx, block += blockBytes) {
       switch (img.format) {
-        case DdsFormat::Dxt1:
-          decodeColorBlock(block, true, px);
-          break;
+        case DdsFormat::Dxt1: decodeColorBlock(block, true, px); break;
         case DdsFormat::Dxt3: {
           decodeColorBlock(block + 8, false, px);
           const std::uint64_t alpha = little(block, 8);  // 4 bits a pixel, row by row
@@ -406,7 +423,9 @@ const char* ddsFormatName(DdsFormat format) {
   return "?";
 }
 
-bool isBlockCompressed(DdsFormat format) { return format != DdsFormat::Uncompressed; }
+bool isBlockCompressed(DdsFormat format) {
+  return format != DdsFormat::Uncompressed;
+}
 
 bool isDds(std::span<const std::byte> bytes) {
   return bytes.size() >= 4 && little(bytes.data(), 4) == kMagic;
@@ -445,8 +464,7 @@ Result<std::vector<std::uint8_t>> decodeDdsLevel(const DdsImage& image, std::siz
       level.height > kMaxDdsDimension ||
       level.data.size() != ddsLevelSize(image.format, bpp, level.width, level.height))
     return fail("holds " + std::to_string(level.data.size()) + " bytes, not what " +
-                sizeText(level.width, level.height) + " " + ddsFormatName(image.format) +
-                " needs");
+                sizeText(level.width, level.height) + " " + ddsFormatName(image.format) + " needs");
   try {
     std::vector<std::uint8_t> out(std::size_t(level.width) * level.height * 4);
     if (isBlockCompressed(image.format))

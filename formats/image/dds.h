@@ -44,8 +44,8 @@ struct DdsLevel {
 struct DdsImage {
   std::uint32_t width = 0, height = 0;  // of level 0
   DdsFormat format = DdsFormat::Dxt1;
-  DdsPixelMasks masks;  // Uncompressed only
-  bool srgb = false;    // a DX10 header named an *_SRGB format (the bytes are the same)
+  DdsPixelMasks masks;           // Uncompressed only
+  bool srgb = false;             // a DX10 header named an *_SRGB format (the bytes are the same)
   std::vector<DdsLevel> levels;  // level 0 first; only levels the file holds completely
   Diagnostics diagnostics;       // first face / slice taken, levels dropped, bytes ignored
 };

@@ -11,7 +11,6 @@
 #include <QOpenGLFunctions_3_3_Core>
 #include <QOpenGLVersionFunctionsFactory>
 #include <QTemporaryDir>
-
 #include <algorithm>
 #include <cstdint>
 #include <cstdio>
@@ -57,7 +56,9 @@ class DdsGl : public testing::GlTest {
   QOpenGLFunctions_3_3_Core* f_ = nullptr;
 };
 
-std::size_t blockBytes(DdsFormat f) { return f == DdsFormat::Dxt1 ? 8 : 16; }
+std::size_t blockBytes(DdsFormat f) {
+  return f == DdsFormat::Dxt1 ? 8 : 16;
+}
 
 DdsImage randomImage(DdsFormat format, std::uint32_t w, std::uint32_t h, std::uint32_t levels,
                      std::mt19937& rng) {
@@ -111,9 +112,10 @@ TEST_F(DdsGl, TheDriverDecodesRandomBlocksAsTheCpuDecoderDoes) {
       int exact = 0;
       for (std::size_t i = 0; i < gpu.size(); ++i) exact += gpu[i] == (*cpu)[i];
       const int diff = maxDifference(*cpu, gpu);
-      std::printf("[ dds gl     ] %s %ux%u: max channel difference driver vs CPU %d, %.1f%% of "
-                  "channels equal\n",
-                  formats::ddsFormatName(format), w, h, diff, 100.0 * exact / double(gpu.size()));
+      std::printf(
+          "[ dds gl     ] %s %ux%u: max channel difference driver vs CPU %d, %.1f%% of "
+          "channels equal\n",
+          formats::ddsFormatName(format), w, h, diff, 100.0 * exact / double(gpu.size()));
       EXPECT_LE(diff, kRoundingTolerance) << formats::ddsFormatName(format) << " " << w << "x" << h;
     }
 }
@@ -253,8 +255,8 @@ TEST_F(DdsRender, TheCompressedLevelsDrawAsTheDecodedImageDoesTopRowAtTheTop) {
     fromQImage.save(QString::fromLocal8Bit(dir) + QStringLiteral("/dds_qimage.png"));
   }
   const int diff = maxDifference(compressed, fromQImage);
-  std::printf("[ dds gl     ] quad from DXT1 levels vs from the QImage: max channel difference %d\n",
-              diff);
+  std::printf(
+      "[ dds gl     ] quad from DXT1 levels vs from the QImage: max channel difference %d\n", diff);
   EXPECT_LE(diff, kRoundingTolerance);
 
   // Where the quad is, and its quadrants' colours there: red top left, as the image has it.

@@ -1,6 +1,8 @@
 // DDS: files built here, byte by byte, for every format; expected pixels come from the S3TC
 // formulas (EXT_texture_compression_s3tc, Microsoft's BC1-BC3 pages) on values chosen so that
 // the interpolants are exact, and from the DDS_PIXELFORMAT mask rules.
+#include "formats/image/dds.h"
+
 #include <gtest/gtest.h>
 
 #include <array>
@@ -10,8 +12,6 @@
 #include <string>
 #include <tuple>
 #include <vector>
-
-#include "formats/image/dds.h"
 
 namespace marrow::formats {
 namespace {
@@ -124,8 +124,8 @@ Bytes dxt3Block(std::uint64_t alpha, std::uint16_t c0, std::uint16_t c1, std::ui
   b.insert(b.end(), c.begin(), c.end());
   return b;
 }
-Bytes dxt5Block(std::uint8_t a0, std::uint8_t a1, std::array<int, 16> alphaCodes,
-                std::uint16_t c0, std::uint16_t c1, std::uint32_t idx) {
+Bytes dxt5Block(std::uint8_t a0, std::uint8_t a1, std::array<int, 16> alphaCodes, std::uint16_t c0,
+                std::uint16_t c1, std::uint32_t idx) {
   Bytes b{std::byte(a0), std::byte(a1)};
   std::uint64_t bits = 0;
   for (int k = 0; k < 16; ++k) bits |= std::uint64_t(alphaCodes[k]) << (3 * k);
@@ -134,10 +134,13 @@ Bytes dxt5Block(std::uint8_t a0, std::uint8_t a1, std::array<int, 16> alphaCodes
   b.insert(b.end(), c.begin(), c.end());
   return b;
 }
-void append(Bytes& to, const Bytes& more) { to.insert(to.end(), more.begin(), more.end()); }
+void append(Bytes& to, const Bytes& more) {
+  to.insert(to.end(), more.begin(), more.end());
+}
 
 using Px = std::array<int, 4>;
-Px at(const std::vector<std::uint8_t>& rgba, std::uint32_t width, std::uint32_t x, std::uint32_t y) {
+Px at(const std::vector<std::uint8_t>& rgba, std::uint32_t width, std::uint32_t x,
+      std::uint32_t y) {
   const std::size_t i = (std::size_t(y) * width + x) * 4;
   return {rgba[i], rgba[i + 1], rgba[i + 2], rgba[i + 3]};
 }
@@ -208,10 +211,10 @@ TEST(Dds, RejectsAHeaderSizeOtherThan124) {
 }
 
 TEST(Dds, RejectsZeroAndOversizedDimensions) {
-  for (auto [w, h, field, offset] :
-       {std::tuple{0u, 4u, "DDS_HEADER.dwWidth", 16u}, std::tuple{4u, 0u, "DDS_HEADER.dwHeight", 12u},
-        std::tuple{16385u, 4u, "DDS_HEADER.dwWidth", 16u},
-        std::tuple{4u, 0xFFFFFFFFu, "DDS_HEADER.dwHeight", 12u}}) {
+  for (auto [w, h, field, offset] : {std::tuple{0u, 4u, "DDS_HEADER.dwWidth", 16u},
+                                     std::tuple{4u, 0u, "DDS_HEADER.dwHeight", 12u},
+                                     std::tuple{16385u, 4u, "DDS_HEADER.dwWidth", 16u},
+                                     std::tuple{4u, 0xFFFFFFFFu, "DDS_HEADER.dwHeight", 12u}}) {
     Dds d = compressed("DXT1", w, h);
     append(d.payload, dxt1Block(kRed, kBlue, 0));
     const FormatError e = failure(d.bytes());
@@ -486,9 +489,9 @@ TEST(Dds, ThirtyTwoBitMasksPickTheirBytes) {
 TEST(Dds, TwentyFourBitRowsArePackedWithoutPadding) {
   Dds d = masked(kRgb, 24, {0xFF0000, 0xFF00, 0xFF, 0}, 5, 3);
   for (int i = 0; i < 15; ++i) {
-    d.payload.push_back(std::byte(i));  // B
+    d.payload.push_back(std::byte(i));        // B
     d.payload.push_back(std::byte(100 + i));  // G
-    d.payload.push_back(std::byte(200));  // R
+    d.payload.push_back(std::byte(200));      // R
   }
   const auto px = decode(read(d.bytes()));
   EXPECT_EQ(at(px, 5, 0, 1), (Px{200, 105, 5, 255}));
@@ -513,9 +516,9 @@ TEST(Dds, SixteenBitMasksScaleToTheFullRange) {
 TEST(Dds, LuminanceGoesToEveryColourChannelAndAlphaOnlyIsBlack) {
   EXPECT_EQ(onePixel(masked(kLuminance, 8, {0xFF, 0, 0, 0}, 1, 1), {0x42}),
             (Px{0x42, 0x42, 0x42, 255}));
-  EXPECT_EQ(onePixel(masked(kLuminance | kAlphaPixels, 16, {0x00FF, 0, 0, 0xFF00}, 1, 1),
-                     {0x42, 0x99}),
-            (Px{0x42, 0x42, 0x42, 0x99}));
+  EXPECT_EQ(
+      onePixel(masked(kLuminance | kAlphaPixels, 16, {0x00FF, 0, 0, 0xFF00}, 1, 1), {0x42, 0x99}),
+      (Px{0x42, 0x42, 0x42, 0x99}));
   EXPECT_EQ(onePixel(masked(kAlphaOnly, 8, {0, 0, 0, 0xFF}, 1, 1), {0x77}), (Px{0, 0, 0, 0x77}));
 }
 
