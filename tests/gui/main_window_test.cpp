@@ -180,7 +180,7 @@ class MainWindowTest : public QObject {
   void aClipWithoutDurationDoesNotPlay() {
     auto scene = std::make_shared<marrow::formats::Scene>();
     scene->skeleton.bones.push_back({"root", -1, {}, {1, 0, 0, 0}, {1, 1, 1}});
-    scene->clips.push_back(marrow::formats::Clip{.name = "still", .duration = 0.0f});
+    scene->clips.emplace_back().name = "still";
     marrow::app::Player p;
     p.setScene(scene);
     p.play();
@@ -189,7 +189,8 @@ class MainWindowTest : public QObject {
 
   void pingPongSeekOnTheWayBackKeepsGoingBack() {
     auto scene = std::make_shared<marrow::formats::Scene>();
-    scene->clips.push_back(marrow::formats::Clip{.name = "c", .duration = 2.0f});
+    scene->clips.emplace_back().name = "c";
+    scene->clips.back().duration = 2.0f;
     marrow::app::Player p;
     p.setScene(scene);
     p.setMode(marrow::anim::PlayMode::PingPong);

@@ -3,9 +3,13 @@
 // fixtures/brf/SOURCES.md.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -393,6 +397,112 @@ TEST(BrfDocument, CheckWritableReportsUnreadableOptionalStrings) {
   EXPECT_TRUE(checkWritable(d).has_value());
 }
 
+// --- every prefix, every changed byte, every huge count ----------------------------------------
+
+// Small real files (all record kinds but shaders and animations, all three vertex layouts) and the
+// hand-made documents (which add those two).
+const char* const kSmallFixtures[] = {
+    "wfas_test.brf",           "m1866_command_cursor.brf",     "wfas_core_pictures.brf",
+    "wfas_oim_flora_materials.brf", "wfas_horse_skeleton.brf", "m1866_object_bodies.brf",
+    "wfas_object_bodies.brf",
+};
+
+std::vector<std::pair<std::string, std::vector<std::byte>>> hostileInputs() {
+  std::vector<std::pair<std::string, std::vector<std::byte>>> inputs;
+  inputs.emplace_back("synthetic_v0.brf", write(syntheticDocument(0)));
+  inputs.emplace_back("synthetic_v1.brf", write(syntheticDocument(1)));
+  for (const char* name : kSmallFixtures)
+    if (auto b = fixture(name); !b.empty()) inputs.emplace_back(name, std::move(b));
+  return inputs;
+}
+
+// A damaged file gives an error naming the file and an offset inside it, or a document that
+// writes back the very bytes it came from (parse never drops or invents anything).
+void expectErrorOrExactDocument(const std::vector<std::byte>& bytes, const std::string& name,
+                                const std::string& what) {
+  const auto r = parse(bytes, named(name));
+  if (r.ok()) {
+    ASSERT_EQ(firstDifference(write(*r), bytes), "") << what;
+  } else {
+    ASSERT_EQ(r.error().file, name) << what;
+    ASSERT_LE(r.error().offset, bytes.size()) << what << ": " << r.error().describe();
+  }
+}
+
+TEST(BrfDocument, EveryPrefixIsAnError) {
+  for (const auto& [name, bytes] : hostileInputs()) {
+    SCOPED_TRACE(name);
+    for (std::size_t n = 0; n < bytes.size(); ++n) {
+      const std::vector<std::byte> prefix(bytes.begin(), bytes.begin() + n);
+      const auto r = parse(prefix, named(name));
+      ASSERT_FALSE(r.ok()) << "prefix of " << n << " bytes";
+      ASSERT_LE(r.error().offset, n) << r.error().describe();
+      ASSERT_NE(r.error().describe().find(name), std::string::npos);
+    }
+    EXPECT_TRUE(parse(bytes, named(name)).ok());
+  }
+}
+
+TEST(BrfDocument, EveryChangedByteGivesAnErrorOrAnExactDocument) {
+  for (const auto& [name, bytes] : hostileInputs()) {
+    SCOPED_TRACE(name);
+    std::vector<std::byte> changed = bytes;
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+      for (std::byte v : {bytes[i] ^ std::byte{0xFF}, std::byte{0x7F}}) {
+        changed[i] = v;
+        expectErrorOrExactDocument(changed, name, "byte " + std::to_string(i));
+      }
+      changed[i] = bytes[i];
+    }
+  }
+}
+
+TEST(BrfDocument, HugeValueAtEveryOffsetGivesAnErrorOrAnExactDocument) {
+  for (const auto& [name, bytes] : hostileInputs()) {
+    SCOPED_TRACE(name);
+    std::vector<std::byte> changed = bytes;
+    for (std::size_t i = 0; i + 4 <= bytes.size(); ++i) {
+      for (std::uint32_t v : {0xFFFFFFFFu, 0x7FFFFFFFu}) {
+        std::memcpy(changed.data() + i, &v, 4);
+        expectErrorOrExactDocument(changed, name, "u32 at " + std::to_string(i));
+      }
+      std::memcpy(changed.data() + i, bytes.data() + i, 4);
+    }
+  }
+}
+
+// The count fields are found from the prefixes: a file cut inside a count fails at the count.
+TEST(BrfDocument, HugeCountsAreRefusedAtTheCount) {
+  for (const auto& [name, bytes] : hostileInputs()) {
+    SCOPED_TRACE(name);
+    std::vector<std::uint64_t> counts;
+    for (std::size_t n = 0; n < bytes.size(); ++n) {
+      const auto r = parse(std::span(bytes.data(), n), named(name));
+      const std::string& field = r.error().field;
+      if (!r.ok() && field.size() >= 5 && field.ends_with("count") &&
+          (counts.empty() || counts.back() != r.error().offset))
+        counts.push_back(r.error().offset);
+    }
+    if (bytes.size() > 21) {
+      EXPECT_GE(counts.size(), 2u);
+    }
+    std::vector<std::byte> changed = bytes;
+    for (std::uint64_t at : counts) {
+      for (std::uint32_t v : {0xFFFFFFFFu, 0x7FFFFFFFu}) {
+        std::memcpy(changed.data() + at, &v, 4);
+        const auto start = std::chrono::steady_clock::now();
+        const auto r = parse(changed, named(name));
+        const auto took = std::chrono::steady_clock::now() - start;
+        ASSERT_FALSE(r.ok()) << "count at " << at;
+        EXPECT_EQ(r.error().offset, at) << r.error().describe();
+        EXPECT_TRUE(r.error().field.ends_with("count")) << r.error().describe();
+        EXPECT_LT(took, std::chrono::milliseconds(50));
+      }
+      std::memcpy(changed.data() + at, bytes.data() + at, 4);
+    }
+  }
+}
+
 // --- real files -----------------------------------------------------------------------------
 
 TEST(BrfDocument, EveryFixtureWritesBackItsOwnBytes) {
@@ -405,6 +515,549 @@ TEST(BrfDocument, EveryFixtureWritesBackItsOwnBytes) {
     EXPECT_FALSE(checkWritable(*doc).has_value());
     EXPECT_EQ(firstDifference(write(*doc), bytes), "");
   }
+}
+
+// --- golden values of fixtures/brf/SOURCES.md, typed from that file ----------------------------
+
+// SOURCES.md prints floats to 6 significant digits (or 6 decimals): allowed is half a unit of
+// the last printed digit plus 1e-6 relative.
+bool printedNear(float actual, double printed) {
+  const double tol = 6e-6 * std::fabs(printed) + 5e-7;
+  return std::fabs(static_cast<double>(actual) - printed) <= tol;
+}
+#define EXPECT_PRINTED(actual, printed) \
+  EXPECT_PRINTED_NEAR_IMPL(actual, printed, #actual)
+#define EXPECT_PRINTED_NEAR_IMPL(actual, printed, text) \
+  EXPECT_TRUE(printedNear((actual), (printed))) << text << " = " << (actual) << ", SOURCES.md: " << (printed)
+
+void expectVec(const glm::vec3& v, double x, double y, double z) {
+  EXPECT_PRINTED(v.x, x);
+  EXPECT_PRINTED(v.y, y);
+  EXPECT_PRINTED(v.z, z);
+}
+
+struct FileFacts {
+  const char* name;
+  int version;
+  std::vector<SectionSpan> order;
+};
+
+TEST(BrfDocumentGolden, VersionAndSectionOrderOfEveryFixture) {
+  using S = Section;
+  const std::vector<FileFacts> facts = {
+      {"m1866_command_cursor.brf", 0, {{S::Mesh, 1}}},
+      {"m1866_object_bodies.brf", 0, {{S::Body, 19}}},
+      {"openbrf_cfcohen_reference.brf", 0, {{S::Mesh, 7}, {S::Skeleton, 2}, {S::Animation, 6}}},
+      {"openbrf_redux_reference.brf", 0, {{S::Mesh, 7}, {S::Skeleton, 2}, {S::Animation, 7}}},
+      {"osp_animations.brf", 1, {{S::Animation, 2}}},
+      {"wfas_ani_walk_backward.brf", 1, {{S::Animation, 1}}},
+      {"wfas_barrier_primitives.brf", 1, {{S::Mesh, 2}, {S::Body, 2}}},
+      {"wfas_boots_a.brf", 1, {{S::Mesh, 1}}},
+      {"wfas_core_pictures.brf", 1, {{S::Mesh, 2}}},
+      {"wfas_core_shaders.brf", 1, {{S::Shader, 139}}},
+      {"wfas_horse_skeleton.brf", 1, {{S::Skeleton, 1}}},
+      {"wfas_map_icons_c.brf", 1, {{S::Mesh, 2}}},
+      {"wfas_object_bodies.brf", 1, {{S::Mesh, 1}, {S::Body, 14}}},
+      {"wfas_oim_flora_materials.brf", 1, {{S::Texture, 9}, {S::Material, 5}}},
+      {"wfas_skeletons.brf", 1, {{S::Skeleton, 1}, {S::Animation, 1}}},
+      {"wfas_test.brf", 1, {}},
+  };
+  for (const FileFacts& f : facts) {
+    SCOPED_TRACE(f.name);
+    LOAD_FIXTURE(bytes, f.name);
+    const Document d = parsed(bytes, f.name);
+    EXPECT_EQ(d.version, f.version);
+    EXPECT_EQ(d.hasVersionToken, f.version == 1);
+    EXPECT_EQ(d.versionTokenAt, 0u);
+    EXPECT_EQ(d.order, f.order);
+    EXPECT_TRUE(orderMatchesRecords(d));
+  }
+}
+
+struct MeshRow {
+  const char* name;
+  std::uint32_t flags;
+  const char* material;
+  std::size_t positions, vertices, faces;
+  std::vector<std::int32_t> frameTimes;
+  std::size_t riggedBones;
+  int maxBone;  // -1: not rigged
+  bool tangents;
+};
+
+void expectMeshes(const Document& d, const std::vector<MeshRow>& rows) {
+  ASSERT_EQ(d.meshes.size(), rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Mesh& m = d.meshes[i];
+    const MeshRow& row = rows[i];
+    SCOPED_TRACE(row.name);
+    EXPECT_EQ(m.name, row.name);
+    EXPECT_EQ(m.flags, row.flags);
+    EXPECT_EQ(m.material, row.material);
+    EXPECT_EQ(m.positions.size(), row.positions);
+    EXPECT_EQ(m.vertices.size(), row.vertices);
+    EXPECT_EQ(m.faces.size(), row.faces);
+    std::vector<std::int32_t> times;
+    for (const VertexFrame& f : m.frames) {
+      times.push_back(f.time);
+      EXPECT_EQ(f.positions.size(), row.positions);  // §7.3
+      EXPECT_EQ(f.normals.size(), row.vertices);
+    }
+    EXPECT_EQ(times, row.frameTimes);
+    EXPECT_EQ(m.rigging.size(), row.riggedBones);
+    int maxBone = -1;
+    for (const RigBone& rb : m.rigging) maxBone = std::max(maxBone, rb.bone);
+    EXPECT_EQ(maxBone, row.maxBone);
+    EXPECT_EQ(m.hasTangents(), row.tangents);
+  }
+}
+
+struct FirstVertex {
+  glm::vec3 position;
+  std::uint32_t color;
+  glm::vec3 normal;
+  glm::vec2 uv;
+  std::optional<glm::vec2> uv2;
+  std::optional<glm::vec3> tangent;
+  std::uint8_t sign;
+  std::array<std::int32_t, 3> face;
+};
+
+void expectFirstVertex(const Mesh& m, const FirstVertex& g) {
+  ASSERT_FALSE(m.positions.empty());
+  ASSERT_FALSE(m.vertices.empty());
+  ASSERT_FALSE(m.faces.empty());
+  expectVec(m.positions[0], g.position.x, g.position.y, g.position.z);
+  const Vertex& v = m.vertices[0];
+  EXPECT_EQ(v.position, 0);
+  EXPECT_EQ(v.color, g.color);
+  expectVec(v.normal, g.normal.x, g.normal.y, g.normal.z);
+  EXPECT_PRINTED(v.uv.x, g.uv.x);
+  EXPECT_PRINTED(v.uv.y, g.uv.y);
+  if (g.uv2) {
+    EXPECT_PRINTED(v.uv2.x, g.uv2->x);
+    EXPECT_PRINTED(v.uv2.y, g.uv2->y);
+  }
+  if (g.tangent) {
+    expectVec(v.tangent, g.tangent->x, g.tangent->y, g.tangent->z);
+    EXPECT_EQ(v.bitangentSign, g.sign);
+  }
+  EXPECT_EQ(m.faces[0], g.face);
+}
+
+const std::vector<MeshRow> kReferenceMeshes = {
+    {"SkinA.m_handR", 0x0, "skin", 251, 347, 498, {}, 1, 18, false},
+    {"SkinA.m_handL", 0x0, "skin", 251, 347, 498, {}, 1, 13, false},
+    {"SkinA.light_leather_boots", 0x0, "light_leather", 110, 164, 212, {}, 4, 6, false},
+    {"SkinA.bastard_sword", 0x0, "weapons1", 149, 192, 294, {}, 1, 19, false},
+    {"SkinA.shield_round_g", 0x0, "shields", 233, 313, 402, {}, 1, 12, false},
+    {"SkinA.skull_cap_new", 0x0, "helmets_b", 264, 336, 524, {}, 1, 9, false},
+    {"SkinA.hard_lthr_a", 0x0, "costumes6_skin", 326, 400, 622, {}, 11, 17, false},
+};
+const FirstVertex kReferenceVertex{{0.819779f, 0.0415112f, 1.41775f}, 0xffffffff,
+                                   {0.247808f, -0.694833f, -0.675131f}, {0.075754f, 0.1086f},
+                                   glm::vec2{0, 1}, std::nullopt, 0, {0, 1, 2}};
+
+TEST(BrfDocumentGolden, CommandCursorMesh) {
+  LOAD_FIXTURE(bytes, "m1866_command_cursor.brf");
+  const Document d = parsed(bytes);
+  expectMeshes(d, {{"arrow_up_rot", 0x0, "ui_gadgets_add", 4, 4, 2, {}, 0, -1, false}});
+  expectFirstVertex(d.meshes[0], {{-0.0077f, -0.0f, 0.0f}, 0xffffffff, {0, -1, -4.37114e-08f},
+                                  {0.127048f, 0.448512f}, glm::vec2{0.127048f, 0.448512f},
+                                  std::nullopt, 0, {0, 2, 1}});
+}
+
+TEST(BrfDocumentGolden, ReferenceMeshes) {
+  for (const char* name : {"openbrf_redux_reference.brf", "openbrf_cfcohen_reference.brf"}) {
+    SCOPED_TRACE(name);
+    LOAD_FIXTURE(bytes, name);
+    const Document d = parsed(bytes);
+    std::vector<MeshRow> rows = kReferenceMeshes;
+    if (std::string_view(name) == "openbrf_cfcohen_reference.brf")
+      rows[6].frameTimes = {10, 20};  // rigged and vertex-animated in version 0
+    expectMeshes(d, rows);
+    expectFirstVertex(d.meshes[0], kReferenceVertex);
+  }
+}
+
+TEST(BrfDocumentGolden, WarbandMeshes) {
+  {
+    LOAD_FIXTURE(bytes, "wfas_barrier_primitives.brf");
+    const Document d = parsed(bytes);
+    expectMeshes(d, {{"barrier_capsule", 0x30000, "vertex_color_mat", 162, 199, 320, {}, 0, -1, true},
+                     {"barrier_cone", 0x30000, "vertex_color_mat", 8, 27, 12, {}, 0, -1, true}});
+    expectFirstVertex(d.meshes[0],
+                      {{0.249761f, -0.000138f, 0.500852f}, 0xffe69200,
+                       {0.999996f, 0.001484f, -0.002356f}, {0.75f, 0.0f}, std::nullopt,
+                       glm::vec3{-0.00146582f, 0.999969f, 0.00770047f}, 0, {0, 1, 2}});
+  }
+  {
+    LOAD_FIXTURE(bytes, "wfas_boots_a.brf");
+    const Document d = parsed(bytes);
+    expectMeshes(d, {{"boot_nomad_a", 0x30000, "costumes8_skin", 128, 174, 248, {}, 4, 6, true}});
+    expectFirstVertex(d.meshes[0],
+                      {{-0.14017f, 0.003177f, 0.128296f}, 0xffffffff,
+                       {-0.512265f, 0.84203f, -0.169025f}, {0.595703f, 0.640625f}, std::nullopt,
+                       glm::vec3{0.841526f, 0.531434f, 0.09702f}, 0, {0, 1, 2}});
+  }
+  {
+    LOAD_FIXTURE(bytes, "wfas_core_pictures.brf");
+    const Document d = parsed(bytes);
+    expectMeshes(d, {{"pic_mb_warrior_1", 0x20000, "pic_mb_warrior_1", 4, 4, 2, {}, 0, -1, false},
+                     {"load_menu_back_a", 0x20000, "load_menu_back_a", 4, 4, 2, {}, 0, -1, false}});
+    EXPECT_EQ(layoutOf(d.meshes[0], d.version), VertexLayout::C_Warband);
+    expectFirstVertex(d.meshes[0], {{0.482921f, -0.000489f, 0.0f}, 0xffffffff, {0, 0, 1},
+                                    {0, 0}, std::nullopt, std::nullopt, 0, {0, 1, 2}});
+  }
+  {
+    LOAD_FIXTURE(bytes, "wfas_map_icons_c.brf");
+    const Document d = parsed(bytes);
+    expectMeshes(d, {{"icon_mule", 0x30000, "map_icons", 321, 392, 597,
+                      {0, 100, 104, 108, 110, 116, 120, 125, 128, 130, 132, 135, 137, 140}, 0, -1,
+                      true},
+                     {"icon_cow", 0x30000, "map_icons_c", 208, 224, 412,
+                      {0, 100, 104, 106, 112, 122, 132, 140}, 0, -1, true}});
+    expectFirstVertex(d.meshes[0],
+                      {{-0.228798f, -0.461083f, 0.923159f}, 0xffffffff,
+                       {-0.92953f, 0.199627f, -0.310036f}, {0.931331f, 0.434242f}, std::nullopt,
+                       glm::vec3{-0.172408f, -0.978506f, -0.113142f}, 1, {0, 1, 2}});
+  }
+  {
+    LOAD_FIXTURE(bytes, "wfas_object_bodies.brf");
+    const Document d = parsed(bytes);
+    expectMeshes(d, {{"flying_missile", 0x30000, "particle_blend", 12, 28, 20, {}, 0, -1, true}});
+    expectFirstVertex(d.meshes[0],
+                      {{0.018573f, 0.767802f, -0.011933f}, 0xc42a1d1f, {0, 0.000128f, -1},
+                       {0.214536f, 0.219672f}, std::nullopt,
+                       glm::vec3{0.948303f, -0.317368f, -4.06231e-05f}, 0, {0, 2, 4}});
+  }
+}
+
+struct SkeletonRow {
+  const char* name;
+  std::size_t bones;
+  glm::vec3 rootT;
+  const char* bone1;
+  glm::vec3 bone1T;
+  std::array<double, 9> bone1Axes;
+};
+
+void expectSkeleton(const Skeleton& s, const SkeletonRow& row) {
+  SCOPED_TRACE(row.name);
+  EXPECT_EQ(s.name, row.name);
+  ASSERT_EQ(s.bones.size(), row.bones);
+  for (std::size_t b = 0; b < s.bones.size(); ++b) {
+    EXPECT_TRUE(s.bones[b].hasName);
+    EXPECT_EQ(s.bones[b].unused, 0);
+    EXPECT_EQ(s.bones[b].parent < 0, b == 0);  // root index [0]
+  }
+  EXPECT_EQ(s.bones[0].name, "abdomen");
+  EXPECT_EQ(s.bones[0].parent, -1);
+  expectVec({s.bones[0].m[9], s.bones[0].m[10], s.bones[0].m[11]}, row.rootT.x, row.rootT.y,
+            row.rootT.z);
+  EXPECT_EQ(s.bones[1].name, row.bone1);
+  EXPECT_EQ(s.bones[1].parent, 0);
+  expectVec({s.bones[1].m[9], s.bones[1].m[10], s.bones[1].m[11]}, row.bone1T.x, row.bone1T.y,
+            row.bone1T.z);
+  for (std::size_t k = 0; k < 9; ++k) EXPECT_PRINTED(s.bones[1].m[k], row.bone1Axes[k]);
+}
+
+const SkeletonRow kHuman{"skel_human", 20, {0.000298f, -0.004835f, 0.91041f}, "thigh.L",
+                         {0.108937f, 0.062864f, 0.040887f},
+                         {1, 2e-06, -2e-06, 2e-06, -0.996258, -0.08643, -2e-06, 0.08643, -0.996258}};
+const SkeletonRow kHorse{"skel_horse", 28, {-0.0f, -0.620259f, 1.30246f}, "thorax",
+                         {0, 0.329448f, 0.147255f},
+                         {1, 0, 0, 0, 0.999147, -0.041295, 0, 0.041295, 0.999147}};
+
+TEST(BrfDocumentGolden, Skeletons) {
+  const char* const kHumanBones[] = {
+      "abdomen",  "thigh.L",    "calf.L",    "foot.L",  "thigh.R", "calf.R",     "foot.R",
+      "spine",    "thorax",     "head",      "shoulder.L", "upperarm.L", "forearm.L", "hand.L",
+      "item.L",   "shoulder.R", "upperarm.R", "forearm.R", "hand.R",  "item.R"};
+  for (const char* name : {"openbrf_redux_reference.brf", "openbrf_cfcohen_reference.brf"}) {
+    SCOPED_TRACE(name);
+    LOAD_FIXTURE(bytes, name);
+    const Document d = parsed(bytes);
+    ASSERT_EQ(d.skeletons.size(), 2u);
+    expectSkeleton(d.skeletons[0], kHuman);
+    expectSkeleton(d.skeletons[1], kHorse);
+    for (std::size_t b = 0; b < 20; ++b) EXPECT_EQ(d.skeletons[0].bones[b].name, kHumanBones[b]);
+  }
+  {
+    LOAD_FIXTURE(bytes, "wfas_horse_skeleton.brf");
+    const Document d = parsed(bytes);
+    ASSERT_EQ(d.skeletons.size(), 1u);
+    expectSkeleton(d.skeletons[0], kHorse);
+  }
+  {
+    LOAD_FIXTURE(bytes, "wfas_skeletons.brf");
+    const Document d = parsed(bytes);
+    ASSERT_EQ(d.skeletons.size(), 1u);
+    expectSkeleton(d.skeletons[0], kHuman);
+    // Golden: bone 0's columns A=(-1,0,0), B=(0,0,1), C=(0,1,0).
+    const std::array<double, 9> axes{-1, 0, 0, 0, 0, 1, 0, 1, 0};
+    for (std::size_t k = 0; k < 9; ++k) EXPECT_PRINTED(d.skeletons[0].bones[0].m[k], axes[k]);
+  }
+}
+
+struct AnimationRow {
+  const char* name;
+  std::size_t bones, minKeys, maxKeys, translations, distinctTimes;
+  std::int32_t first, last;
+  std::array<double, 4> q;  // x, y, z, w
+};
+
+void expectAnimations(const Document& d, const std::vector<AnimationRow>& rows) {
+  ASSERT_EQ(d.animations.size(), rows.size());
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const Animation& a = d.animations[i];
+    const AnimationRow& row = rows[i];
+    SCOPED_TRACE(row.name);
+    EXPECT_EQ(a.name, row.name);
+    ASSERT_EQ(a.tracks.size(), row.bones);
+    std::size_t lo = ~std::size_t{0}, hi = 0;
+    // SOURCES.md's "distinct key times": each time once, rotation and translation keys together
+    // (§9's frame model would count a time twice in one track twice: 1001 for anim_human).
+    std::set<std::int32_t> distinct;
+    for (const auto& track : a.tracks) {
+      lo = std::min(lo, track.size());
+      hi = std::max(hi, track.size());
+      for (const RotKey& k : track) distinct.insert(k.time);
+    }
+    for (const TransKey& k : a.translations) distinct.insert(k.time);
+    const std::vector<std::int32_t> times(distinct.begin(), distinct.end());
+    EXPECT_EQ(lo, row.minKeys);
+    EXPECT_EQ(hi, row.maxKeys);
+    EXPECT_EQ(a.translations.size(), row.translations);
+    EXPECT_EQ(times.size(), row.distinctTimes);
+    ASSERT_FALSE(times.empty());
+    EXPECT_EQ(times.front(), row.first);
+    EXPECT_EQ(times.back(), row.last);
+    ASSERT_FALSE(a.tracks[0].empty());
+    const RotKey& k = a.tracks[0][0];
+    EXPECT_EQ(k.time, 0);
+    EXPECT_PRINTED(k.rotation.x, row.q[0]);
+    EXPECT_PRINTED(k.rotation.y, row.q[1]);
+    EXPECT_PRINTED(k.rotation.z, row.q[2]);
+    EXPECT_PRINTED(k.rotation.w, row.q[3]);
+  }
+}
+
+const std::vector<AnimationRow> kReferenceAnimations = {
+    {"man_cheer", 20, 2, 1494, 1598, 1598, 0, 1597, {-0.196956, -0.705912, -0.659305, -0.16797}},
+    {"man_walk", 20, 33, 33, 33, 33, 0, 32, {0.0229709, 0.699986, 0.713768, 0.00515699}},
+    {"run_man_forward", 20, 25, 25, 25, 25, 0, 24, {0.00809506, 0.83194, 0.554779, 0.00551298}},
+    {"ani_twohanded", 20, 112, 112, 112, 112, 0, 111, {0.092499, -0.692825, -0.710373, 0.082513}},
+    {"death", 20, 84, 84, 84, 84, 0, 83, {-0.010511, -0.759727, -0.649311, 0.033146}},
+    {"anim_horse", 28, 555, 555, 555, 555, 0, 908, {-0.019992, 0.022636, 0.0244879, -0.999244}},
+    {"leaning_back_mounted", 20, 96, 96, 96, 96, 0, 95,
+     {-0.00115904, -0.73731, -0.675147, 0.0234238}},
+};
+
+TEST(BrfDocumentGolden, Animations) {
+  {
+    LOAD_FIXTURE(bytes, "openbrf_redux_reference.brf");
+    expectAnimations(parsed(bytes), kReferenceAnimations);
+  }
+  {
+    LOAD_FIXTURE(bytes, "openbrf_cfcohen_reference.brf");
+    // The older copy: no leaning_back_mounted, and a few quaternions printed with other digits.
+    std::vector<AnimationRow> rows(kReferenceAnimations.begin(), kReferenceAnimations.end() - 1);
+    rows[1].q[3] = 0.005157;
+    rows[2].q = {0.00809502, 0.83194, 0.554779, 0.005513};
+    expectAnimations(parsed(bytes), rows);
+  }
+  {
+    LOAD_FIXTURE(bytes, "osp_animations.brf");
+    expectAnimations(
+        parsed(bytes),
+        {{"reload_rifle_1", 20, 50, 50, 50, 50, 0, 49, {0.240838, -0.672351, -0.664626, 0.219577}},
+         {"reload_rifle", 20, 17, 17, 17, 17, 0, 50,
+          {-0.269764, -0.653802, -0.653641, -0.269303}}});
+  }
+  {
+    LOAD_FIXTURE(bytes, "wfas_ani_walk_backward.brf");
+    expectAnimations(parsed(bytes), {{"walk_backward", 20, 31, 31, 31, 31, 0, 30,
+                                      {0.011274, 0.736134, 0.67673, 0.004017}}});
+  }
+  {
+    LOAD_FIXTURE(bytes, "wfas_skeletons.brf");
+    const Document d = parsed(bytes);
+    expectAnimations(d, {{"anim_human", 20, 884, 960, 960, 996, 0, 100000, {0, 0.707107, 0.707107, 0}}});
+    expectVec(d.animations[0].translations[0].translation, 0, 0, 0);
+    EXPECT_EQ(d.animations[0].translations[0].time, 0);
+  }
+}
+
+struct CapsuleRow {
+  float radius;
+  glm::vec3 a, b;
+  std::uint32_t flags;
+};
+
+void expectCapsule(const BodyPart& p, const CapsuleRow& c) {
+  EXPECT_EQ(p.kind, "capsule");
+  EXPECT_NEAR(p.radius, c.radius, 5e-5);  // SOURCES.md prints radii to 4 decimals
+  expectVec(p.a, c.a.x, c.a.y, c.a.z);
+  expectVec(p.b, c.b.x, c.b.y, c.b.z);
+  EXPECT_EQ(p.flags, c.flags);
+}
+
+void expectFace(const BodyPart& p, std::size_t positions, std::uint32_t flags) {
+  EXPECT_EQ(p.kind, "face");
+  EXPECT_EQ(p.positions.size(), positions);
+  EXPECT_EQ(p.flags, flags);
+}
+
+void expectBodyCounts(const Document& d, std::size_t bodies, std::size_t composites,
+                      std::map<std::string, std::size_t> kinds) {
+  EXPECT_EQ(d.bodies.size(), bodies);
+  std::size_t comp = 0;
+  std::map<std::string, std::size_t> seen;
+  for (const Body& b : d.bodies) {
+    comp += b.composite;
+    if (b.composite) {
+      EXPECT_GE(b.parts.size(), 2u) << b.name;
+    } else {
+      EXPECT_EQ(b.parts.size(), 1u) << b.name;
+    }
+    for (const BodyPart& p : b.parts) ++seen[p.kind];
+  }
+  EXPECT_EQ(comp, composites);
+  EXPECT_EQ(seen, kinds);
+}
+
+// The bodies both object_bodies files list, in the order of m1866's list.
+void expectFurnitureBodies(const Document& d, const std::vector<std::string>& names) {
+  std::map<std::string, const Body*> byName;
+  for (const Body& b : d.bodies) byName[b.name] = &b;
+  for (const std::string& name : names) {
+    SCOPED_TRACE(name);
+    ASSERT_TRUE(byName.count(name));
+    const Body& b = *byName[name];
+    if (name == "bobaggage") {
+      ASSERT_EQ(b.parts.size(), 1u);
+      expectCapsule(b.parts[0], {0.3796f, {0.522663f, 0.009645f, 0.24321f},
+                                 {-0.494915f, 0.009645f, 0.24321f}, 4});
+    } else if (name == "bobarrel") {
+      ASSERT_EQ(b.parts.size(), 1u);
+      expectCapsule(b.parts[0], {0.4261f, {-0.001335f, 0.014848f, 0.288338f},
+                                 {-0.001335f, 0.014848f, -0.509925f}, 4});
+    } else if (name == "bobench_tavern") {
+      ASSERT_EQ(b.parts.size(), 2u);
+      expectCapsule(b.parts[0], {0.2712f, {0.607875f, -0.006665f, 0.04178f},
+                                 {-0.610742f, -0.006665f, 0.04178f}, 4});
+      expectFace(b.parts[1], 4, 4);
+    } else if (name == "bocart") {
+      ASSERT_EQ(b.parts.size(), 4u);
+      expectCapsule(b.parts[0], {0.2753f, {1.10233f, -1.1635f, -0.143686f},
+                                 {1.19352f, 2.12568f, 0.89062f}, 4});
+      expectCapsule(b.parts[1], {0.2753f, {-1.07995f, -1.12654f, -0.143632f},
+                                 {-1.21421f, 2.16119f, 0.890567f}, 4});
+      expectCapsule(b.parts[2], {0.6001f, {1.05211f, 1.94841f, 0.035177f},
+                                 {-0.9654f, 1.94841f, 0.035177f}, 4});
+      expectFace(b.parts[3], 4, 4);
+    } else if (name == "bochest_gothic") {
+      ASSERT_EQ(b.parts.size(), 2u);
+      expectCapsule(b.parts[0], {0.4137f, {0.611855f, 0.009645f, 0.066899f},
+                                 {-0.60002f, 0.009645f, 0.066899f}, 4});
+      expectFace(b.parts[1], 4, 4);
+    } else if (name == "bocounter_tavern") {
+      ASSERT_EQ(b.parts.size(), 4u);
+      expectCapsule(b.parts[0], {0.2732f, {0.732326f, 0.377151f, 0.212885f},
+                                 {-0.705791f, 0.377151f, 0.212885f}, 4});
+      expectCapsule(b.parts[1], {0.2732f, {0.724976f, 0.009645f, 0.212885f},
+                                 {-0.713141f, 0.009645f, 0.212885f}, 4});
+      expectCapsule(b.parts[2], {0.2732f, {0.724976f, -0.365211f, 0.212885f},
+                                 {-0.713141f, -0.365211f, 0.212885f}, 4});
+      expectFace(b.parts[3], 4, 4);
+    } else if (name == "bogothic_chair") {
+      ASSERT_EQ(b.parts.size(), 1u);
+      expectCapsule(b.parts[0], {0.3737f, {-0.001336f, 0.049409f, 0.530018f},
+                                 {-0.001336f, 0.04941f, -0.941692f}, 4});
+    } else if (name == "bogothic_stool") {
+      ASSERT_EQ(b.parts.size(), 2u);
+      expectCapsule(b.parts[0], {0.2157f, {0.400672f, -0.006665f, 0.088422f},
+                                 {-0.40354f, -0.006665f, 0.088422f}, 4});
+      expectFace(b.parts[1], 4, 4);
+    }
+  }
+}
+
+TEST(BrfDocumentGolden, Bodies) {
+  {
+    LOAD_FIXTURE(bytes, "m1866_object_bodies.brf");
+    const Document d = parsed(bytes);
+    expectBodyCounts(d, 19, 13, {{"capsule", 33}, {"face", 18}, {"sphere", 1}});
+    const std::vector<std::string> listed{"bobaggage",      "bobarrel",      "bobench_tavern",
+                                          "bocart",         "bochest_gothic", "bocounter_tavern"};
+    for (std::size_t i = 0; i < listed.size(); ++i) EXPECT_EQ(d.bodies[i].name, listed[i]);
+    expectFurnitureBodies(d, listed);
+  }
+  {
+    LOAD_FIXTURE(bytes, "wfas_object_bodies.brf");
+    const Document d = parsed(bytes);
+    expectBodyCounts(d, 14, 9, {{"capsule", 24}, {"face", 11}});
+    const std::vector<std::string> listed{"bobarrel",        "bobench_tavern", "bochest_gothic",
+                                          "bocounter_tavern", "bogothic_chair", "bogothic_stool"};
+    for (std::size_t i = 0; i < listed.size(); ++i) EXPECT_EQ(d.bodies[i].name, listed[i]);
+    expectFurnitureBodies(d, listed);
+  }
+  {
+    LOAD_FIXTURE(bytes, "wfas_barrier_primitives.brf");
+    const Document d = parsed(bytes);
+    expectBodyCounts(d, 2, 0, {{"manifold", 1}, {"capsule", 1}});
+    EXPECT_EQ(d.bodies[0].name, "bo_barrier_cone");
+    const BodyPart& m = d.bodies[0].parts[0];
+    EXPECT_EQ(m.kind, "manifold");
+    EXPECT_EQ(m.positions.size(), 8u);
+    EXPECT_EQ(m.polygons.size(), 11u);
+    for (const Polygon& p : m.polygons) {
+      EXPECT_TRUE(p.positions.size() == 3 || p.positions.size() == 4);
+      EXPECT_EQ(p.flags, 0u);
+    }
+    EXPECT_EQ(d.bodies[1].name, "bo_barrier_capsule");
+    expectCapsule(d.bodies[1].parts[0], {0.25f, {7e-06f, -0.000137f, 0.378491f},
+                                         {7e-06f, -0.000137f, 0.126399f}, 0});
+  }
+}
+
+TEST(BrfDocumentGolden, Shaders) {
+  LOAD_FIXTURE(bytes, "wfas_core_shaders.brf");
+  const Document d = parsed(bytes);
+  ASSERT_EQ(d.shaders.size(), 139u);
+  std::size_t fallbacks = 0;
+  std::map<std::size_t, std::size_t> stages;
+  for (const Shader& s : d.shaders) {
+    fallbacks += s.fallback.has_value();
+    ++stages[s.stages.size()];
+  }
+  EXPECT_EQ(fallbacks, 107u);
+  const std::map<std::size_t, std::size_t> expected{{0, 5}, {1, 63}, {2, 52}, {3, 17}, {4, 2}};
+  EXPECT_EQ(stages, expected);
+  EXPECT_EQ(d.shaders[0].name, "def_shader");
+  EXPECT_EQ(d.shaders[0].flags, 0x20000000u);
+  EXPECT_EQ(d.shaders[0].technique, "notexture");
+  EXPECT_EQ(d.shaders[0].fallback, "def_shader_ffp");
+}
+
+TEST(BrfDocumentGolden, TexturesAndMaterials) {
+  LOAD_FIXTURE(bytes, "wfas_oim_flora_materials.brf");
+  const Document d = parsed(bytes);
+  ASSERT_EQ(d.textures.size(), 9u);
+  EXPECT_EQ(d.textures[0].name, "oim_bark_01_normal.dds");
+  for (const Texture& t : d.textures) EXPECT_EQ(t.flags, 0u);
+  ASSERT_EQ(d.materials.size(), 5u);
+  for (const Material& m : d.materials) EXPECT_TRUE(m.spec.has_value()) << m.name;
+  const Material& m = d.materials[0];
+  EXPECT_EQ(m.name, "oim_bark_03");
+  EXPECT_EQ(m.flags, 0x8000000u);
+  EXPECT_EQ(m.shader, "bump_static");
+  EXPECT_EQ(m.diffuseA, "oim_bark_03");
+  EXPECT_EQ(m.bump, "oim_bark_03_bump");
+  EXPECT_EQ(m.spec, "none");
+  EXPECT_EQ(m.specularCoefficient, 0.0f);
+  expectVec(m.specular, 0, 0, 0);
 }
 
 }  // namespace
