@@ -22,8 +22,7 @@ constexpr std::uint32_t kMagic = fourCC('D', 'D', 'S', ' ');
 constexpr std::uint32_t kHeaderSize = 124;
 constexpr std::uint32_t kPixelFormatSize = 32;
 
-// DDS_HEADER.dwFlags, .dwCaps2 and DDS_PIXELFORMAT.dwFlags bits.
-constexpr std::uint32_t kDdsdMipMapCount = 0x20000;
+// DDS_HEADER.dwCaps2 and DDS_PIXELFORMAT.dwFlags bits.
 constexpr std::uint32_t kCaps2Cubemap = 0x200;
 constexpr std::uint32_t kCaps2Volume = 0x200000;
 constexpr std::uint32_t kPfAlphaPixels = 0x1;
@@ -134,10 +133,6 @@ void applyMasks(const ByteReader& r, std::uint32_t pfFlags, std::uint32_t bitCou
       "DDS_PIXELFORMAT.dwRBitMask", "DDS_PIXELFORMAT.dwGBitMask", "DDS_PIXELFORMAT.dwBBitMask",
       "DDS_PIXELFORMAT.dwABitMask"};
   const bool hasAlpha = (pfFlags & (kPfAlphaPixels | kPfAlpha)) != 0;
-  for (int c = 0; c < 4; ++c)
-    if (bitCount < 32 && (mask[c] >> bitCount) != 0 && (c < 3 || hasAlpha))
-      r.failAt(kAtRedMask + 4 * c, kMaskNames[c],
-               "has bits beyond the pixel's " + std::to_string(bitCount) + " bits");
   img.format = DdsFormat::Uncompressed;
   img.masks.bitsPerPixel = bitCount;
   img.masks.alpha = hasAlpha ? mask[3] : 0;
@@ -147,6 +142,12 @@ void applyMasks(const ByteReader& r, std::uint32_t pfFlags, std::uint32_t bitCou
     img.masks.red = mask[0];
     img.masks.luminance = true;
   }
+  // Only the masks the flags put to use are checked (a luminance file's G and B are unused).
+  const std::uint32_t used[4] = {img.masks.red, img.masks.green, img.masks.blue, img.masks.alpha};
+  for (int c = 0; c < 4; ++c)
+    if (bitCount < 32 && (used[c] >> bitCount) != 0)
+      r.failAt(kAtRedMask + 4 * c, kMaskNames[c],
+               "has bits beyond the pixel's " + std::to_string(bitCount) + " bits");
   // DDPF_ALPHA alone: an alpha-only image, colour 0 as Direct3D samples A8.
   if ((img.masks.red | img.masks.green | img.masks.blue | img.masks.alpha) == 0)
     r.failAt(kAtRedMask, "DDS_PIXELFORMAT", "uncompressed, but every channel mask is 0");
@@ -158,7 +159,7 @@ DdsImage parse(std::span<const std::byte> bytes, const std::string& file) {
   const std::uint32_t headerSize = r.u32("DDS_HEADER.dwSize");
   if (headerSize != kHeaderSize)
     r.failAt(4, "DDS_HEADER.dwSize", "is " + std::to_string(headerSize) + ", not 124");
-  const std::uint32_t flags = r.u32("DDS_HEADER.dwFlags");
+  r.u32("DDS_HEADER.dwFlags");  // what it says is set is read from the fields themselves
   const std::uint32_t height = r.u32("DDS_HEADER.dwHeight");
   const std::uint32_t width = r.u32("DDS_HEADER.dwWidth");
   r.u32("DDS_HEADER.dwPitchOrLinearSize");  // unreliable in practice; sizes follow the format
@@ -250,9 +251,9 @@ DdsImage parse(std::span<const std::byte> bytes, const std::string& file) {
         file, "DDS_HEADER_DXT10.arraySize", kAtArraySize,
         "an array of " + std::to_string(arraySize) + " textures: only the first is read");
 
-  // dwMipMapCount counts when the flag says so; many writers set the count alone, so a count
-  // above 1 is taken too. A full chain ends at 1×1.
-  std::uint32_t levels = (flags & kDdsdMipMapCount) || mipCount > 1 ? std::max(mipCount, 1u) : 1u;
+  // dwMipMapCount is read whether or not DDSD_MIPMAPCOUNT is set: writers often set the count
+  // alone, and 0 and 1 both mean one level. A full chain ends at 1×1.
+  std::uint32_t levels = std::max(mipCount, 1u);
   const std::uint32_t fullChain = std::bit_width(std::max(width, height));
   if (levels > fullChain) {
     img.diagnostics.warn(file, "DDS_HEADER.dwMipMapCount", kAtMipCount,

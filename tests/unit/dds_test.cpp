@@ -520,6 +520,9 @@ TEST(Dds, LuminanceGoesToEveryColourChannelAndAlphaOnlyIsBlack) {
       onePixel(masked(kLuminance | kAlphaPixels, 16, {0x00FF, 0, 0, 0xFF00}, 1, 1), {0x42, 0x99}),
       (Px{0x42, 0x42, 0x42, 0x99}));
   EXPECT_EQ(onePixel(masked(kAlphaOnly, 8, {0, 0, 0, 0xFF}, 1, 1), {0x77}), (Px{0, 0, 0, 0x77}));
+  // Masks the flags do not use are not looked at.
+  EXPECT_EQ(onePixel(masked(kLuminance, 8, {0xFF, 0xFF00, 0xFF0000, 0xFF000000}, 1, 1), {0x42}),
+            (Px{0x42, 0x42, 0x42, 255}));
 }
 
 // ---- Mip chains. ----
