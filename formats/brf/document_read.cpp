@@ -5,6 +5,7 @@
 // checks. Variable-size elements (rig bones, frames, tracks, polygons) check their own counts.
 // Allocation stays proportional to the input: each element's minimum size on disk is passed to
 // count32, and no element takes more than ~8× its minimum size in memory (Limits: 64×).
+#include <algorithm>
 #include <array>
 #include <cstring>
 #include <new>
@@ -55,6 +56,13 @@ std::string printable(std::string_view s) {
   }
   if (s.size() > 64) out += "...";
   return out;
+}
+
+// Room for n more records. A repeated section (§2) grows the vector geometrically: reserving
+// exactly size + n for each of thousands of one-record sections would copy quadratically.
+template <class T>
+void makeRoom(std::vector<T>& v, std::uint32_t n) {
+  if (v.capacity() - v.size() < n) v.reserve(std::max(v.size() + n, 2 * v.capacity()));
 }
 
 // Where the reader is, kept as a few plain values while reading and spelled out only when
@@ -238,7 +246,7 @@ Document Reader::run() {
 
 void Reader::textures(std::uint32_t n) {  // §4
   auto& v = doc_.textures;
-  v.reserve(v.size() + n);  // keeps `where_.name` valid while the section is read
+  makeRoom(v, n);  // also keeps `where_.name` valid while the section is read
   for (std::uint32_t i = 0; i < n; ++i) {
     where_.record("texture", v.size());
     Texture& t = v.emplace_back();
@@ -250,7 +258,7 @@ void Reader::textures(std::uint32_t n) {  // §4
 
 void Reader::shaders(std::uint32_t n) {  // §5
   auto& v = doc_.shaders;
-  v.reserve(v.size() + n);
+  makeRoom(v, n);
   for (std::uint32_t i = 0; i < n; ++i) {
     where_.record("shader", v.size());
     Shader& s = v.emplace_back();
@@ -274,7 +282,7 @@ void Reader::shaders(std::uint32_t n) {  // §5
 
 void Reader::materials(std::uint32_t n) {  // §6
   auto& v = doc_.materials;
-  v.reserve(v.size() + n);
+  makeRoom(v, n);
   for (std::uint32_t i = 0; i < n; ++i) {
     where_.record("material", v.size());
     Material& m = v.emplace_back();
@@ -297,7 +305,7 @@ void Reader::materials(std::uint32_t n) {  // §6
 
 void Reader::meshes(std::uint32_t n) {  // §7
   auto& v = doc_.meshes;
-  v.reserve(v.size() + n);
+  makeRoom(v, n);
   seenMesh_ = true;
   for (std::uint32_t i = 0; i < n; ++i) {
     where_.record("mesh", v.size());
@@ -391,7 +399,7 @@ void Reader::vertices(Mesh& m) {  // §7.5: one loop per layout
 
 void Reader::skeletons(std::uint32_t n) {  // §8
   auto& v = doc_.skeletons;
-  v.reserve(v.size() + n);
+  makeRoom(v, n);
   for (std::uint32_t i = 0; i < n; ++i) {
     where_.record("skeleton", v.size());
     Skeleton& s = v.emplace_back();
@@ -418,7 +426,7 @@ void Reader::skeletons(std::uint32_t n) {  // §8
 
 void Reader::animations(std::uint32_t n) {  // §9
   auto& v = doc_.animations;
-  v.reserve(v.size() + n);
+  makeRoom(v, n);
   for (std::uint32_t i = 0; i < n; ++i) {
     where_.record("skeleton_anim", v.size());
     Animation& a = v.emplace_back();
@@ -454,7 +462,7 @@ void Reader::animations(std::uint32_t n) {  // §9
 
 void Reader::bodies(std::uint32_t n) {  // §10
   auto& v = doc_.bodies;
-  v.reserve(v.size() + n);
+  makeRoom(v, n);
   for (std::uint32_t i = 0; i < n; ++i) {
     where_.record("body", v.size());
     Body& body = v.emplace_back();

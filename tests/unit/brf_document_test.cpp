@@ -355,6 +355,20 @@ TEST(BrfDocument, RepeatedSectionAppendsRecords) {
   EXPECT_EQ(firstDifference(write(d), b.b), "");
 }
 
+TEST(BrfDocument, ManyRepeatedSectionsReadInLinearTime) {
+  Bytes b;
+  constexpr std::uint32_t kSections = 50000;
+  for (std::uint32_t i = 0; i < kSections; ++i) b.str("texture").u32(1).str("t.dds").u32(i);
+  b.str("end");
+  const auto start = std::chrono::steady_clock::now();
+  const Document d = parsed(b.b);
+  EXPECT_LT(std::chrono::steady_clock::now() - start, std::chrono::seconds(1));
+  ASSERT_EQ(d.textures.size(), kSections);
+  EXPECT_EQ(d.textures.back().flags, kSections - 1);
+  EXPECT_EQ(d.order.size(), kSections);
+  EXPECT_EQ(firstDifference(write(d), b.b), "");
+}
+
 TEST(BrfDocument, KeepsBytesAfterEnd) {
   auto b = Bytes{}.str("end").u32(0xDEADBEEF);
   const Document d = parsed(b.b);
