@@ -67,7 +67,9 @@ bool orderMatchesRecords(const Document& doc) {
 namespace {
 
 // §6, §8: how OpenBRF tells an optional string from what follows it.
-bool looksLikeStringLength(std::uint32_t v) { return v > 0 && v < 99; }
+bool looksLikeStringLength(std::uint32_t v) {
+  return v > 0 && v < 99;
+}
 
 std::uint32_t floatBits(float f) {
   std::uint32_t u;
@@ -85,7 +87,9 @@ FormatError problem(std::string field, std::string message) {
   return FormatError{"", std::move(field), kNoOffset, std::move(message)};
 }
 
-bool tooLong(const std::string& s) { return s.size() > kMaxU32; }
+bool tooLong(const std::string& s) {
+  return s.size() > kMaxU32;
+}
 
 }  // namespace
 

@@ -19,7 +19,7 @@
 namespace marrow::formats::brf {
 
 // §3: version 0 is M&B 1.011 (no "rfver " token), 1 is Warband.
-struct Texture {  // §4
+struct Texture {     // §4
   std::string name;  // with ".dds"
   std::uint32_t flags = 0;
   int frames() const { return static_cast<int>((flags >> 24) & 0xF) * 4; }  // animated textures
@@ -67,10 +67,10 @@ struct Vertex {  // §7.5
   std::int32_t position = 0;
   std::uint32_t color = 0xFFFFFFFF;  // 0xAARRGGBB
   glm::vec3 normal{0.0f};
-  glm::vec3 tangent{0.0f};     // layout B only
+  glm::vec3 tangent{0.0f};         // layout B only
   std::uint8_t bitangentSign = 0;  // layout B only
-  glm::vec2 uv{0.0f};          // v = 0 at the top of the image
-  glm::vec2 uv2{0.0f};         // layout A only
+  glm::vec2 uv{0.0f};              // v = 0 at the top of the image
+  glm::vec2 uv2{0.0f};             // layout A only
 };
 
 enum class VertexLayout { A_1011, B_WarbandTangent, C_Warband };
@@ -116,13 +116,13 @@ struct Animation {
   std::vector<TransKey> translations;       // the root's
 };
 
-struct Polygon {  // §10 manifold polygon
-  std::int32_t ori = 0;
+struct Polygon {         // §10 manifold polygon
+  std::int32_t ori = 0;  // opaque (§10: -1 or +1, rarely 0; does not predict winding)
   std::uint32_t flags = 0;
   std::vector<std::int32_t> positions;
 };
 
-struct BodyPart {  // §10
+struct BodyPart {    // §10
   std::string kind;  // "manifold", "face", "sphere", "capsule" as the file spells it
   std::vector<glm::vec3> positions;  // manifold, face
   std::vector<Polygon> polygons;     // manifold
@@ -150,7 +150,7 @@ struct SectionSpan {
 };
 
 struct Document {
-  int version = 0;          // 0: M&B 1.011, 1: Warband ("rfver " present)
+  int version = 0;  // the i32 after "rfver " (1: Warband); 0 without the token (M&B 1.011)
   // Every section token in file order. Records of each kind are in the vectors below in file
   // order; the spans say how many of them each token held. A Document whose spans do not add up
   // to the vectors' sizes (one built by hand) is written in OpenBRF's order instead (§2).
@@ -176,11 +176,14 @@ struct Document {
 const char* sectionToken(Section s);
 
 // Reads a whole file; every count is checked against the bytes left before anything is
-// allocated, errors name the record ("mesh 3 'boots' rigging bone 2 pairs count"), the field and
-// the offset. Never throws. Values are kept exactly as stored: floats bit for bit (NaN, 1e30),
-// indices unchecked (a vertex may name a position that does not exist; the conversion layer
-// checks them). Strings may be up to ctx.limits.maxStringLength bytes long (OpenBRF refuses 256
-// and more, but nothing here depends on a shorter bound).
+// allocated, errors name the record ("mesh 3 'boots' rigging bone 2 pair count"), the field and
+// the offset. Never throws. Refused: an unknown token (named, with its offset), a second "rfver "
+// token or one after a mesh section, a shader fallback count other than 0/1, a body part kind
+// other than the four of §10 (so no nested composite), a file without "end". Values are kept
+// exactly as stored: floats bit for bit (NaN, 1e30), indices unchecked (a vertex may name a
+// position that does not exist; the conversion layer checks them). Strings may be up to
+// ctx.limits.maxStringLength bytes long (OpenBRF refuses 256 and more, but nothing here depends on
+// a shorter bound).
 Result<Document> parse(std::span<const std::byte> data, const ReadContext& ctx);
 
 // Writes what parse read, byte for byte (the order of sections, the layout of every vertex, the

@@ -38,7 +38,9 @@ inline float loadF32(const std::byte* p) {
 inline glm::vec3 loadVec3(const std::byte* p) {
   return {loadF32(p), loadF32(p + 4), loadF32(p + 8)};
 }
-inline glm::vec2 loadVec2(const std::byte* p) { return {loadF32(p), loadF32(p + 4)}; }
+inline glm::vec2 loadVec2(const std::byte* p) {
+  return {loadF32(p), loadF32(p + 4)};
+}
 
 // A name for a message: printable ASCII kept, anything else as \xNN, long names cut.
 std::string printable(std::string_view s) {

@@ -64,7 +64,9 @@ class Block {
   std::size_t n_ = 0;
 };
 
-std::uint32_t count(std::size_t n) { return static_cast<std::uint32_t>(n); }
+std::uint32_t count(std::size_t n) {
+  return static_cast<std::uint32_t>(n);
+}
 
 void writeTexture(Block& b, const Texture& t) {  // §4
   b.str(t.name);

@@ -23,14 +23,22 @@ namespace {
 const std::string kFixtures = std::string(MARROW_FIXTURES_DIR) + "/brf/";
 
 const char* const kAllFixtures[] = {
-    "m1866_command_cursor.brf",     "m1866_object_bodies.brf",
-    "openbrf_cfcohen_reference.brf", "openbrf_redux_reference.brf",
-    "osp_animations.brf",            "wfas_ani_walk_backward.brf",
-    "wfas_barrier_primitives.brf",   "wfas_boots_a.brf",
-    "wfas_core_pictures.brf",        "wfas_core_shaders.brf",
-    "wfas_horse_skeleton.brf",       "wfas_map_icons_c.brf",
-    "wfas_object_bodies.brf",        "wfas_oim_flora_materials.brf",
-    "wfas_skeletons.brf",            "wfas_test.brf",
+    "m1866_command_cursor.brf",
+    "m1866_object_bodies.brf",
+    "openbrf_cfcohen_reference.brf",
+    "openbrf_redux_reference.brf",
+    "osp_animations.brf",
+    "wfas_ani_walk_backward.brf",
+    "wfas_barrier_primitives.brf",
+    "wfas_boots_a.brf",
+    "wfas_core_pictures.brf",
+    "wfas_core_shaders.brf",
+    "wfas_horse_skeleton.brf",
+    "wfas_map_icons_c.brf",
+    "wfas_object_bodies.brf",
+    "wfas_oim_flora_materials.brf",
+    "wfas_skeletons.brf",
+    "wfas_test.brf",
 };
 
 ReadContext named(std::string name = "test.brf") {
@@ -44,8 +52,8 @@ std::vector<std::byte> fixture(const std::string& name) {
   return data.ok() ? std::move(data).value() : std::vector<std::byte>{};
 }
 
-#define LOAD_FIXTURE(var, name)                                                          \
-  const std::vector<std::byte> var = fixture(name);                                      \
+#define LOAD_FIXTURE(var, name)                     \
+  const std::vector<std::byte> var = fixture(name); \
   if (var.empty()) GTEST_SKIP() << "BRF fixture " << name << " not found under " << kFixtures
 
 Document parsed(const std::vector<std::byte>& bytes, const std::string& name = "test.brf") {
@@ -113,8 +121,8 @@ Document syntheticDocument(int version) {
   plain.fallback.reset();
   plain.stages.clear();
   d.shaders = {sh, plain};
-  Material withSpec{"mat", 0x8000000, "bump_static", "diff", "none", "bump", "none",
-                    std::string("spec"), 12.5f, {4.0f, 1.0f, 0.5f}};
+  Material withSpec{"mat",  0x8000000, "bump_static",       "diff", "none",
+                    "bump", "none",    std::string("spec"), 12.5f,  {4.0f, 1.0f, 0.5f}};
   Material noSpec = withSpec;
   noSpec.name = "old_mat";
   noSpec.spec.reset();
@@ -198,10 +206,11 @@ Document syntheticDocument(int version) {
   d.bodies = {single, composite, lonelyComposite};
 
   // Every section, one of them twice (§2: appended, not replaced).
-  d.order = {{Section::Texture, 2},  {Section::Shader, 2},   {Section::Material, 2},
-             {Section::Mesh, static_cast<std::uint32_t>(d.meshes.size())},
-             {Section::Skeleton, 1}, {Section::Animation, 1}, {Section::Body, 1},
-             {Section::Texture, 0},  {Section::Body, 2}};
+  d.order = {{Section::Texture, 2},  {Section::Shader, 2},
+             {Section::Material, 2}, {Section::Mesh, static_cast<std::uint32_t>(d.meshes.size())},
+             {Section::Skeleton, 1}, {Section::Animation, 1},
+             {Section::Body, 1},     {Section::Texture, 0},
+             {Section::Body, 2}};
   return d;
 }
 
@@ -266,9 +275,15 @@ TEST(BrfDocument, RejectsUnknownBodyPartKind) {
 }
 
 TEST(BrfDocument, RejectsNestedComposite) {
-  const auto b =
-      Bytes{}.str("body").u32(1).str("bo_x").str("composite").u32(2).str("composite").u32(0).str(
-          "end");
+  const auto b = Bytes{}
+                     .str("body")
+                     .u32(1)
+                     .str("bo_x")
+                     .str("composite")
+                     .u32(2)
+                     .str("composite")
+                     .u32(0)
+                     .str("end");
   EXPECT_FALSE(parse(b.b, named()).ok());
 }
 
@@ -280,8 +295,8 @@ TEST(BrfDocument, ErrorNamesRecordAndElement) {
                      .str("boot_nomad_a")
                      .u32(0)
                      .str("mat")
-                     .u32(0)    // positions
-                     .u32(2)    // rig bones
+                     .u32(0)  // positions
+                     .u32(2)  // rig bones
                      .i32(0)
                      .u32(0)
                      .i32(1)
@@ -349,8 +364,8 @@ TEST(BrfDocument, RepeatedSectionAppendsRecords) {
   const Document d = parsed(b.b);
   ASSERT_EQ(d.textures.size(), 3u);
   EXPECT_EQ(d.textures[2].name, "c.dds");
-  const std::vector<SectionSpan> order{{Section::Texture, 1}, {Section::Mesh, 0},
-                                       {Section::Texture, 2}};
+  const std::vector<SectionSpan> order{
+      {Section::Texture, 1}, {Section::Mesh, 0}, {Section::Texture, 2}};
   EXPECT_EQ(d.order, order);
   EXPECT_EQ(firstDifference(write(d), b.b), "");
 }
@@ -392,10 +407,9 @@ TEST(BrfDocument, HandBuiltDocumentWithoutOrderIsWrittenInOpenBrfOrder) {
   Document d = syntheticDocument(1);
   d.order.clear();
   const Document back = parsed(write(d));
-  const std::vector<SectionSpan> order{{Section::Texture, 2},  {Section::Shader, 2},
-                                       {Section::Material, 2}, {Section::Mesh, 2},
-                                       {Section::Skeleton, 1}, {Section::Animation, 1},
-                                       {Section::Body, 3}};
+  const std::vector<SectionSpan> order{
+      {Section::Texture, 2},  {Section::Shader, 2},    {Section::Material, 2}, {Section::Mesh, 2},
+      {Section::Skeleton, 1}, {Section::Animation, 1}, {Section::Body, 3}};
   EXPECT_EQ(back.order, order);
 }
 
@@ -416,8 +430,9 @@ TEST(BrfDocument, CheckWritableReportsUnreadableOptionalStrings) {
 // Small real files (all record kinds but shaders and animations, all three vertex layouts) and the
 // hand-made documents (which add those two).
 const char* const kSmallFixtures[] = {
-    "wfas_test.brf",           "m1866_command_cursor.brf",     "wfas_core_pictures.brf",
-    "wfas_oim_flora_materials.brf", "wfas_horse_skeleton.brf", "m1866_object_bodies.brf",
+    "wfas_test.brf",           "m1866_command_cursor.brf",
+    "wfas_core_pictures.brf",  "wfas_oim_flora_materials.brf",
+    "wfas_horse_skeleton.brf", "m1866_object_bodies.brf",
     "wfas_object_bodies.brf",
 };
 
@@ -539,10 +554,10 @@ bool printedNear(float actual, double printed) {
   const double tol = 6e-6 * std::fabs(printed) + 5e-7;
   return std::fabs(static_cast<double>(actual) - printed) <= tol;
 }
-#define EXPECT_PRINTED(actual, printed) \
-  EXPECT_PRINTED_NEAR_IMPL(actual, printed, #actual)
+#define EXPECT_PRINTED(actual, printed) EXPECT_PRINTED_NEAR_IMPL(actual, printed, #actual)
 #define EXPECT_PRINTED_NEAR_IMPL(actual, printed, text) \
-  EXPECT_TRUE(printedNear((actual), (printed))) << text << " = " << (actual) << ", SOURCES.md: " << (printed)
+  EXPECT_TRUE(printedNear((actual), (printed)))         \
+      << text << " = " << (actual) << ", SOURCES.md: " << (printed)
 
 void expectVec(const glm::vec3& v, double x, double y, double z) {
   EXPECT_PRINTED(v.x, x);
@@ -668,17 +683,27 @@ const std::vector<MeshRow> kReferenceMeshes = {
     {"SkinA.skull_cap_new", 0x0, "helmets_b", 264, 336, 524, {}, 1, 9, false},
     {"SkinA.hard_lthr_a", 0x0, "costumes6_skin", 326, 400, 622, {}, 11, 17, false},
 };
-const FirstVertex kReferenceVertex{{0.819779f, 0.0415112f, 1.41775f}, 0xffffffff,
-                                   {0.247808f, -0.694833f, -0.675131f}, {0.075754f, 0.1086f},
-                                   glm::vec2{0, 1}, std::nullopt, 0, {0, 1, 2}};
+const FirstVertex kReferenceVertex{{0.819779f, 0.0415112f, 1.41775f},
+                                   0xffffffff,
+                                   {0.247808f, -0.694833f, -0.675131f},
+                                   {0.075754f, 0.1086f},
+                                   glm::vec2{0, 1},
+                                   std::nullopt,
+                                   0,
+                                   {0, 1, 2}};
 
 TEST(BrfDocumentGolden, CommandCursorMesh) {
   LOAD_FIXTURE(bytes, "m1866_command_cursor.brf");
   const Document d = parsed(bytes);
   expectMeshes(d, {{"arrow_up_rot", 0x0, "ui_gadgets_add", 4, 4, 2, {}, 0, -1, false}});
-  expectFirstVertex(d.meshes[0], {{-0.0077f, -0.0f, 0.0f}, 0xffffffff, {0, -1, -4.37114e-08f},
-                                  {0.127048f, 0.448512f}, glm::vec2{0.127048f, 0.448512f},
-                                  std::nullopt, 0, {0, 2, 1}});
+  expectFirstVertex(d.meshes[0], {{-0.0077f, -0.0f, 0.0f},
+                                  0xffffffff,
+                                  {0, -1, -4.37114e-08f},
+                                  {0.127048f, 0.448512f},
+                                  glm::vec2{0.127048f, 0.448512f},
+                                  std::nullopt,
+                                  0,
+                                  {0, 2, 1}});
 }
 
 TEST(BrfDocumentGolden, ReferenceMeshes) {
@@ -698,21 +723,30 @@ TEST(BrfDocumentGolden, WarbandMeshes) {
   {
     LOAD_FIXTURE(bytes, "wfas_barrier_primitives.brf");
     const Document d = parsed(bytes);
-    expectMeshes(d, {{"barrier_capsule", 0x30000, "vertex_color_mat", 162, 199, 320, {}, 0, -1, true},
-                     {"barrier_cone", 0x30000, "vertex_color_mat", 8, 27, 12, {}, 0, -1, true}});
-    expectFirstVertex(d.meshes[0],
-                      {{0.249761f, -0.000138f, 0.500852f}, 0xffe69200,
-                       {0.999996f, 0.001484f, -0.002356f}, {0.75f, 0.0f}, std::nullopt,
-                       glm::vec3{-0.00146582f, 0.999969f, 0.00770047f}, 0, {0, 1, 2}});
+    expectMeshes(d,
+                 {{"barrier_capsule", 0x30000, "vertex_color_mat", 162, 199, 320, {}, 0, -1, true},
+                  {"barrier_cone", 0x30000, "vertex_color_mat", 8, 27, 12, {}, 0, -1, true}});
+    expectFirstVertex(d.meshes[0], {{0.249761f, -0.000138f, 0.500852f},
+                                    0xffe69200,
+                                    {0.999996f, 0.001484f, -0.002356f},
+                                    {0.75f, 0.0f},
+                                    std::nullopt,
+                                    glm::vec3{-0.00146582f, 0.999969f, 0.00770047f},
+                                    0,
+                                    {0, 1, 2}});
   }
   {
     LOAD_FIXTURE(bytes, "wfas_boots_a.brf");
     const Document d = parsed(bytes);
     expectMeshes(d, {{"boot_nomad_a", 0x30000, "costumes8_skin", 128, 174, 248, {}, 4, 6, true}});
-    expectFirstVertex(d.meshes[0],
-                      {{-0.14017f, 0.003177f, 0.128296f}, 0xffffffff,
-                       {-0.512265f, 0.84203f, -0.169025f}, {0.595703f, 0.640625f}, std::nullopt,
-                       glm::vec3{0.841526f, 0.531434f, 0.09702f}, 0, {0, 1, 2}});
+    expectFirstVertex(d.meshes[0], {{-0.14017f, 0.003177f, 0.128296f},
+                                    0xffffffff,
+                                    {-0.512265f, 0.84203f, -0.169025f},
+                                    {0.595703f, 0.640625f},
+                                    std::nullopt,
+                                    glm::vec3{0.841526f, 0.531434f, 0.09702f},
+                                    0,
+                                    {0, 1, 2}});
   }
   {
     LOAD_FIXTURE(bytes, "wfas_core_pictures.brf");
@@ -720,30 +754,59 @@ TEST(BrfDocumentGolden, WarbandMeshes) {
     expectMeshes(d, {{"pic_mb_warrior_1", 0x20000, "pic_mb_warrior_1", 4, 4, 2, {}, 0, -1, false},
                      {"load_menu_back_a", 0x20000, "load_menu_back_a", 4, 4, 2, {}, 0, -1, false}});
     EXPECT_EQ(layoutOf(d.meshes[0], d.version), VertexLayout::C_Warband);
-    expectFirstVertex(d.meshes[0], {{0.482921f, -0.000489f, 0.0f}, 0xffffffff, {0, 0, 1},
-                                    {0, 0}, std::nullopt, std::nullopt, 0, {0, 1, 2}});
+    expectFirstVertex(d.meshes[0], {{0.482921f, -0.000489f, 0.0f},
+                                    0xffffffff,
+                                    {0, 0, 1},
+                                    {0, 0},
+                                    std::nullopt,
+                                    std::nullopt,
+                                    0,
+                                    {0, 1, 2}});
   }
   {
     LOAD_FIXTURE(bytes, "wfas_map_icons_c.brf");
     const Document d = parsed(bytes);
-    expectMeshes(d, {{"icon_mule", 0x30000, "map_icons", 321, 392, 597,
-                      {0, 100, 104, 108, 110, 116, 120, 125, 128, 130, 132, 135, 137, 140}, 0, -1,
+    expectMeshes(d, {{"icon_mule",
+                      0x30000,
+                      "map_icons",
+                      321,
+                      392,
+                      597,
+                      {0, 100, 104, 108, 110, 116, 120, 125, 128, 130, 132, 135, 137, 140},
+                      0,
+                      -1,
                       true},
-                     {"icon_cow", 0x30000, "map_icons_c", 208, 224, 412,
-                      {0, 100, 104, 106, 112, 122, 132, 140}, 0, -1, true}});
-    expectFirstVertex(d.meshes[0],
-                      {{-0.228798f, -0.461083f, 0.923159f}, 0xffffffff,
-                       {-0.92953f, 0.199627f, -0.310036f}, {0.931331f, 0.434242f}, std::nullopt,
-                       glm::vec3{-0.172408f, -0.978506f, -0.113142f}, 1, {0, 1, 2}});
+                     {"icon_cow",
+                      0x30000,
+                      "map_icons_c",
+                      208,
+                      224,
+                      412,
+                      {0, 100, 104, 106, 112, 122, 132, 140},
+                      0,
+                      -1,
+                      true}});
+    expectFirstVertex(d.meshes[0], {{-0.228798f, -0.461083f, 0.923159f},
+                                    0xffffffff,
+                                    {-0.92953f, 0.199627f, -0.310036f},
+                                    {0.931331f, 0.434242f},
+                                    std::nullopt,
+                                    glm::vec3{-0.172408f, -0.978506f, -0.113142f},
+                                    1,
+                                    {0, 1, 2}});
   }
   {
     LOAD_FIXTURE(bytes, "wfas_object_bodies.brf");
     const Document d = parsed(bytes);
     expectMeshes(d, {{"flying_missile", 0x30000, "particle_blend", 12, 28, 20, {}, 0, -1, true}});
-    expectFirstVertex(d.meshes[0],
-                      {{0.018573f, 0.767802f, -0.011933f}, 0xc42a1d1f, {0, 0.000128f, -1},
-                       {0.214536f, 0.219672f}, std::nullopt,
-                       glm::vec3{0.948303f, -0.317368f, -4.06231e-05f}, 0, {0, 2, 4}});
+    expectFirstVertex(d.meshes[0], {{0.018573f, 0.767802f, -0.011933f},
+                                    0xc42a1d1f,
+                                    {0, 0.000128f, -1},
+                                    {0.214536f, 0.219672f},
+                                    std::nullopt,
+                                    glm::vec3{0.948303f, -0.317368f, -4.06231e-05f},
+                                    0,
+                                    {0, 2, 4}});
   }
 }
 
@@ -776,18 +839,25 @@ void expectSkeleton(const Skeleton& s, const SkeletonRow& row) {
   for (std::size_t k = 0; k < 9; ++k) EXPECT_PRINTED(s.bones[1].m[k], row.bone1Axes[k]);
 }
 
-const SkeletonRow kHuman{"skel_human", 20, {0.000298f, -0.004835f, 0.91041f}, "thigh.L",
-                         {0.108937f, 0.062864f, 0.040887f},
-                         {1, 2e-06, -2e-06, 2e-06, -0.996258, -0.08643, -2e-06, 0.08643, -0.996258}};
-const SkeletonRow kHorse{"skel_horse", 28, {-0.0f, -0.620259f, 1.30246f}, "thorax",
+const SkeletonRow kHuman{
+    "skel_human",
+    20,
+    {0.000298f, -0.004835f, 0.91041f},
+    "thigh.L",
+    {0.108937f, 0.062864f, 0.040887f},
+    {1, 2e-06, -2e-06, 2e-06, -0.996258, -0.08643, -2e-06, 0.08643, -0.996258}};
+const SkeletonRow kHorse{"skel_horse",
+                         28,
+                         {-0.0f, -0.620259f, 1.30246f},
+                         "thorax",
                          {0, 0.329448f, 0.147255f},
                          {1, 0, 0, 0, 0.999147, -0.041295, 0, 0.041295, 0.999147}};
 
 TEST(BrfDocumentGolden, Skeletons) {
-  const char* const kHumanBones[] = {
-      "abdomen",  "thigh.L",    "calf.L",    "foot.L",  "thigh.R", "calf.R",     "foot.R",
-      "spine",    "thorax",     "head",      "shoulder.L", "upperarm.L", "forearm.L", "hand.L",
-      "item.L",   "shoulder.R", "upperarm.R", "forearm.R", "hand.R",  "item.R"};
+  const char* const kHumanBones[] = {"abdomen",    "thigh.L",    "calf.L",    "foot.L", "thigh.R",
+                                     "calf.R",     "foot.R",     "spine",     "thorax", "head",
+                                     "shoulder.L", "upperarm.L", "forearm.L", "hand.L", "item.L",
+                                     "shoulder.R", "upperarm.R", "forearm.R", "hand.R", "item.R"};
   for (const char* name : {"openbrf_redux_reference.brf", "openbrf_cfcohen_reference.brf"}) {
     SCOPED_TRACE(name);
     LOAD_FIXTURE(bytes, name);
@@ -864,7 +934,14 @@ const std::vector<AnimationRow> kReferenceAnimations = {
     {"ani_twohanded", 20, 112, 112, 112, 112, 0, 111, {0.092499, -0.692825, -0.710373, 0.082513}},
     {"death", 20, 84, 84, 84, 84, 0, 83, {-0.010511, -0.759727, -0.649311, 0.033146}},
     {"anim_horse", 28, 555, 555, 555, 555, 0, 908, {-0.019992, 0.022636, 0.0244879, -0.999244}},
-    {"leaning_back_mounted", 20, 96, 96, 96, 96, 0, 95,
+    {"leaning_back_mounted",
+     20,
+     96,
+     96,
+     96,
+     96,
+     0,
+     95,
      {-0.00115904, -0.73731, -0.675147, 0.0234238}},
 };
 
@@ -886,18 +963,27 @@ TEST(BrfDocumentGolden, Animations) {
     expectAnimations(
         parsed(bytes),
         {{"reload_rifle_1", 20, 50, 50, 50, 50, 0, 49, {0.240838, -0.672351, -0.664626, 0.219577}},
-         {"reload_rifle", 20, 17, 17, 17, 17, 0, 50,
+         {"reload_rifle",
+          20,
+          17,
+          17,
+          17,
+          17,
+          0,
+          50,
           {-0.269764, -0.653802, -0.653641, -0.269303}}});
   }
   {
     LOAD_FIXTURE(bytes, "wfas_ani_walk_backward.brf");
-    expectAnimations(parsed(bytes), {{"walk_backward", 20, 31, 31, 31, 31, 0, 30,
-                                      {0.011274, 0.736134, 0.67673, 0.004017}}});
+    expectAnimations(
+        parsed(bytes),
+        {{"walk_backward", 20, 31, 31, 31, 31, 0, 30, {0.011274, 0.736134, 0.67673, 0.004017}}});
   }
   {
     LOAD_FIXTURE(bytes, "wfas_skeletons.brf");
     const Document d = parsed(bytes);
-    expectAnimations(d, {{"anim_human", 20, 884, 960, 960, 996, 0, 100000, {0, 0.707107, 0.707107, 0}}});
+    expectAnimations(
+        d, {{"anim_human", 20, 884, 960, 960, 996, 0, 100000, {0, 0.707107, 0.707107, 0}}});
     expectVec(d.animations[0].translations[0].translation, 0, 0, 0);
     EXPECT_EQ(d.animations[0].translations[0].time, 0);
   }
@@ -951,48 +1037,58 @@ void expectFurnitureBodies(const Document& d, const std::vector<std::string>& na
     const Body& b = *byName[name];
     if (name == "bobaggage") {
       ASSERT_EQ(b.parts.size(), 1u);
-      expectCapsule(b.parts[0], {0.3796f, {0.522663f, 0.009645f, 0.24321f},
-                                 {-0.494915f, 0.009645f, 0.24321f}, 4});
+      expectCapsule(
+          b.parts[0],
+          {0.3796f, {0.522663f, 0.009645f, 0.24321f}, {-0.494915f, 0.009645f, 0.24321f}, 4});
     } else if (name == "bobarrel") {
       ASSERT_EQ(b.parts.size(), 1u);
-      expectCapsule(b.parts[0], {0.4261f, {-0.001335f, 0.014848f, 0.288338f},
-                                 {-0.001335f, 0.014848f, -0.509925f}, 4});
+      expectCapsule(
+          b.parts[0],
+          {0.4261f, {-0.001335f, 0.014848f, 0.288338f}, {-0.001335f, 0.014848f, -0.509925f}, 4});
     } else if (name == "bobench_tavern") {
       ASSERT_EQ(b.parts.size(), 2u);
-      expectCapsule(b.parts[0], {0.2712f, {0.607875f, -0.006665f, 0.04178f},
-                                 {-0.610742f, -0.006665f, 0.04178f}, 4});
+      expectCapsule(
+          b.parts[0],
+          {0.2712f, {0.607875f, -0.006665f, 0.04178f}, {-0.610742f, -0.006665f, 0.04178f}, 4});
       expectFace(b.parts[1], 4, 4);
     } else if (name == "bocart") {
       ASSERT_EQ(b.parts.size(), 4u);
-      expectCapsule(b.parts[0], {0.2753f, {1.10233f, -1.1635f, -0.143686f},
-                                 {1.19352f, 2.12568f, 0.89062f}, 4});
-      expectCapsule(b.parts[1], {0.2753f, {-1.07995f, -1.12654f, -0.143632f},
-                                 {-1.21421f, 2.16119f, 0.890567f}, 4});
-      expectCapsule(b.parts[2], {0.6001f, {1.05211f, 1.94841f, 0.035177f},
-                                 {-0.9654f, 1.94841f, 0.035177f}, 4});
+      expectCapsule(b.parts[0],
+                    {0.2753f, {1.10233f, -1.1635f, -0.143686f}, {1.19352f, 2.12568f, 0.89062f}, 4});
+      expectCapsule(
+          b.parts[1],
+          {0.2753f, {-1.07995f, -1.12654f, -0.143632f}, {-1.21421f, 2.16119f, 0.890567f}, 4});
+      expectCapsule(b.parts[2],
+                    {0.6001f, {1.05211f, 1.94841f, 0.035177f}, {-0.9654f, 1.94841f, 0.035177f}, 4});
       expectFace(b.parts[3], 4, 4);
     } else if (name == "bochest_gothic") {
       ASSERT_EQ(b.parts.size(), 2u);
-      expectCapsule(b.parts[0], {0.4137f, {0.611855f, 0.009645f, 0.066899f},
-                                 {-0.60002f, 0.009645f, 0.066899f}, 4});
+      expectCapsule(
+          b.parts[0],
+          {0.4137f, {0.611855f, 0.009645f, 0.066899f}, {-0.60002f, 0.009645f, 0.066899f}, 4});
       expectFace(b.parts[1], 4, 4);
     } else if (name == "bocounter_tavern") {
       ASSERT_EQ(b.parts.size(), 4u);
-      expectCapsule(b.parts[0], {0.2732f, {0.732326f, 0.377151f, 0.212885f},
-                                 {-0.705791f, 0.377151f, 0.212885f}, 4});
-      expectCapsule(b.parts[1], {0.2732f, {0.724976f, 0.009645f, 0.212885f},
-                                 {-0.713141f, 0.009645f, 0.212885f}, 4});
-      expectCapsule(b.parts[2], {0.2732f, {0.724976f, -0.365211f, 0.212885f},
-                                 {-0.713141f, -0.365211f, 0.212885f}, 4});
+      expectCapsule(
+          b.parts[0],
+          {0.2732f, {0.732326f, 0.377151f, 0.212885f}, {-0.705791f, 0.377151f, 0.212885f}, 4});
+      expectCapsule(
+          b.parts[1],
+          {0.2732f, {0.724976f, 0.009645f, 0.212885f}, {-0.713141f, 0.009645f, 0.212885f}, 4});
+      expectCapsule(
+          b.parts[2],
+          {0.2732f, {0.724976f, -0.365211f, 0.212885f}, {-0.713141f, -0.365211f, 0.212885f}, 4});
       expectFace(b.parts[3], 4, 4);
     } else if (name == "bogothic_chair") {
       ASSERT_EQ(b.parts.size(), 1u);
-      expectCapsule(b.parts[0], {0.3737f, {-0.001336f, 0.049409f, 0.530018f},
-                                 {-0.001336f, 0.04941f, -0.941692f}, 4});
+      expectCapsule(
+          b.parts[0],
+          {0.3737f, {-0.001336f, 0.049409f, 0.530018f}, {-0.001336f, 0.04941f, -0.941692f}, 4});
     } else if (name == "bogothic_stool") {
       ASSERT_EQ(b.parts.size(), 2u);
-      expectCapsule(b.parts[0], {0.2157f, {0.400672f, -0.006665f, 0.088422f},
-                                 {-0.40354f, -0.006665f, 0.088422f}, 4});
+      expectCapsule(
+          b.parts[0],
+          {0.2157f, {0.400672f, -0.006665f, 0.088422f}, {-0.40354f, -0.006665f, 0.088422f}, 4});
       expectFace(b.parts[1], 4, 4);
     }
   }
@@ -1003,8 +1099,8 @@ TEST(BrfDocumentGolden, Bodies) {
     LOAD_FIXTURE(bytes, "m1866_object_bodies.brf");
     const Document d = parsed(bytes);
     expectBodyCounts(d, 19, 13, {{"capsule", 33}, {"face", 18}, {"sphere", 1}});
-    const std::vector<std::string> listed{"bobaggage",      "bobarrel",      "bobench_tavern",
-                                          "bocart",         "bochest_gothic", "bocounter_tavern"};
+    const std::vector<std::string> listed{"bobaggage", "bobarrel",       "bobench_tavern",
+                                          "bocart",    "bochest_gothic", "bocounter_tavern"};
     for (std::size_t i = 0; i < listed.size(); ++i) EXPECT_EQ(d.bodies[i].name, listed[i]);
     expectFurnitureBodies(d, listed);
   }
@@ -1012,7 +1108,7 @@ TEST(BrfDocumentGolden, Bodies) {
     LOAD_FIXTURE(bytes, "wfas_object_bodies.brf");
     const Document d = parsed(bytes);
     expectBodyCounts(d, 14, 9, {{"capsule", 24}, {"face", 11}});
-    const std::vector<std::string> listed{"bobarrel",        "bobench_tavern", "bochest_gothic",
+    const std::vector<std::string> listed{"bobarrel",         "bobench_tavern", "bochest_gothic",
                                           "bocounter_tavern", "bogothic_chair", "bogothic_stool"};
     for (std::size_t i = 0; i < listed.size(); ++i) EXPECT_EQ(d.bodies[i].name, listed[i]);
     expectFurnitureBodies(d, listed);
@@ -1031,8 +1127,8 @@ TEST(BrfDocumentGolden, Bodies) {
       EXPECT_EQ(p.flags, 0u);
     }
     EXPECT_EQ(d.bodies[1].name, "bo_barrier_capsule");
-    expectCapsule(d.bodies[1].parts[0], {0.25f, {7e-06f, -0.000137f, 0.378491f},
-                                         {7e-06f, -0.000137f, 0.126399f}, 0});
+    expectCapsule(d.bodies[1].parts[0],
+                  {0.25f, {7e-06f, -0.000137f, 0.378491f}, {7e-06f, -0.000137f, 0.126399f}, 0});
   }
 }
 
