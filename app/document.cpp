@@ -138,23 +138,38 @@ void orderCal3dMaterials(std::vector<formats::Input>& inputs, formats::Diagnosti
 formats::Result<Document> loadDocument(const QStringList& paths, Textures textures) {
   if (paths.isEmpty()) return formats::FormatError{"", "", formats::kNoOffset, "no file given"};
   std::vector<formats::Input> inputs;
-  for (const QString& path : paths) {
+  std::vector<QString> files;  // the file of each input
+  for (const QString& address : paths) {
+    // "FILE.brf::RECORD" names records of an archive; the file is read once, with all of them.
+    const auto [file, record] = formats::brf::splitAddress(address.toStdString());
+    const QString path = QString::fromStdString(file);
+    const auto same = std::find(files.begin(), files.end(), path);
+    if (same != files.end()) {
+      auto& in = inputs[static_cast<std::size_t>(same - files.begin())];
+      if (!in.records.empty() && !record.empty()) in.records.push_back(record);
+      if (record.empty()) in.records.clear();  // the whole file was asked for too
+      continue;
+    }
     auto bytes = readAll(path);
     if (!bytes) return bytes.error();
     formats::ReadContext ctx;
-    ctx.name = path.toStdString();
+    ctx.name = file;
     ctx.resolve = resolverFor(path);
     ctx.fetchTextures = textures != Textures::Skip;
-    inputs.push_back({std::move(bytes).value(), std::move(ctx)});
+    inputs.push_back({std::move(bytes).value(), std::move(ctx), {}});
+    if (!record.empty()) inputs.back().records.push_back(record);
+    files.push_back(path);
   }
   formats::Diagnostics notes;
   orderCal3dMaterials(inputs, notes);
-  auto scene = formats::readInputs(std::move(inputs));
+  formats::Archives archives;
+  auto scene = formats::readInputs(std::move(inputs), &archives);
   if (!scene) return scene.error();
   notes.append(scene->diagnostics);
   scene->diagnostics = std::move(notes);
   Document doc;
   doc.paths = paths;
+  doc.brf = std::move(archives.brf);
   if (textures == Textures::Decode)
     for (const auto& t : scene->textures) doc.textures.push_back(decodeTexture(t, scene->diagnostics));
   doc.scene = std::make_shared<const formats::Scene>(std::move(scene).value());

@@ -9,6 +9,7 @@
 #include <memory>
 #include <vector>
 
+#include "formats/brf/brf.h"
 #include "formats/io/result.h"
 #include "formats/model/scene.h"
 
@@ -21,6 +22,7 @@ struct Document {
   QStringList paths;                               // as given: disk paths or ":/" resources
   std::shared_ptr<const formats::Scene> scene;
   std::vector<QImage> textures;                    // one per scene->textures entry; null if absent
+  std::vector<formats::brf::Source> brf;           // the BRF files read, all their records
   QString title() const;                           // "cally.csf + 3 more"
 };
 

@@ -24,6 +24,7 @@ Result<Scene> readUnchecked(std::span<const std::byte> data, const ReadContext& 
       r = config ? cal3d::readConfig(data, ctx) : cal3d::readModel(std::span(&one, 1));
       break;
     }
+    case FormatId::Brf: r = brf::readBrf(data, ctx); break;
     case FormatId::Assimp: r = readWithAssimp(data, ctx); break;
     case FormatId::Unknown: break;
   }
@@ -94,13 +95,28 @@ Result<Scene> combine(std::vector<Part> parts, std::vector<std::size_t>* order) 
   return out;
 }
 
-Result<Scene> readInputs(std::vector<Input> inputs) {
+Result<Scene> readInputs(std::vector<Input> inputs, Archives* archives) {
   std::vector<Part> parts;
   std::vector<cal3d::Input> cal3dParts;  // the files of one cal3d model, read together
   std::vector<const Input*> configs;
+  std::vector<brf::Source> brfSources;  // BRF files: one model of the records chosen
+  std::vector<std::vector<brf::RecordRef>> addressed;
   for (const Input& in : inputs) {
     const auto head = std::span(in.bytes).first(std::min<std::size_t>(in.bytes.size(), 1024));
-    if (detectFormat(head, in.ctx.name) == FormatId::Cal3d) {
+    const FormatId format = detectFormat(head, in.ctx.name);
+    if (!in.records.empty() && format != FormatId::Brf)
+      return FormatError{in.ctx.name, "record", kNoOffset,
+                         "records are addressed (FILE::RECORD) only in BRF files"};
+    if (format == FormatId::Brf) {
+      auto doc = brf::parse(in.bytes, in.ctx);
+      if (!doc) return doc.error();
+      brfSources.push_back({in.ctx.name, std::make_shared<const brf::Document>(std::move(doc).value()), in.ctx});
+      auto found = brf::findRecords(brfSources, brfSources.size() - 1, in.records);
+      if (!found) return found.error();
+      addressed.push_back(std::move(found->records));
+      continue;
+    }
+    if (format == FormatId::Cal3d) {
       if (cal3d::detectKind(head, in.ctx.name) == cal3d::FileKind::Config)
         configs.push_back(&in);
       else
@@ -126,6 +142,12 @@ Result<Scene> readInputs(std::vector<Input> inputs) {
     if (!r) return r.error();
     parts.push_back({cal3dParts.front().ctx.name, std::move(r).value()});
   }
+  if (!brfSources.empty()) {
+    auto r = brf::toScene(brfSources, brf::selectionFor(brfSources, addressed));
+    if (!r) return r.error();
+    parts.push_back({brfSources.front().name, std::move(r).value()});
+    if (archives) archives->brf = std::move(brfSources);
+  }
   return combine(std::move(parts));
 }
 
@@ -134,7 +156,7 @@ Result<Scene> loadFiles(const std::vector<std::string>& paths, bool fetchTexture
   for (const auto& p : paths) {
     auto bytes = readFile(p);
     if (!bytes) return bytes.error();
-    inputs.push_back({std::move(bytes).value(), contextForFile(p)});
+    inputs.push_back({std::move(bytes).value(), contextForFile(p), {}});
     inputs.back().ctx.fetchTextures = fetchTextures;
   }
   return readInputs(std::move(inputs));

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/brf/brf.h"
 #include "formats/io/detect.h"
 #include "formats/io/read_context.h"
 #include "formats/io/result.h"
@@ -21,11 +22,19 @@ Result<Scene> readScene(std::span<const std::byte> data, const ReadContext& ctx)
 struct Input {
   std::vector<std::byte> bytes;
   ReadContext ctx;
+  // Records of an archive the model is made of ("FILE.brf::RECORD"); empty: the whole file.
+  std::vector<std::string> records;
 };
 
-// Reads files as one model: files that only make sense together (the parts of a cal3d model)
-// are read as one group, the others one by one, and everything is combined.
-Result<Scene> readInputs(std::vector<Input> inputs);
+// What readInputs read on the way that a caller may want to browse: the BRF files' records.
+struct Archives {
+  std::vector<brf::Source> brf;
+};
+
+// Reads files as one model: files that only make sense together (the parts of a cal3d model,
+// the BRF files: a module keeps skeletons, animations and meshes apart) are read as one group,
+// the others one by one, and everything is combined.
+Result<Scene> readInputs(std::vector<Input> inputs, Archives* archives = nullptr);
 
 // Reads one file from disk.
 Result<Scene> loadFile(const std::string& path);

@@ -13,6 +13,18 @@ bool startsWith(std::span<const std::byte> head, std::string_view magic) {
   return head.size() >= magic.size() && std::memcmp(head.data(), magic.data(), magic.size()) == 0;
 }
 
+// A BRF file starts with a token (brf.md §2): a u32 length and one of these words.
+bool startsLikeBrf(std::span<const std::byte> head) {
+  for (std::string_view token : {"rfver ", "texture", "shader", "material", "mesh", "skeleton",
+                                 "skeleton_anim", "body", "end"}) {
+    const std::byte len[4] = {std::byte(token.size()), std::byte{0}, std::byte{0}, std::byte{0}};
+    if (head.size() >= 4 + token.size() && std::memcmp(head.data(), len, 4) == 0 &&
+        std::memcmp(head.data() + 4, token.data(), token.size()) == 0)
+      return true;
+  }
+  return false;
+}
+
 // The extensions Debian's assimp 5.2.5 imports (`assimp listext`), minus those we read ourselves.
 constexpr std::string_view kAssimpExtensions[] = {
     "3d",   "3ds",    "3mf",  "ac",    "ac3d",  "acc",  "amf",   "ase",  "ask",  "assbin",
@@ -30,6 +42,7 @@ const char* formatName(FormatId id) {
     case FormatId::Unknown: return "unknown";
     case FormatId::Omf: return "OMF";
     case FormatId::Cal3d: return "cal3d";
+    case FormatId::Brf: return "BRF";
     case FormatId::Assimp: return "assimp";
   }
   return "unknown";
@@ -56,11 +69,13 @@ FormatId detectFormat(std::span<const std::byte> head, std::string_view fileName
   if (startsWith(head, "glTF") || startsWith(head, "Kaydara FBX Binary") ||
       startsWith(head, "xof "))
     return FormatId::Assimp;
+  if (startsLikeBrf(head)) return FormatId::Brf;
 
   std::string ext(extensionOf(fileName));
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (ext == "omf") return FormatId::Omf;
+  if (ext == "brf") return FormatId::Brf;
   for (const char* e : {"csf", "caf", "cmf", "crf", "xsf", "xaf", "xmf", "xrf", "cfg"})
     if (ext == e) return FormatId::Cal3d;
   if (isAssimpExtension(ext)) return FormatId::Assimp;

@@ -11,6 +11,7 @@ enum class FormatId {
   Unknown,
   Omf,
   Cal3d,   // any of .csf .caf .cmf .crf .xsf .xaf .xmf .xrf .cfg (formats/cal3d/cal3d.h)
+  Brf,     // Mount&Blade / Warband resource files (formats/brf/brf.h)
   Assimp,  // anything assimp imports (glTF, FBX, DAE, X, SMD, MD5, OBJ, …)
 };
 
