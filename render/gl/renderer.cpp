@@ -15,6 +15,7 @@
 
 #include "render/anim/morph.h"
 #include "render/anim/skinning.h"
+#include "render/gl/bodies.h"
 #include "render/gl/gpu_mesh.h"
 #include "render/gl/shaders.h"
 
@@ -26,10 +27,7 @@ namespace {
 
 constexpr int kUboBones = 256;
 
-struct LineVertex {
-  glm::vec3 position;
-  glm::vec4 color;
-};
+using LineVertex = ColoredVertex;
 
 // One skin palette on the GPU: a uniform block up to 256 bones, a texture buffer beyond.
 struct PaletteBuffer {
@@ -68,6 +66,8 @@ struct Renderer::Impl {
   anim::Pose pose;
   Bounds rest;
   GLuint lineVao = 0, lineVbo = 0;
+  BodyGeometry bodies;  // display space, drawn through the line program
+  bool bodiesVisible = true;
   std::vector<LineVertex> lineScratch;
   std::vector<glm::mat4> paletteScratch;
 
@@ -77,6 +77,7 @@ struct Renderer::Impl {
                  float pointSize);
   void drawGrid(const glm::mat4& viewProj);
   void drawSkeleton(const glm::mat4& viewProj, int selected, bool onlySelected);
+  void drawBodies(const glm::mat4& viewProj);
   void freeScene();
 };
 
@@ -125,6 +126,7 @@ void Renderer::Impl::freeScene() {
   paletteOfMesh.clear();
   morphWeights.clear();
   levels.clear();
+  bodies = {};
   scene.reset();
   rest = {};
 }
@@ -170,6 +172,11 @@ void Renderer::setScene(std::shared_ptr<const formats::Scene> scene,
   d.levels.assign(s.meshes.size(), 1.0f);
   for (const auto& mesh : s.meshes)
     for (const auto& p : mesh.positions) extend(d.rest, glm::vec3(d.display * glm::vec4(p, 1.0f)));
+  d.bodies = tessellateBodies(s.bodies, d.display);
+  // Bodies frame the view only without meshes: a file of objects keeps each one's bodies beside
+  // its meshes, but a file of bodies alone must show them.
+  if (!d.rest.valid)
+    for (const auto& v : d.bodies.triangles) extend(d.rest, v.position);
   d.pose = anim::restPose(s.skeleton);
   anim::computeModel(s.skeleton, d.pose);
   // Bones frame the view only without meshes: helper nodes (lamps, cameras) sit far away.
@@ -251,6 +258,9 @@ void Renderer::setLevelOfDetail(std::size_t mesh, float level) {
   d.meshes[mesh].setIndices(d.gl, indices);
 }
 
+void Renderer::setBodiesVisible(bool visible) { d_->bodiesVisible = visible; }
+bool Renderer::bodiesVisible() const { return d_->bodiesVisible; }
+
 Bounds Renderer::restBounds() const { return d_->rest; }
 
 Bounds Renderer::poseBounds() const {
@@ -266,6 +276,8 @@ Bounds Renderer::poseBounds() const {
     anim::skin(positions, {}, anim::packInfluences(s.meshes[m]), pal, skinned);
     for (const auto& p : skinned) extend(b, glm::vec3(d.display * glm::vec4(p, 1.0f)));
   }
+  if (!b.valid)
+    for (const auto& v : d.bodies.triangles) extend(b, v.position);
   if (!b.valid)
     for (const auto& m : d.pose.model) extend(b, glm::vec3(d.display * m[3]));
   return b;
@@ -341,6 +353,16 @@ void Renderer::Impl::drawSkeleton(const glm::mat4& viewProj, int selected, bool 
   }
 }
 
+// Translucent, so after the opaque meshes; both faces, and without depth writes so that a
+// body's far side and the bodies behind it show through.
+void Renderer::Impl::drawBodies(const glm::mat4& viewProj) {
+  if (bodies.empty()) return;
+  gl->glDepthMask(GL_FALSE);
+  drawLines(bodies.triangles, GL_TRIANGLES, viewProj, 1.0f);
+  drawLines(bodies.lines, GL_LINES, viewProj, 1.0f);
+  gl->glDepthMask(GL_TRUE);
+}
+
 void Renderer::render(const Camera& camera, int width, int height, const ViewOptions& o) {
   Impl& d = *d_;
   if (!d.gl) return;
@@ -392,6 +414,8 @@ void Renderer::render(const Camera& camera, int width, int height, const ViewOpt
     if (o.wireframe) gl->glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
     gl->glFrontFace(GL_CCW);
   }
+
+  if (d.scene && d.bodiesVisible) d.drawBodies(viewProj);
 
   const bool skeleton = o.showSkeleton || (o.skeletonWhenNoMeshes && d.meshes.empty());
   if (d.scene && (skeleton || o.selectedBone >= 0)) {

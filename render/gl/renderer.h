@@ -65,7 +65,12 @@ class Renderer {
   // Level of detail of one mesh in [0, 1] (1: every triangle), for meshes with collapse data.
   void setLevelOfDetail(std::size_t mesh, float level);
 
-  // Bounds of the scene at rest and of the current pose, in display space.
+  // Whether the scene's collision bodies are drawn (translucent, over the meshes). Default true.
+  void setBodiesVisible(bool visible);
+  bool bodiesVisible() const;
+
+  // Bounds of the scene at rest and of the current pose, in display space: the meshes; without
+  // meshes, the collision bodies; without either, the bones.
   Bounds restBounds() const;
   Bounds poseBounds() const;
 
