@@ -19,23 +19,24 @@ struct CommandSpec {
 const std::vector<CommandSpec>& commands() {
   static const std::vector<CommandSpec> specs = {
       {"info", "info INPUT... [--json]", {}, {"--json"}},
+      {"list", "list INPUT... [--json]", {}, {"--json"}},
       {"pose",
        "pose INPUT... [--clip NAME|INDEX|none] [--time SECONDS] [--space native|display] "
        "[--mode once|loop|ping-pong] [--json]",
        {"--clip", "--time", "--space", "--mode"},
        {"--json"}},
       {"convert",
-       "convert INPUT... -o OUTPUT.(omf|cfg|csf|cmf|caf|crf|xsf|xmf|xaf|xrf) [--version N] "
+       "convert INPUT... -o OUTPUT.(omf|cfg|csf|cmf|caf|crf|xsf|xmf|xaf|xrf|brf) [--version N] "
        "[--xml] [--clip NAME|INDEX] [--material NAME|INDEX]",
        {"-o", "--output", "--version", "--clip", "--material"},
        {"--xml"}},
       {"render",
        "render INPUT... -o OUT.png [--clip NAME|INDEX|none] [--time SECONDS] [--size WxH] "
        "[--mode once|loop|ping-pong] [--yaw DEG] [--pitch DEG] [--lod 0..1] [--wireframe] "
-       "[--no-grid] [--skeleton] [--bone NAME]",
+       "[--no-grid] [--skeleton] [--bone NAME] [--no-bodies]",
        {"-o", "--output", "--clip", "--time", "--size", "--yaw", "--pitch", "--bone", "--mode",
         "--lod"},
-       {"--wireframe", "--no-grid", "--no-skeleton", "--skeleton"}},
+       {"--wireframe", "--no-grid", "--no-skeleton", "--skeleton", "--no-bodies"}},
   };
   return specs;
 }
@@ -53,6 +54,8 @@ void printHelp(std::FILE* out) {
   for (const auto& c : commands()) std::fprintf(out, "  marrow-cli %s\n", c.usage);
   std::fprintf(out,
                "\nA model may be given as several INPUTs (a skeleton, its meshes, its clips).\n"
+               "FILE.brf::RECORD names one record of a BRF file (a mesh, a skeleton, an\n"
+               "animation, a body, a material); the model is the records named, with what they need.\n"
                "':demo' names the bundled demo character.\n"
                "Exit codes: 0 ok, 1 load or write error, 2 usage.\n");
 }
@@ -128,6 +131,7 @@ int main(int argc, char** argv) {
   if (args.inputs.empty()) return usageError(command, "no INPUT given");
 
   if (command == "info") return runInfo(args);
+  if (command == "list") return runList(args);
   if (command == "pose") return runPose(args);
   if (command == "convert") return runConvert(args);
   return runRender(argc, argv, args);

@@ -29,6 +29,7 @@ struct Args {
 int usageError(const std::string& command, const std::string& message);
 
 int runInfo(const Args& args);
+int runList(const Args& args);
 int runPose(const Args& args);
 int runConvert(const Args& args);
 int runRender(int argc, char** argv, const Args& args);

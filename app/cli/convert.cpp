@@ -40,24 +40,101 @@ int pick(const std::vector<T>& items, const std::string& value) {
              : -1;
 }
 
+// BRF → BRF: the records as they are (a single whole file comes back byte for byte), or some of
+// them (FILE.brf::RECORD), or several files in one, at --version 0 (M&B 1.011) or 1 (Warband).
+int convertToBrf(const Args& args, const std::string& out, double version) {
+  if (version != 0.0 && version != 1.0)
+    return usageError("convert", "--version for .brf is 0 (M&B 1.011) or 1 (Warband)");
+  auto doc = loadInputs(args);
+  if (!doc) return kLoadError;
+  namespace brf = formats::brf;
+  // Which records each input names, by file; inputs that are not BRF files cannot be written.
+  std::vector<brf::RecordRef> records;
+  bool whole = false;
+  for (const auto& input : args.inputs) {
+    const auto [file, record] = brf::splitAddress(input);
+    std::size_t source = doc->brf.size();
+    for (std::size_t i = 0; i < doc->brf.size(); ++i)
+      if (doc->brf[i].name == file) source = i;
+    if (source == doc->brf.size()) {
+      std::fprintf(stderr, "marrow-cli: %s: not a BRF file; .brf files are written from BRF records only\n",
+                   file.c_str());
+      return kLoadError;
+    }
+    if (record.empty()) {
+      whole = true;
+      continue;
+    }
+    auto found = brf::findRecords(doc->brf, source, std::span(&record, 1));
+    if (!found) {
+      std::fprintf(stderr, "marrow-cli: %s\n", found.error().describe().c_str());
+      return kLoadError;
+    }
+    // Shaders and textures are found by name too, for writing.
+    for (brf::Section kind : {brf::Section::Texture, brf::Section::Shader})
+      for (std::size_t i = 0; i < brf::recordCount(*doc->brf[source].doc, kind); ++i)
+        if (brf::recordName(doc->brf[source], kind, i) == record) found->records.push_back({source, kind, i});
+    records.insert(records.end(), found->records.begin(), found->records.end());
+  }
+  const int target = args.option("--version") ? static_cast<int>(version) : doc->brf.front().doc->version;
+  if (whole && doc->brf.size() == 1 && target == doc->brf.front().doc->version)
+    return writeBytes(out, brf::write(*doc->brf.front().doc)) ? kOk : kLoadError;
+  if (whole) {  // whole files and records: all of the whole files
+    records.clear();
+    for (std::size_t s = 0; s < doc->brf.size(); ++s) {
+      bool addressed = false;
+      for (const auto& input : args.inputs) {
+        const auto [file, record] = brf::splitAddress(input);
+        addressed |= file == doc->brf[s].name && !record.empty();
+      }
+      for (brf::Section kind : {brf::Section::Texture, brf::Section::Shader, brf::Section::Material,
+                                brf::Section::Mesh, brf::Section::Skeleton, brf::Section::Animation,
+                                brf::Section::Body})
+        for (std::size_t i = 0; i < brf::recordCount(*doc->brf[s].doc, kind); ++i)
+          if (!addressed) records.push_back({s, kind, i});
+    }
+    for (const auto& input : args.inputs) {
+      const auto [file, record] = brf::splitAddress(input);
+      if (record.empty()) continue;
+      for (std::size_t s = 0; s < doc->brf.size(); ++s)
+        if (doc->brf[s].name == file)
+          if (auto found = brf::findRecords(doc->brf, s, std::span(&record, 1)))
+            records.insert(records.end(), found->records.begin(), found->records.end());
+    }
+  }
+  formats::Diagnostics diag;
+  const brf::Document written = brf::gather(doc->brf, records, target, diag);
+  for (auto& d : diag.items)
+    if (d.file.empty()) d.file = out;
+  printDiagnostics(diag);
+  if (auto problem = brf::checkWritable(written)) {
+    if (problem->file.empty()) problem->file = out;
+    std::fprintf(stderr, "marrow-cli: %s\n", problem->describe().c_str());
+    return kLoadError;
+  }
+  return writeBytes(out, brf::write(written)) ? kOk : kLoadError;
+}
+
 }  // namespace
 
 int runConvert(const Args& args) {
   const std::string* out = args.option("-o");
   if (!out) return usageError("convert", "no output given (-o OUTPUT)");
   const std::string ext = QFileInfo(QString::fromStdString(*out)).suffix().toLower().toStdString();
-  static const std::set<std::string> kOutputs = {"omf", "cfg", "csf", "xsf", "cmf",
-                                                 "xmf", "caf", "xaf", "crf", "xrf"};
+  static const std::set<std::string> kOutputs = {"omf", "cfg", "csf", "xsf", "cmf", "xmf",
+                                                 "caf", "xaf", "crf", "xrf", "brf"};
   if (!kOutputs.count(ext))
     return usageError("convert", "cannot write '." + ext +
-                                     "' files; the output formats are .omf, and cal3d's .cfg "
-                                     "(the whole model), .csf .cmf .caf .crf and .xsf .xmf .xaf .xrf");
+                                     "' files; the output formats are .omf, cal3d's .cfg "
+                                     "(the whole model), .csf .cmf .caf .crf and .xsf .xmf .xaf "
+                                     ".xrf, and .brf (from BRF records)");
   formats::cal3d::WriteOptions cal3d;
   cal3d.xml = ext.size() == 3 && ext[0] == 'x';
   double version = 0.0;
   if (!numberOption(args, "--version", version)) return kUsage;
   if (version != std::floor(version) || version < 0.0 || version > 1e6)
     return usageError("convert", "--version is a whole number such as 700, 1100 or 1300");
+  if (ext == "brf") return convertToBrf(args, *out, version);
 
   auto doc = loadInputs(args);
   if (!doc) return kLoadError;

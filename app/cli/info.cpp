@@ -1,7 +1,10 @@
 // marrow-cli info: what a model holds.
 #include <cstdio>
 
+#include <map>
+
 #include "app/cli/common.h"
+#include "app/cli/records.h"
 #include "render/anim/pose.h"
 
 namespace marrow::app::cli {
@@ -59,6 +62,7 @@ void printJson(const Args& args, const Document& doc) {
   j.endArray();
 
   j.key("skeleton").beginObject();
+  j.field("name", s.skeleton.name);
   j.key("bones").beginArray();
   for (const auto& b : s.skeleton.bones) {
     j.beginObject().field("name", b.name);
@@ -107,6 +111,23 @@ void printJson(const Args& args, const Document& doc) {
         .endObject();
   j.endArray();
 
+  j.key("bodies").beginArray();
+  for (const auto& b : s.bodies) {
+    j.beginObject().field("name", b.name).field("parts", static_cast<std::uint64_t>(b.parts.size()));
+    std::map<std::string, std::uint64_t> kinds;
+    for (const auto& p : b.parts) ++kinds[formats::bodyPartKindName(p.kind)];
+    j.key("kinds").beginObject();
+    for (const auto& [k, n] : kinds) j.field(k, n);
+    j.endObject().endObject();
+  }
+  j.endArray();
+
+  // Archives: every record of every file, whether or not the model uses it.
+  if (!doc.brf.empty()) {
+    j.key("records");
+    writeRecords(j, doc.brf);
+  }
+
   writeDiagnostics(j, s.diagnostics);
   j.endObject();
   std::printf("%s\n", j.str().c_str());
@@ -125,7 +146,8 @@ void printText(const Document& doc) {
                 m.vertexCount(), m.triangleCount(), m.maxInfluences(),
                 mat.empty() ? "" : "  material ", mat.c_str());
   }
-  std::printf("skeleton: %zu bones, %zu roots\n", s.skeleton.bones.size(), s.skeleton.rootCount());
+  std::printf("skeleton: %s%s%zu bones, %zu roots\n", s.skeleton.name.c_str(),
+              s.skeleton.name.empty() ? "" : ", ", s.skeleton.bones.size(), s.skeleton.rootCount());
   std::printf("clips: %zu\n", s.clips.size());
   for (const auto& c : s.clips) {
     const std::size_t unbound = anim::bind(c, s.skeleton).tracksWithoutBone.size();
@@ -134,6 +156,7 @@ void printText(const Document& doc) {
     if (unbound) std::printf("  (%zu tracks without a bone)", unbound);
     std::printf("\n");
   }
+  if (!s.bodies.empty()) std::printf("bodies: %zu\n", s.bodies.size());
   std::printf("materials: %zu\n", s.materials.size());
   for (const auto& m : s.materials) {
     std::printf("  %s", m.name.c_str());

@@ -83,6 +83,17 @@ Result<Addressed> findRecords(std::span<const Source> sources, std::size_t sourc
 Selection selectionFor(std::span<const Source> sources,
                        std::span<const std::vector<RecordRef>> addressed);
 
+// A new file of the given records (every record of every source when `records` is empty), in
+// OpenBRF's section order (§2), for a file of `version` (0: M&B 1.011, 1: Warband); meshes take
+// that version's vertex layout (setVersion). What the change of version loses is said in `diag`.
+Document gather(std::span<const Source> sources, std::span<const RecordRef> records, int version,
+                Diagnostics& diag);
+
+// Gives the meshes the vertex layout of `version` (§3, §7.5) as OpenBRF saves them: 1.011
+// clears flag bits 16–17, keeps no tangents and repeats uv as uv2; Warband sets bit 17 and drops
+// uv2 (a warning when it differed from uv). The file gets the "rfver " token from version 1 on.
+void setVersion(Document& doc, int version, Diagnostics& diag);
+
 // A whole file as a model (registry: detection says BRF).
 Result<Scene> readBrf(std::span<const std::byte> data, const ReadContext& ctx);
 
