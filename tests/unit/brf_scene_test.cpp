@@ -2,12 +2,18 @@
 // (computed there with the spec's rules; OpenBRF's own pipeline agrees to 6e-6), the choice of
 // skeleton, vertex animation, bodies, record addresses, damaged records.
 #include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <cstring>
 
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
 #include "formats/brf/brf.h"
+#include "formats/image/dds.h"
 #include "formats/io/file.h"
 #include "formats/model/validate.h"
 #include "formats/registry.h"
@@ -384,6 +390,80 @@ TEST(BrfScene, ARecordAddressSelectsItAndWhatItNeeds) {
   EXPECT_NE(missing.error().message.find("SkinA.m_handR"), std::string::npos) << "lists what there is";
   EXPECT_EQ(splitAddress("a/b.brf::rec"), (std::pair<std::string, std::string>{"a/b.brf", "rec"}));
   EXPECT_EQ(splitAddress("a/b.brf"), (std::pair<std::string, std::string>{"a/b.brf", ""}));
+}
+
+// A DXT1 DDS of 4×4 pixels: one block, colour0 pure red, colour1 pure blue, every texel index 0.
+std::vector<std::byte> redDds() {
+  std::vector<std::byte> b(128 + 8, std::byte{0});
+  const auto put = [&](std::size_t at, std::uint32_t v) {
+    for (int i = 0; i < 4; ++i) b[at + static_cast<std::size_t>(i)] = std::byte((v >> (8 * i)) & 0xFF);
+  };
+  std::memcpy(b.data(), "DDS ", 4);
+  put(4, 124);                                   // header size
+  put(8, 0x1 | 0x2 | 0x4 | 0x1000 | 0x80000);    // caps, height, width, pixel format, linear size
+  put(12, 4);                                    // height
+  put(16, 4);                                    // width
+  put(20, 8);                                    // linear size
+  put(76, 32);                                   // pixel format size
+  put(80, 0x4);                                  // FOURCC
+  std::memcpy(b.data() + 84, "DXT1", 4);
+  put(108, 0x1000);                              // texture
+  put(128, 0x001FF800);                          // colour0 = red (565), colour1 = blue
+  return b;
+}
+
+// A module keeps its BRF files in Resource/ and its textures in Textures/ (§6: materials name
+// textures without ".dds"): the texture is found there and decodes.
+TEST(BrfScene, TexturesAreFoundInTheModulesTexturesFolder) {
+  const auto root = std::filesystem::temp_directory_path() / ("marrow_brf_module_" + std::to_string(::getpid()));
+  std::filesystem::remove_all(root);
+  std::filesystem::create_directories(root / "Resource");
+  std::filesystem::create_directories(root / "Textures");
+  brf::Document d;
+  d.version = 1;
+  d.hasVersionToken = true;
+  brf::Material mat;
+  mat.name = "red_mat";
+  mat.shader = "simple_shader";
+  mat.diffuseA = "Red_Cloth";  // a different case than the file: found anyway
+  mat.diffuseB = mat.bump = mat.enviro = "none";
+  mat.spec = "none";
+  d.materials = {mat};
+  brf::Mesh m;
+  m.name = "quad";
+  m.flags = 1u << 17;
+  m.material = "red_mat";
+  m.positions = {{0, 0, 0}, {1, 0, 0}, {0, 0, 1}};
+  for (int i = 0; i < 3; ++i) m.vertices.push_back({i, 0xFFFFFFFFu, {0, -1, 0}, {}, 0, {0.5f, 0.5f}, {}});
+  m.faces = {{0, 1, 2}};
+  d.meshes = {m};
+  const auto brfBytes = brf::write(d);
+  std::ofstream(root / "Resource" / "quad.brf", std::ios::binary)
+      .write(reinterpret_cast<const char*>(brfBytes.data()), static_cast<std::streamsize>(brfBytes.size()));
+  const auto dds = redDds();
+  std::ofstream(root / "Textures" / "red_cloth.dds", std::ios::binary)
+      .write(reinterpret_cast<const char*>(dds.data()), static_cast<std::streamsize>(dds.size()));
+
+  auto s = loadFiles({(root / "Resource" / "quad.brf").string()});
+  ASSERT_TRUE(s.ok()) << s.error().describe();
+  ASSERT_EQ(s->materials.size(), 1u);
+  const int t = s->materials[0].diffuseTexture();
+  ASSERT_GE(t, 0);
+  const Texture& tex = s->textures[static_cast<std::size_t>(t)];
+  EXPECT_EQ(tex.name, "Red_Cloth.dds");
+  EXPECT_NE(tex.path.find("Textures"), std::string::npos) << tex.path;
+  ASSERT_EQ(tex.data, dds);
+  auto image = readDds(tex.data, tex.path);
+  ASSERT_TRUE(image.ok());
+  auto rgba = decodeDdsLevel(*image);
+  ASSERT_TRUE(rgba.ok());
+  EXPECT_EQ((*rgba)[0], 255);  // red
+  EXPECT_EQ((*rgba)[2], 0);
+  // Not asked for textures: none is read, nothing is said.
+  auto bare = loadFiles({(root / "Resource" / "quad.brf").string()}, false);
+  ASSERT_TRUE(bare.ok());
+  EXPECT_TRUE(bare->textures.empty() || bare->textures[0].data.empty());
+  std::filesystem::remove_all(root);
 }
 
 // Records whose indices point outside their arrays are left out with a diagnostic; the rest of
