@@ -53,6 +53,9 @@ namespace {
 void reportUnboundTracks(Scene& scene, const std::vector<std::string>& clipFiles) {
   for (std::size_t c = 0; c < scene.clips.size(); ++c) {
     const Clip& clip = scene.clips[c];
+    // Made for another skeleton (a BRF animation of another bone count): its reader said so.
+    if (!clip.skeleton.empty() && !scene.skeleton.name.empty() && clip.skeleton != scene.skeleton.name)
+      continue;
     std::vector<std::string> missing;
     for (const Track& t : clip.tracks)
       if (scene.skeleton.find(t.bone) < 0) missing.push_back(t.bone);
