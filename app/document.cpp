@@ -135,6 +135,13 @@ void orderCal3dMaterials(std::vector<formats::Input>& inputs, formats::Diagnosti
 
 }  // namespace
 
+std::vector<QImage> decodeTextures(formats::Scene& scene) {
+  std::vector<QImage> images;
+  images.reserve(scene.textures.size());
+  for (const auto& t : scene.textures) images.push_back(decodeTexture(t, scene.diagnostics));
+  return images;
+}
+
 formats::Result<Document> loadDocument(const QStringList& paths, Textures textures) {
   if (paths.isEmpty()) return formats::FormatError{"", "", formats::kNoOffset, "no file given"};
   std::vector<formats::Input> inputs;
@@ -170,8 +177,7 @@ formats::Result<Document> loadDocument(const QStringList& paths, Textures textur
   Document doc;
   doc.paths = paths;
   doc.brf = std::move(archives.brf);
-  if (textures == Textures::Decode)
-    for (const auto& t : scene->textures) doc.textures.push_back(decodeTexture(t, scene->diagnostics));
+  if (textures == Textures::Decode) doc.textures = decodeTextures(*scene);
   doc.scene = std::make_shared<const formats::Scene>(std::move(scene).value());
   return doc;
 }

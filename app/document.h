@@ -34,4 +34,9 @@ struct Document {
 enum class Textures { Skip, Find, Decode };
 formats::Result<Document> loadDocument(const QStringList& paths, Textures textures = Textures::Decode);
 
+// The scene's textures decoded as loadDocument does (one per scene.textures entry, null where
+// absent or undecodable, with a diagnostic in scene.diagnostics): for a scene made after loading,
+// such as the records of an open BRF file.
+std::vector<QImage> decodeTextures(formats::Scene& scene);
+
 }  // namespace marrow::app

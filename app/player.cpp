@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
+
+#include "render/anim/morph.h"
 
 namespace marrow::app {
 
@@ -14,6 +17,7 @@ void Player::setScene(std::shared_ptr<const formats::Scene> scene) {
   playhead_ = 0.0;
   playing_ = false;
   cache_.reset();
+  updateMismatch();
   dirty_ = true;
 }
 
@@ -23,7 +27,29 @@ void Player::setClip(int index) {
   clip_ = index >= 0 && index < clipCount() ? index : -1;
   playhead_ = 0.0;
   cache_.reset();
+  updateMismatch();
   dirty_ = true;
+}
+
+void Player::updateMismatch() {
+  mismatch_.clear();
+  const formats::Clip* c = clip();
+  if (!c || c->tracks.empty()) return;
+  const auto& skeleton = scene_->skeleton;
+  const bool other = bindings_[static_cast<std::size_t>(clip_)].otherSkeleton;
+  // A clip made for a named skeleton drives it bone by bone, so a skeleton of that name with
+  // another bone count is no better than another skeleton.
+  const bool count = !c->skeleton.empty() && c->tracks.size() != skeleton.bones.size();
+  if (!other && !count && !skeleton.bones.empty()) return;
+  const std::string tracks = std::to_string(c->tracks.size()) + " bones";
+  // BRF names an animation's skeleton "(N bones)" when no open skeleton has its bone count.
+  const bool named = !c->skeleton.empty() && c->skeleton.front() != '(';
+  const std::string made = named ? c->skeleton + " (" + tracks + ")" : "a skeleton of " + tracks;
+  const std::string model = skeleton.bones.empty()
+                                ? "the model has no skeleton"
+                                : "the model's skeleton is " + skeleton.name + " (" +
+                                      std::to_string(skeleton.bones.size()) + " bones)";
+  mismatch_ = "animation '" + c->name + "' is for " + made + "; " + model;
 }
 
 const formats::Clip* Player::clip() const { return clip_ >= 0 ? &scene_->clips[clip_] : nullptr; }
@@ -112,13 +138,25 @@ const anim::Pose& Player::pose() {
   if (!scene_) return pose_;
   if (dirty_ || pose_.local.size() != scene_->skeleton.bones.size()) {
     pose_ = anim::restPose(scene_->skeleton);
-    if (const auto* c = clip())
+    if (const auto* c = clip(); c && mismatch_.empty())
       anim::sample(*c, bindings_[static_cast<std::size_t>(clip_)], scene_->skeleton,
                    static_cast<float>(time()), pose_, &cache_, mode_ == anim::PlayMode::Loop);
     anim::computeModel(scene_->skeleton, pose_);
     dirty_ = false;
   }
   return pose_;
+}
+
+bool Player::animatesMorphs() const {
+  const auto* c = clip();
+  return c && !c->morphTracks.empty();
+}
+
+std::vector<std::vector<float>> Player::morphWeights(std::vector<std::vector<float>> base) const {
+  const auto* c = clip();
+  if (!scene_ || !c || c->morphTracks.empty()) return base;
+  anim::sampleMorphWeights(*c, static_cast<float>(time()), std::span(scene_->meshes), base);
+  return base;
 }
 
 }  // namespace marrow::app

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "formats/model/scene.h"
@@ -45,8 +46,19 @@ class Player {
   void setFrame(int frame);
   void stepFrames(int delta);  // pauses
 
-  // The pose at the current time (evaluated when something changed).
+  // The pose at the current time (evaluated when something changed). A clip made for another
+  // skeleton (mismatch()) leaves the pose at rest rather than bend the wrong bones.
   const anim::Pose& pose();
+
+  // Why the current clip cannot play on the scene's skeleton ("animation 'anim_horse' is for
+  // skel_horse (28 bones); the model's skeleton is skel_human (20 bones)"), or empty.
+  const std::string& mismatch() const { return mismatch_; }
+
+  // Whether the current clip animates morph targets (vertex animation).
+  bool animatesMorphs() const;
+  // Per mesh of the scene, one weight per morph target: `base` (what the sliders say), with the
+  // targets the current clip animates set to their value at the current time.
+  std::vector<std::vector<float>> morphWeights(std::vector<std::vector<float>> base) const;
 
  private:
   std::shared_ptr<const formats::Scene> scene_;
@@ -56,6 +68,9 @@ class Player {
   anim::PlayMode mode_ = anim::PlayMode::Loop;
   double speed_ = 1.0;
   double playhead_ = 0.0;  // unwrapped for ping-pong, in [0, 2·duration)
+  void updateMismatch();
+
+  std::string mismatch_;
   anim::Pose pose_;
   anim::SamplingCache cache_;
   bool dirty_ = true;
