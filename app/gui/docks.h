@@ -82,6 +82,9 @@ class PropertiesDock : public QDockWidget {
   explicit PropertiesDock(QWidget* parent = nullptr);
   void show(const Document& doc, const MeshControls& controls, ItemKind kind, int index);
   void showBone(const formats::Scene& scene, int bone);
+  // A texture or shader record of an open BRF file (properties_brf.cpp): its fields, and for a
+  // texture whether the model found its image (a thumbnail when it did).
+  void showBrfRecord(const Document& doc, const formats::brf::RecordRef& record);
   void clear();
 
  signals:
@@ -92,6 +95,8 @@ class PropertiesDock : public QDockWidget {
   void addSlider(QTreeWidgetItem* item, float value, float lo, float hi,
                  std::function<void(float)> changed);
   void addMorphSliders(const std::vector<const formats::Mesh*>& meshes, const MeshControls& controls);
+  // A row under `item` showing the image, at most kThumbnail pixels on a side.
+  void addThumbnail(QTreeWidgetItem* item, const QImage& image);
   QTreeWidget* tree_;
 };
 

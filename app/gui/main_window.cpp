@@ -17,6 +17,7 @@
 
 #include <fstream>
 
+#include "app/gui/archive_dock.h"
 #include "app/gui/docks.h"
 #include "app/gui/timeline_dock.h"
 #include "app/gui/viewport.h"
@@ -28,7 +29,8 @@ namespace {
 constexpr int kMaxRecent = 10;
 const char* kFileFilter =
     "Models (*.omf *.cfg *.csf *.cmf *.caf *.crf *.xsf *.xmf *.xaf *.xrf *.gltf *.glb *.fbx *.dae *.x *.smd *.md5mesh *.md5anim *.obj *.3ds *.bvh *.ms3d "
-    "*.b3d *.ply *.stl *.blend *.lwo *.ase *.md2 *.md3 *.mdl *.xml *.ogex *.3mf);;All files (*)";
+    "*.b3d *.ply *.stl *.blend *.lwo *.ase *.md2 *.md3 *.mdl *.xml *.ogex *.3mf *.brf);;"
+    "Mount&Blade resources (*.brf);;All files (*)";
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
@@ -55,11 +57,14 @@ MainWindow::~MainWindow() {
 
 void MainWindow::createDocks() {
   scene_ = new SceneDock(this);
+  archive_ = new ArchiveDock(this);
   bones_ = new BonesDock(this);
   properties_ = new PropertiesDock(this);
   log_ = new LogDock(this);
   timeline_ = new TimelineDock(&player_, this);
   addDockWidget(Qt::LeftDockWidgetArea, scene_);
+  tabifyDockWidget(scene_, archive_);
+  scene_->raise();
   addDockWidget(Qt::LeftDockWidgetArea, bones_);
   addDockWidget(Qt::RightDockWidgetArea, properties_);
   addDockWidget(Qt::BottomDockWidgetArea, timeline_);
@@ -76,17 +81,17 @@ void MainWindow::createDocks() {
     timeline_->play();
   });
   connect(bones_, &BonesDock::boneSelected, this, &MainWindow::onBoneSelected);
+  connect(archive_, &ArchiveDock::recordsSelected, this, &MainWindow::showPickedRecords);
+  connect(archive_, &ArchiveDock::skeletonChosen, this, &MainWindow::showPickedRecords);
+  connect(timeline_, &TimelineDock::clipChanged, this, [this] {
+    if (!player_.mismatch().empty())
+      statusBar()->showMessage(QString::fromStdString(player_.mismatch()), 8000);
+  });
   connect(properties_, &PropertiesDock::morphWeightChanged, this,
           [this](const std::string& target, float w) {
             if (!doc_) return;
             controls_.morphWeights[target] = w;
-            const auto& meshes = doc_->scene->meshes;
-            for (std::size_t m = 0; m < meshes.size(); ++m)
-              for (const auto& t : meshes[m].morphs)
-                if (t.name == target) {
-                  viewport_->setMorphWeights(m, controls_.weightsFor(meshes[m]));
-                  break;
-                }
+            updateMorphs(true);
           });
   connect(properties_, &PropertiesDock::levelOfDetailChanged, this, [this](int mesh, float level) {
     for (std::size_t m = 0; m < controls_.levels.size(); ++m)
@@ -136,8 +141,13 @@ void MainWindow::createActions() {
                      [](render::ViewOptions& o, bool v) { o.lit = v; });
   textures_ = toggle(tr("&Textures"), QKeySequence(Qt::Key_T), true,
                      [](render::ViewOptions& o, bool v) { o.textured = v; });
+  bodies_ = viewMenu_->addAction(tr("Collision &Bodies"));
+  bodies_->setCheckable(true);
+  bodies_->setShortcut(QKeySequence(Qt::Key_B));
+  connect(bodies_, &QAction::toggled, viewport_, &Viewport::setBodiesVisible);
+  bodies_->setChecked(true);
   viewMenu_->addSeparator();
-  for (QDockWidget* d : std::initializer_list<QDockWidget*>{scene_, bones_, properties_, timeline_, log_})
+  for (QDockWidget* d : std::initializer_list<QDockWidget*>{scene_, archive_, bones_, properties_, timeline_, log_})
     viewMenu_->addAction(d->toggleViewAction());
 
   QMenu* play = menuBar()->addMenu(tr("&Playback"));
@@ -198,28 +208,33 @@ void MainWindow::loadFinished() {
 
 void MainWindow::setDocument(Document doc) {
   doc_ = std::make_unique<Document>(std::move(doc));
-  const auto& s = *doc_->scene;
-  player_.setScene(doc_->scene);
-  viewport_->setSelectedBone(-1);
-  scene_->setDocument(doc_.get());
-  bones_->setScene(doc_->scene.get());
-  controls_.reset(s);
-  properties_->show(*doc_, controls_, ItemKind::Scene, -1);
-  timeline_->sceneChanged();
+  filesScene_ = doc_->scene;
+  filesTextures_ = doc_->textures;
+  shown_ = {};
+  archive_->setSources(doc_->brf);
+  if (!doc_->brf.empty()) {
+    const auto& skeleton = filesScene_->skeleton;
+    archive_->setFittingSkeletons(fittingSkeletonsFor(doc_->brf, {}),
+                                  QString::fromStdString(skeleton.bones.empty() ? std::string() : skeleton.name),
+                                  std::nullopt);
+    archive_->raise();
+  }
   const std::optional<ViewState> restore = std::exchange(restore_, std::nullopt);
+  showModel(!restore);
+  const auto& s = *doc_->scene;
   if (restore) {
     for (int c = 0; c < player_.clipCount(); ++c)
       if (s.clips[static_cast<std::size_t>(c)].name == restore->clip) timeline_->setClip(c);
     player_.setTime(restore->time);
     bones_->selectBone(s.skeleton.find(restore->bone));
+    viewport_->camera() = restore->camera;
+    updatePose();
   }
-  updatePose();
-  viewport_->setDocument(*doc_, !restore);
-  if (restore) viewport_->camera() = restore->camera;
   log_->addInfo(tr("Opened %1: %2 meshes, %3 bones, %4 clips")
                     .arg(doc_->paths.join(QStringLiteral(", ")))
                     .arg(s.meshes.size()).arg(s.skeleton.bones.size()).arg(s.clips.size()));
-  log_->addDiagnostics(s.diagnostics);
+  logged_.clear();
+  logNewDiagnostics(s.diagnostics);
   setWindowTitle(tr("%1 — Marrow").arg(doc_->title()));
   statusBar()->showMessage(
       s.diagnostics.empty() ? tr("Opened %1").arg(doc_->title())
@@ -231,10 +246,40 @@ void MainWindow::setDocument(Document doc) {
   emit documentLoaded();
 }
 
+void MainWindow::showModel(bool frame) {
+  player_.setScene(doc_->scene);
+  viewport_->setSelectedBone(-1);
+  scene_->setDocument(doc_.get());
+  bones_->setScene(doc_->scene.get());
+  controls_.reset(*doc_->scene);
+  properties_->show(*doc_, controls_, ItemKind::Scene, -1);
+  timeline_->sceneChanged();
+  const anim::Pose& pose = player_.pose();
+  viewport_->setPose(pose);  // before the upload: framing sees the first frame
+  bones_->setPose(pose);
+  viewport_->setDocument(*doc_, frame);
+  updateMorphs(true);  // the upload reset them
+}
+
 void MainWindow::updatePose() {
   const anim::Pose& pose = player_.pose();
   viewport_->setPose(pose);
   bones_->setPose(pose);
+  updateMorphs();
+}
+
+void MainWindow::updateMorphs(bool force) {
+  if (!doc_ || player_.scene() != doc_->scene.get()) return;
+  const bool animated = player_.animatesMorphs();
+  if (!animated && !morphsFromClip_ && !force) return;  // the sliders' weights are in place
+  morphsFromClip_ = animated;
+  const auto& meshes = doc_->scene->meshes;
+  std::vector<std::vector<float>> base;
+  base.reserve(meshes.size());
+  for (const auto& m : meshes) base.push_back(controls_.weightsFor(m));
+  const auto weights = player_.morphWeights(std::move(base));
+  for (std::size_t m = 0; m < meshes.size(); ++m)
+    if (!meshes[m].morphs.empty()) viewport_->setMorphWeights(m, weights[m]);
 }
 
 void MainWindow::onItemSelected(ItemKind kind, int index) {
@@ -340,6 +385,7 @@ void MainWindow::readSettings() {
   grid_->setChecked(s.value(QStringLiteral("view/grid"), true).toBool());
   lighting_->setChecked(s.value(QStringLiteral("view/lighting"), true).toBool());
   textures_->setChecked(s.value(QStringLiteral("view/textures"), true).toBool());
+  bodies_->setChecked(s.value(QStringLiteral("view/bodies"), true).toBool());
   rebuildRecentMenu();
 }
 
@@ -352,6 +398,7 @@ void MainWindow::writeSettings() {
   s.setValue(QStringLiteral("view/grid"), grid_->isChecked());
   s.setValue(QStringLiteral("view/lighting"), lighting_->isChecked());
   s.setValue(QStringLiteral("view/textures"), textures_->isChecked());
+  s.setValue(QStringLiteral("view/bodies"), bodies_->isChecked());
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

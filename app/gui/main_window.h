@@ -6,9 +6,11 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "app/document.h"
+#include "app/gui/archive_choice.h"
 #include "app/gui/docks.h"
 #include "app/player.h"
 #include "render/gl/camera.h"
@@ -18,6 +20,7 @@ class QMenu;
 
 namespace marrow::app {
 
+class ArchiveDock;
 class BonesDock;
 class LogDock;
 class PropertiesDock;
@@ -42,6 +45,8 @@ class MainWindow : public QMainWindow {
   TimelineDock* timeline() const { return timeline_; }
   LogDock* log() const { return log_; }
   BonesDock* bones() const { return bones_; }
+  ArchiveDock* archive() const { return archive_; }
+  PropertiesDock* properties() const { return properties_; }
   Player& player() { return player_; }
 
  signals:
@@ -65,7 +70,12 @@ class MainWindow : public QMainWindow {
   void createDocks();
   void loadFinished();
   void setDocument(Document doc);
+  // Shows doc_->scene in the viewport and the docks, from the start of its first clip.
+  void showModel(bool frame);
   void updatePose();
+  // The viewport's morph weights: the sliders', with the targets the playing clip animates
+  // following it. `force`: even when no clip animates any (after an upload, a slider moved).
+  void updateMorphs(bool force = false);
   void addRecent(const QStringList& paths);
   void rebuildRecentMenu();
   void onItemSelected(ItemKind kind, int index);
@@ -73,8 +83,16 @@ class MainWindow : public QMainWindow {
   void readSettings();
   void writeSettings();
 
+  // The archive dock (main_window_archive.cpp): picked records make the model shown.
+  void showPickedRecords();
+  void showChoice(const ArchiveChoice& choice);
+  void inspectRecord(const formats::brf::RecordRef& record);
+  std::vector<QImage> texturesFor(formats::Scene& scene);
+  void logNewDiagnostics(const formats::Diagnostics& diagnostics);
+
   Viewport* viewport_ = nullptr;
   SceneDock* scene_ = nullptr;
+  ArchiveDock* archive_ = nullptr;
   BonesDock* bones_ = nullptr;
   PropertiesDock* properties_ = nullptr;
   LogDock* log_ = nullptr;
@@ -86,8 +104,15 @@ class MainWindow : public QMainWindow {
   QAction* grid_ = nullptr;
   QAction* lighting_ = nullptr;
   QAction* textures_ = nullptr;
+  QAction* bodies_ = nullptr;
 
-  std::unique_ptr<Document> doc_;
+  std::unique_ptr<Document> doc_;  // the files, and the model shown now (its scene, textures)
+  // The model of the whole files as loaded, shown again when no record is picked.
+  std::shared_ptr<const formats::Scene> filesScene_;
+  std::vector<QImage> filesTextures_;
+  ShownRecords shown_;
+  std::set<std::string> logged_;  // diagnostics already in the log, not repeated per pick
+  bool morphsFromClip_ = false;   // the viewport's weights came from a clip, not the sliders
   Player player_;
   MeshControls controls_;
   using LoadResult = std::shared_ptr<formats::Result<Document>>;

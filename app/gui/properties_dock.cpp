@@ -103,7 +103,7 @@ PropertiesDock::PropertiesDock(QWidget* parent) : QDockWidget(tr("Properties"), 
   tree_ = new QTreeWidget(this);
   tree_->setHeaderLabels({tr("Property"), tr("Value")});
   tree_->header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
-  tree_->setUniformRowHeights(true);
+  tree_->setUniformRowHeights(false);  // texture thumbnails are taller than text rows
   setWidget(tree_);
 }
 
@@ -204,10 +204,13 @@ void PropertiesDock::show(const Document& doc, const MeshControls& controls, Ite
       rows.add(tr("Shininess"), QString::number(m.shininess));
       for (const auto& map : m.maps) {
         const bool ok = map.texture >= 0 && static_cast<std::size_t>(map.texture) < s.textures.size();
-        const bool found = ok && static_cast<std::size_t>(map.texture) < doc.textures.size() &&
-                           !doc.textures[map.texture].isNull();
-        rows.add(tr("%1 map").arg(str(map.kind)),
-                 ok ? str(s.textures[map.texture].path) + (found ? QString() : tr("  (not found)")) : QString());
+        const bool found = ok && !s.textures[map.texture].data.empty();
+        const bool decoded = found && static_cast<std::size_t>(map.texture) < doc.textures.size() &&
+                             !doc.textures[map.texture].isNull();
+        const QString note = !found ? tr("  (not found)") : decoded ? QString() : tr("  (not decodable)");
+        auto* row = rows.add(tr("%1 map").arg(str(map.kind)),
+                             ok ? str(s.textures[map.texture].path) + note : QString());
+        if (decoded) addThumbnail(row, doc.textures[map.texture]);
       }
       for (const auto& p : m.properties) rows.add(str(p.name), str(p.value));
       break;

@@ -76,6 +76,12 @@ TimelineDock::TimelineDock(Player* player, QWidget* parent)
 
   scrub_ = new ScrubBar(body);
   rows->addWidget(scrub_);
+  mismatch_ = new QLabel(body);
+  mismatch_->setObjectName(QStringLiteral("mismatch"));
+  mismatch_->setWordWrap(true);
+  mismatch_->setStyleSheet(QStringLiteral("color: #d8a028"));
+  mismatch_->hide();
+  rows->addWidget(mismatch_);
   body->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);  // the viewport gets the height
   setWidget(body);
 
@@ -239,8 +245,15 @@ void TimelineDock::refresh() {
   } else {
     readout_->setText(tr("rest pose"));
   }
+  const QString mismatch = QString::fromStdString(player_->mismatch());
+  if (mismatch != mismatch_->text()) {
+    mismatch_->setText(mismatch);
+    mismatch_->setVisible(!mismatch.isEmpty());
+  }
   const QSignalBlocker block(clips_);
   clips_->setCurrentIndex(player_->clipIndex() + 1);
 }
+
+QString TimelineDock::mismatchText() const { return mismatch_->text(); }
 
 }  // namespace marrow::app

@@ -26,6 +26,8 @@ class TimelineDock : public QDockWidget {
   void sceneChanged();            // the player has a new scene: rebuild the clip list
   void setSelectedBone(int bone);  // whose keys the scrub bar marks
   void refresh();                 // sync every control from the player
+  // What the timeline says about a clip that cannot play on the model (Player::mismatch()).
+  QString mismatchText() const;
 
  public slots:
   void togglePlay();
@@ -55,6 +57,7 @@ class TimelineDock : public QDockWidget {
   QDoubleSpinBox* speed_;
   ScrubBar* scrub_;
   QLabel* readout_;
+  QLabel* mismatch_;
   QTimer timer_;
   QElapsedTimer clock_;
   int selectedBone_ = -1;

@@ -95,6 +95,11 @@ void Viewport::setLevelOfDetail(std::size_t mesh, float level) {
   update();
 }
 
+void Viewport::setBodiesVisible(bool visible) {
+  renderer_.setBodiesVisible(visible);  // a flag read when drawing: no GL context needed
+  update();
+}
+
 void Viewport::setSelectedBone(int bone) {
   options_.selectedBone = bone;
   update();

@@ -30,6 +30,11 @@ class Viewport : public QOpenGLWidget {
   void setLevelOfDetail(std::size_t mesh, float level);
 
   render::ViewOptions& options() { return options_; }
+  // Whether the scene's collision bodies are drawn (translucent, over the meshes).
+  void setBodiesVisible(bool visible);
+  bool bodiesVisible() const { return renderer_.bodiesVisible(); }
+  // What is drawn (null before the first model).
+  const Document* document() const { return document_.get(); }
   void setSelectedBone(int bone);
 
   bool glReady() const { return glReady_; }

@@ -1,0 +1,107 @@
+#include "app/gui/record_figures.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace marrow::app {
+
+namespace brf = formats::brf;
+
+namespace {
+
+QString tr(const char* text, const char* disambiguation = nullptr, int n = -1) {
+  return QCoreApplication::translate("RecordFigures", text, disambiguation, n);
+}
+QString str(const std::string& s) { return QString::fromStdString(s); }
+
+// "0, 100, 104, 108, …": the first few of many times.
+template <typename Times>
+QString listTimes(const Times& times) {
+  constexpr std::size_t kShown = 6;
+  QStringList out;
+  for (std::size_t i = 0; i < times.size() && i < kShown; ++i) out << QString::number(times[i]);
+  if (times.size() > kShown) out << QStringLiteral("…");
+  return out.join(QStringLiteral(", "));
+}
+
+QStringList meshFigures(const brf::Mesh& m) {
+  const QString size = tr("%1 vertices, %2 faces, %3 positions")
+                           .arg(m.vertices.size()).arg(m.faces.size()).arg(m.positions.size());
+  QStringList animation;
+  if (const int highest = brf::maxRiggedBone(m); highest >= 0)
+    animation << tr("rigged to %1 bones (needs %2)").arg(m.rigging.size()).arg(highest + 1);
+  if (!m.frames.empty()) {
+    std::vector<std::int32_t> times;
+    for (const auto& f : m.frames) times.push_back(f.time);
+    animation << tr("%n frame(s) at %1", nullptr, static_cast<int>(times.size())).arg(listTimes(times));
+  }
+  return {size, animation.join(QStringLiteral("; ")), str(m.material)};
+}
+
+QStringList animationFigures(const brf::Animation& a) {
+  std::set<std::int32_t> times;
+  for (const auto& track : a.tracks)
+    for (const auto& k : track) times.insert(k.time);
+  for (const auto& k : a.translations) times.insert(k.time);
+  const QString range = times.empty() ? tr("no keys")
+                                      : tr("%1 frames, %2–%3").arg(times.size()).arg(*times.begin()).arg(*times.rbegin());
+  return {tr("%1 bones").arg(a.tracks.size()), range, {}};
+}
+
+QStringList bodyFigures(const brf::Body& b) {
+  std::map<std::string, int> kinds;
+  for (const auto& p : b.parts) ++kinds[p.kind];
+  QStringList parts;
+  for (const auto& [kind, n] : kinds) parts << QStringLiteral("%1 %2").arg(n).arg(str(kind));
+  QString size = tr("%n part(s)", nullptr, static_cast<int>(b.parts.size()));
+  if (!parts.isEmpty()) size += QStringLiteral(": ") + parts.join(QStringLiteral(", "));
+  return {size, {}, b.composite ? tr("composite") : QString()};
+}
+
+QString hex(std::uint32_t v) { return QStringLiteral("0x%1").arg(v, 0, 16); }
+
+}  // namespace
+
+QString kindTitle(brf::Section kind) {
+  switch (kind) {
+    case brf::Section::Texture: return tr("Textures");
+    case brf::Section::Shader: return tr("Shaders");
+    case brf::Section::Material: return tr("Materials");
+    case brf::Section::Mesh: return tr("Meshes");
+    case brf::Section::Skeleton: return tr("Skeletons");
+    case brf::Section::Animation: return tr("Animations");
+    case brf::Section::Body: return tr("Bodies");
+  }
+  return {};
+}
+
+QStringList recordFigures(const brf::Source& source, brf::Section kind, std::size_t index) {
+  const brf::Document& d = *source.doc;
+  switch (kind) {
+    case brf::Section::Mesh: return meshFigures(d.meshes.at(index));
+    case brf::Section::Skeleton: return {tr("%1 bones").arg(d.skeletons.at(index).bones.size()), {}, {}};
+    case brf::Section::Animation: return animationFigures(d.animations.at(index));
+    case brf::Section::Body: return bodyFigures(d.bodies.at(index));
+    case brf::Section::Material: {
+      const auto& m = d.materials.at(index);
+      return {tr("flags %1").arg(hex(m.flags)), {},
+              tr("shader %1, diffuse %2").arg(str(m.shader), str(m.diffuseA))};
+    }
+    case brf::Section::Texture: {
+      const auto& t = d.textures.at(index);
+      return {tr("flags %1").arg(hex(t.flags)),
+              t.frames() > 0 ? tr("%1 frames").arg(t.frames()) : QString(), {}};
+    }
+    case brf::Section::Shader: {
+      const auto& s = d.shaders.at(index);
+      return {tr("technique %1, %n stage(s)", nullptr, static_cast<int>(s.stages.size())).arg(str(s.technique)),
+              {}, s.fallback ? tr("fallback %1").arg(str(*s.fallback)) : QString()};
+    }
+  }
+  return {};
+}
+
+}  // namespace marrow::app
