@@ -1,0 +1,181 @@
+// Dragon Nest `.pak` archives (specs/dragonnest.md §2): the index of one archive, entries
+// inflated on demand, and several archives as one file system in the client's override order.
+//
+// Opening parses the 1024-byte header and the entry table only; the data stays in the file
+// (map it with MappedFile). Every offset and size is checked against the file before use. An
+// entry is inflated when asked for, into a buffer of its declared size that inflate may not
+// overrun.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "formats/io/limits.h"
+#include "formats/io/mapped_file.h"
+#include "formats/io/read_context.h"
+#include "formats/io/result.h"
+#include "formats/model/diagnostics.h"
+
+namespace marrow::formats::dragonnest {
+
+inline constexpr std::string_view kPakMagic = "EyedentityGames Packing File 0.1";  // §2.1
+inline constexpr std::size_t kPakHeaderSize = 1024;   // §2.1, as official packers write it
+inline constexpr std::size_t kPakHeaderFields = 268;  // §2.5: what community packers write
+inline constexpr std::size_t kPakEntrySize = 316;     // §2.2
+inline constexpr std::size_t kPakNameSize = 256;
+inline constexpr std::uint32_t kPakVersion = 11;
+inline constexpr std::uint32_t kPakLegacyVersion = 10;
+
+// One row of the entry table, compact (100,000 of them are normal).
+struct PakEntry {
+  enum Flag : std::uint16_t {
+    Deleted = 1,      // compressed size 0: a deleted or free slot (§2.3); its name may remain
+    OutOfBounds = 2,  // the data lies (partly) outside the file: cannot be read
+    CryptFlag = 4,    // the private-server "crypted" dword at +280 is set (§2.5)
+    Unnamed = 8,      // a live entry with an empty name
+  };
+  std::uint32_t index = 0;       // row in the table
+  std::uint32_t pathOffset = 0;  // the normalised path, in Pak's path pool
+  std::uint32_t pathLength = 0;
+  std::uint32_t packedSize = 0;  // +256: the zlib stream's exact length
+  std::uint32_t size = 0;        // +260: the original size, enforced while inflating
+  std::uint32_t allocSize = 0;   // +264: bytes reserved at the offset (≥ packedSize)
+  std::uint32_t dataOffset = 0;  // +268: absolute
+  std::uint16_t flags = 0;
+
+  bool deleted() const { return flags & Deleted; }
+  // Live and inside the file: readEntry can try it.
+  bool readable() const { return !(flags & (Deleted | OutOfBounds)); }
+};
+
+// A child of a folder, for a tree that is filled when a folder is opened.
+struct PakNode {
+  std::string name;  // the normalised component ("char", "warrior.skn")
+  bool folder = false;
+  std::uint32_t entry = 0;  // files: the entry's index in the table
+};
+
+// "\Resource\Char\A.skn" → "resource/char/a.skn": slashes for backslashes, leading and doubled
+// separators dropped, ASCII lower case (the engine compares case-insensitively, §1). ".." stays:
+// it is a name here, and extraction refuses it.
+std::string normalizePakPath(std::string_view path);
+// The last component of a normalised path.
+std::string_view pakBaseName(std::string_view normalizedPath);
+
+class Pak {
+ public:
+  // Maps the file and parses its index.
+  static Result<Pak> open(const std::string& path);
+  // Parses the index of bytes the caller keeps alive (a mapping, a buffer); `name` is for
+  // messages.
+  static Result<Pak> parse(std::span<const std::byte> data, std::string name);
+
+  const std::string& name() const { return name_; }
+  std::uint32_t version() const { return version_; }
+  std::span<const std::byte> bytes() const { return data_; }
+  const std::vector<PakEntry>& entries() const { return entries_; }  // in table order
+  // Deleted slots, duplicate names, short headers, oversized slots and the like.
+  const Diagnostics& diagnostics() const { return diagnostics_; }
+
+  std::string_view path(const PakEntry& e) const {  // normalised, for lookups
+    return std::string_view(pool_).substr(e.pathOffset, e.pathLength);
+  }
+  // The name as stored (up to its NUL): for display and for the names of extracted files.
+  std::string_view storedPath(const PakEntry& e) const;
+  std::uint64_t tableOffset() const { return tableOffset_; }
+
+  // The live entry at a path (normalised here), the first in table order when the path
+  // repeats; nullptr when there is none.
+  const PakEntry* find(std::string_view path) const;
+
+  // The files and folders directly in `folder` ("" for the root; normalised here), sorted by
+  // name, folders first. Computed on each call from the sorted index. Deleted entries are
+  // included (the GUI shows them as such) unless a live entry has the same path.
+  std::vector<PakNode> children(std::string_view folder) const;
+  // Indices of entries sorted by normalised path (then table order).
+  const std::vector<std::uint32_t>& sorted() const { return sorted_; }
+
+  // The bytes of an entry: inflated with its declared size as a hard cap (§2.3). Fails, naming
+  // the entry, when it is deleted, outside the file, inflates past its size or ends short of it,
+  // is not a zlib stream (encrypted or unsupported, §2.5), or is larger than the limits allow.
+  Result<std::vector<std::byte>> read(const PakEntry& e, const Limits& limits = {}) const;
+
+ private:
+  Pak() = default;
+  void readTable(std::uint32_t count);
+  void buildIndex();
+  // [lo, hi) of sorted_ whose paths equal `normalized` (lo: its lower bound when none does).
+  std::pair<std::size_t, std::size_t> equalRange(std::string_view normalized) const;
+
+  std::string name_;
+  MappedFile file_;  // empty when parse() was given the bytes
+  std::span<const std::byte> data_;
+  std::uint32_t version_ = 0;
+  std::uint64_t tableOffset_ = 0;
+  std::vector<PakEntry> entries_;
+  std::string pool_;  // every normalised path, back to back
+  std::vector<std::uint32_t> sorted_;
+  bool shortHeader_ = false;  // some data lies inside the 1024 header bytes (§2.5)
+  Diagnostics diagnostics_;
+};
+
+// An entry of one of the paks of a PakSet.
+struct PakRef {
+  const Pak* pak = nullptr;
+  const PakEntry* entry = nullptr;
+  explicit operator bool() const { return entry != nullptr; }
+};
+
+struct PakSetNode {
+  std::string name;
+  bool folder = false;
+  PakRef file;  // files: the entry the file system resolves to (a deleted one when all are)
+};
+
+// Several paks as one file system (§2.4): searched in byte-wise order of their paths, the first
+// live entry wins, so `00Resource.pak` overrides `Resource00.pak`. Immutable once made; copies
+// share the paks, and a resolver keeps them alive.
+class PakSet {
+ public:
+  PakSet();
+  explicit PakSet(std::vector<Pak> paks);  // sorts them by name()
+  static Result<PakSet> open(const std::vector<std::string>& paths);
+
+  std::size_t size() const;
+  const Pak& pak(std::size_t i) const;  // in search order
+
+  // By full path (normalised here).
+  PakRef findPath(std::string_view path) const;
+  // By bare file name, as the engine and a .skn's mesh and texture names do (§2.4); a name
+  // with folders is looked up by its last component.
+  PakRef findName(std::string_view name) const;
+  // A path with folders is tried whole first, then by its file name; a bare name by name.
+  PakRef find(std::string_view query) const;
+  // Whether `ref` is what the file system resolves its path to (live, not overridden by an
+  // earlier pak or an earlier duplicate).
+  bool isActive(const PakRef& ref) const;
+
+  // The children of a folder across all paks (see Pak::children), each file resolved.
+  std::vector<PakSetNode> children(std::string_view folder) const;
+
+  // Every path of the file system once, resolved (deleted ones only where no pak has a live
+  // copy), sorted by normalised path.
+  std::vector<PakRef> resolvedEntries() const;
+
+  static Result<std::vector<std::byte>> read(const PakRef& ref, const Limits& limits = {});
+  // A resolver for ReadContext::resolve: find(query), inflated; nothing when not found or not
+  // readable.
+  Resolver resolver(Limits limits = {}) const;
+
+ private:
+  struct State;
+  std::shared_ptr<const State> state_;
+};
+}  // namespace marrow::formats::dragonnest

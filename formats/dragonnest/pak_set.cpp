@@ -1,0 +1,154 @@
+// Several paks as one file system, in the client's search order (§2.4).
+#include <algorithm>
+#include <map>
+
+#include "formats/dragonnest/pak.h"
+
+namespace marrow::formats::dragonnest {
+
+struct PakSet::State {
+  std::vector<std::unique_ptr<Pak>> paks;  // search order: byte-wise order of their names
+  // Every live entry by lower-case bare name, in search order within one name (§2.4: the
+  // engine hashes the name part only). Views point into the paks' path pools.
+  struct NameRef {
+    std::string_view name;
+    std::uint32_t pak;
+    const PakEntry* entry;
+  };
+  std::vector<NameRef> byName;
+};
+
+PakSet::PakSet() : state_(std::make_shared<State>()) {}
+
+PakSet::PakSet(std::vector<Pak> paks) {
+  auto state = std::make_shared<State>();
+  for (auto& p : paks) state->paks.push_back(std::make_unique<Pak>(std::move(p)));
+  // §2.4: strcmp of the full path, so "00Resource.pak" comes before "Resource00.pak".
+  std::stable_sort(state->paks.begin(), state->paks.end(),
+                   [](const auto& a, const auto& b) { return a->name() < b->name(); });
+  for (std::uint32_t k = 0; k < state->paks.size(); ++k) {
+    const Pak& pak = *state->paks[k];
+    for (std::uint32_t i : pak.sorted()) {  // table order within one path
+      const PakEntry& e = pak.entries()[i];
+      if (!e.deleted() && e.pathLength > 0)
+        state->byName.push_back({pakBaseName(pak.path(e)), k, &e});
+    }
+  }
+  std::stable_sort(state->byName.begin(), state->byName.end(),
+                   [](const auto& a, const auto& b) { return a.name < b.name; });
+  state_ = std::move(state);
+}
+
+Result<PakSet> PakSet::open(const std::vector<std::string>& paths) {
+  std::vector<Pak> paks;
+  for (const auto& path : paths) {
+    auto pak = Pak::open(path);
+    if (!pak) return pak.error();
+    paks.push_back(std::move(*pak));
+  }
+  return PakSet(std::move(paks));
+}
+
+std::size_t PakSet::size() const {
+  return state_->paks.size();
+}
+const Pak& PakSet::pak(std::size_t i) const {
+  return *state_->paks.at(i);
+}
+
+PakRef PakSet::findPath(std::string_view path) const {
+  for (const auto& pak : state_->paks)
+    if (const PakEntry* e = pak->find(path)) return {pak.get(), e};
+  return {};
+}
+
+PakRef PakSet::findName(std::string_view name) const {
+  const std::string normalized = normalizePakPath(name);
+  const std::string_view base = pakBaseName(normalized);
+  if (base.empty()) return {};
+  const auto& byName = state_->byName;
+  const auto it =
+      std::lower_bound(byName.begin(), byName.end(), base,
+                       [](const State::NameRef& r, std::string_view n) { return r.name < n; });
+  if (it == byName.end() || it->name != base) return {};
+  return {state_->paks[it->pak].get(), it->entry};
+}
+
+PakRef PakSet::find(std::string_view query) const {
+  const std::string normalized = normalizePakPath(query);
+  if (normalized.find('/') != std::string::npos)
+    if (PakRef r = findPath(normalized)) return r;
+  return findName(normalized);
+}
+
+bool PakSet::isActive(const PakRef& ref) const {
+  if (!ref || ref.entry->deleted()) return false;
+  const PakRef found = findPath(ref.pak->path(*ref.entry));
+  return found.entry == ref.entry;
+}
+
+std::vector<PakSetNode> PakSet::children(std::string_view folder) const {
+  // Merged by name; a file takes the first pak's live entry, else the first deleted one.
+  std::map<std::pair<bool, std::string>, PakSetNode> merged;  // (!folder, name): folders first
+  for (const auto& pak : state_->paks) {
+    for (auto& node : pak->children(folder)) {
+      const PakRef ref = node.folder ? PakRef{} : PakRef{pak.get(), &pak->entries()[node.entry]};
+      auto [it, inserted] =
+          merged.try_emplace({!node.folder, node.name}, PakSetNode{node.name, node.folder, ref});
+      if (!inserted && !node.folder && it->second.file.entry->deleted() && !ref.entry->deleted())
+        it->second.file = ref;
+    }
+  }
+  std::vector<PakSetNode> out;
+  out.reserve(merged.size());
+  for (auto& [key, node] : merged) out.push_back(std::move(node));
+  return out;
+}
+
+std::vector<PakRef> PakSet::resolvedEntries() const {
+  std::vector<PakRef> all;
+  for (const auto& pak : state_->paks)
+    for (std::uint32_t i : pak->sorted()) {
+      const PakEntry& e = pak->entries()[i];
+      if (e.pathLength > 0) all.push_back({pak.get(), &e});
+    }
+  // Stable: within one path, search order and then table order remain.
+  std::stable_sort(all.begin(), all.end(), [](const PakRef& a, const PakRef& b) {
+    return a.pak->path(*a.entry) < b.pak->path(*b.entry);
+  });
+  std::vector<PakRef> out;
+  for (std::size_t k = 0; k < all.size();) {
+    std::size_t end = k;
+    const auto p = all[k].pak->path(*all[k].entry);
+    PakRef chosen = all[k];
+    bool live = false;
+    while (end < all.size() && all[end].pak->path(*all[end].entry) == p) {
+      if (!live && !all[end].entry->deleted()) {
+        chosen = all[end];
+        live = true;
+      }
+      ++end;
+    }
+    out.push_back(chosen);
+    k = end;
+  }
+  return out;
+}
+
+Result<std::vector<std::byte>> PakSet::read(const PakRef& ref, const Limits& limits) {
+  if (!ref) return FormatError{"", "entry", kNoOffset, "no such entry"};
+  return ref.pak->read(*ref.entry, limits);
+}
+
+Resolver PakSet::resolver(Limits limits) const {
+  // Holds a copy of this set: the paks stay open while the resolver lives.
+  return [set = *this, limits](const std::string& query) -> std::optional<std::vector<std::byte>> {
+    const PakRef ref = set.find(query);
+    if (!ref || !ref.entry->readable()) return std::nullopt;
+    auto bytes = ref.pak->read(*ref.entry, limits);
+    if (!bytes) return std::nullopt;
+    return std::move(*bytes);
+  };
+}
+
+}  // namespace marrow::formats::dragonnest
