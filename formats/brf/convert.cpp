@@ -537,7 +537,7 @@ std::optional<formats::BodyPart> buildPart(const brf::BodyPart& in, std::string&
 
 Result<Scene> buildScene(std::span<const Source> sources, const Selection& selection) {
   Scene scene;
-  scene.basis = Basis{Axis::Z, true, 1.0f};  // §11
+  scene.basis = Basis{Axis::Z, true, 1.0f, +1};  // §11: characters face +Y
   int version = -1;
   for (const Source& s : sources)
     version = version < 0 || version == s.doc->version ? s.doc->version : 2;

@@ -272,6 +272,15 @@ void convertBasis(Scene& scene, const Basis& target) {
       for (auto& q : t.rotation.values) q = c.rot(q);
       for (auto& v : t.scale.values) v = c.scale(v);
     }
+  for (auto& body : scene.bodies)
+    for (auto& part : body.parts) {
+      for (auto& p : part.positions) p = c.point(p);
+      part.a = c.point(part.a);
+      part.b = c.point(part.b);
+      part.radius *= c.s;
+      if (c.mirror)
+        for (auto& poly : part.polygons) std::reverse(poly.begin(), poly.end());
+    }
   scene.basis = target;
 }
 

@@ -29,6 +29,12 @@ glm::mat4 toDisplay(const Basis& basis) {
     mirror[depth][depth] = -1.0f;
     m = m * mirror;
   }
+  // The depth axis lands on display -Z when Z is up, on +Z otherwise: a model facing away from
+  // the camera is turned half round the up axis (a rotation: nothing is mirrored).
+  const int facesCamera = basis.up == Axis::Z ? -basis.front : basis.front;
+  if (facesCamera < 0)
+    m = glm::mat4(glm::vec4(-1, 0, 0, 0), glm::vec4(0, 1, 0, 0), glm::vec4(0, 0, -1, 0),
+                  glm::vec4(0, 0, 0, 1)) * m;
   const float s = basis.unitMeters > 0.0f ? basis.unitMeters : 1.0f;
   return glm::scale(glm::vec3(s)) * m;
 }
