@@ -215,6 +215,11 @@ void TimelineDock::lastFrame() {
   changed();
 }
 
+void TimelineDock::seek(double seconds) {
+  player_->setTime(seconds);
+  changed();
+}
+
 void TimelineDock::tick() {
   const double dt = clock_.restart() / 1000.0;
   player_->advance(std::min(dt, 0.25));  // a stalled frame should not jump far

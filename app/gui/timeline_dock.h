@@ -39,6 +39,7 @@ class TimelineDock : public QDockWidget {
   void firstFrame();
   void lastFrame();
   void setClip(int index);
+  void seek(double seconds);  // keeps playing if playing
 
  signals:
   void poseChanged();

@@ -1,0 +1,369 @@
+// BRF files in the viewer: the archive tree lists the records of every open file by kind, a
+// filter finds them by name, picked records make the model shown, a clip made for another
+// skeleton says so and stays at rest, vertex frames play on the timeline, materials show their
+// textures.
+#include <QAction>
+#include <QDir>
+#include <QLabel>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "app/gui/archive_choice.h"
+#include "app/gui/archive_dock.h"
+#include "app/gui/docks.h"
+#include "app/gui/main_window.h"
+#include "app/gui/timeline_dock.h"
+#include "app/gui/viewport.h"
+#include "render/gl/offscreen.h"
+
+using marrow::app::MainWindow;
+namespace brf = marrow::formats::brf;
+
+namespace {
+
+const QString kBrfDir = QStringLiteral(MARROW_FIXTURES_DIR "/brf/");
+
+QString fixture(const char* name) { return kBrfDir + QString::fromLatin1(name); }
+
+bool openAndWait(MainWindow& w, const QStringList& files) {
+  QSignalSpy loaded(&w, &MainWindow::documentLoaded);
+  QSignalSpy failed(&w, &MainWindow::loadFailed);
+  w.openFiles(files);
+  return QTest::qWaitFor([&] { return !loaded.isEmpty() || !failed.isEmpty(); }, 20000) &&
+         !loaded.isEmpty();
+}
+
+// The record of that kind whose name ends with `name` ("light_leather_boots" finds
+// "SkinA.light_leather_boots"), in any open file.
+std::optional<brf::RecordRef> record(const MainWindow& w, brf::Section kind, const std::string& name) {
+  const auto& sources = w.document()->brf;
+  for (std::size_t s = 0; s < sources.size(); ++s)
+    for (std::size_t i = 0; i < brf::recordCount(*sources[s].doc, kind); ++i) {
+      const std::string& n = brf::recordName(sources[s], kind, i);
+      if (n.size() >= name.size() && n.compare(n.size() - name.size(), name.size(), name) == 0)
+        return brf::RecordRef{s, kind, i};
+    }
+  return std::nullopt;
+}
+
+int clipNamed(const MainWindow& w, const std::string& name) {
+  const auto& clips = w.document()->scene->clips;
+  for (std::size_t c = 0; c < clips.size(); ++c)
+    if (clips[c].name == name) return static_cast<int>(c);
+  return -1;
+}
+
+int differingPixels(const QImage& a, const QImage& b) {
+  if (a.size() != b.size()) return a.width() * a.height();
+  int n = 0;
+  for (int y = 0; y < a.height(); ++y)
+    for (int x = 0; x < a.width(); ++x) {
+      const QColor p = a.pixelColor(x, y), q = b.pixelColor(x, y);
+      n += std::abs(p.red() - q.red()) + std::abs(p.green() - q.green()) + std::abs(p.blue() - q.blue()) > 30;
+    }
+  return n;
+}
+
+QTreeWidgetItem* findRow(QTreeWidget* tree, const QString& name) {
+  for (QTreeWidgetItemIterator it(tree); *it; ++it)
+    if ((*it)->text(0) == name) return *it;
+  return nullptr;
+}
+
+bool restPose(MainWindow& w) {
+  const auto rest = marrow::anim::restPose(w.document()->scene->skeleton);
+  const auto& pose = w.player().pose();
+  if (pose.local.size() != rest.local.size()) return false;
+  for (std::size_t b = 0; b < rest.local.size(); ++b)
+    if (pose.local[b].translation != rest.local[b].translation ||
+        pose.local[b].rotation != rest.local[b].rotation)
+      return false;
+  return true;
+}
+
+}  // namespace
+
+class ArchiveTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("MarrowTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("MarrowArchiveTest"));
+    QSettings().clear();
+  }
+
+  void treeGroupsTheRecordsByKindWithTheirCounts() {
+    MainWindow w;
+    w.show();
+    QVERIFY(openAndWait(w, {fixture("openbrf_redux_reference.brf")}));
+    QTreeWidget* tree = w.archive()->tree();
+    QCOMPARE(tree->topLevelItemCount(), 1);
+    QCOMPARE(tree->topLevelItem(0)->text(0), QStringLiteral("openbrf_redux_reference.brf"));
+    QVERIFY(findRow(tree, QStringLiteral("Meshes (7)")));
+    QVERIFY(findRow(tree, QStringLiteral("Skeletons (2)")));
+    QVERIFY(findRow(tree, QStringLiteral("Animations (7)")));
+    QCOMPARE(w.archive()->visibleRecords(brf::Section::Mesh), 7);
+    QCOMPARE(w.archive()->visibleRecords(brf::Section::Skeleton), 2);
+    QCOMPARE(w.archive()->visibleRecords(brf::Section::Animation), 7);
+    // Key figures beside each record.
+    QTreeWidgetItem* horse = findRow(tree, QStringLiteral("skel_horse"));
+    QVERIFY(horse);
+    QCOMPARE(horse->text(1), QStringLiteral("28 bones"));
+    QTreeWidgetItem* walk = findRow(tree, QStringLiteral("man_walk"));
+    QVERIFY(walk);
+    QCOMPARE(walk->text(2), QStringLiteral("33 frames, 0–32"));
+  }
+
+  void filterFindsRecordsByNameAndHidesEmptyGroups() {
+    MainWindow w;
+    w.show();
+    QVERIFY(openAndWait(w, {fixture("openbrf_redux_reference.brf")}));
+    w.archive()->setFilter(QStringLiteral("BOOTS"));
+    QCOMPARE(w.archive()->visibleRecords(brf::Section::Mesh), 1);
+    QCOMPARE(w.archive()->visibleRecords(brf::Section::Animation), 0);
+    QTreeWidgetItem* skeletons = findRow(w.archive()->tree(), QStringLiteral("Skeletons (0 of 2)"));
+    QVERIFY(skeletons);
+    QVERIFY(skeletons->isHidden());
+    w.archive()->setFilter({});
+    QCOMPARE(w.archive()->visibleRecords(brf::Section::Animation), 7);
+  }
+
+  void pickedMeshesAreExactlyWhatIsShownAndTheyPlay() {
+    MainWindow w;
+    w.resize(1100, 750);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(openAndWait(w, {fixture("openbrf_redux_reference.brf")}));
+    const auto boots = record(w, brf::Section::Mesh, "light_leather_boots");
+    const auto sword = record(w, brf::Section::Mesh, "bastard_sword");
+    QVERIFY(boots && sword);
+    const std::vector<brf::RecordRef> picked{*boots, *sword};
+    w.archive()->selectRecords(picked);
+    const auto& s = *w.document()->scene;
+    QCOMPARE(s.meshes.size(), std::size_t{2});
+    QCOMPARE(w.viewport()->document()->scene->meshes.size(), std::size_t{2});
+    QCOMPARE(s.skeleton.name, std::string("skel_human"));
+    QCOMPARE(w.archive()->selectedRecords().size(), std::size_t{2});
+
+    const int walk = clipNamed(w, "man_walk");
+    QVERIFY(walk >= 0);
+    w.timeline()->setClip(walk);
+    w.timeline()->pause();
+    QVERIFY(w.player().mismatch().empty());
+    if (!w.viewport()->glReady()) QSKIP("no OpenGL 3.3 core here");
+    w.timeline()->seek(0.0);
+    const QImage first = w.viewport()->grabFramebuffer();
+    w.timeline()->seek(0.5);
+    const QImage later = w.viewport()->grabFramebuffer();
+    const int moved = differingPixels(first, later);
+    QVERIFY2(moved > 100, qPrintable(QStringLiteral("only %1 pixels changed").arg(moved)));
+  }
+
+  void aClipForAnotherSkeletonSaysSoAndStaysAtRest() {
+    MainWindow w;
+    w.show();
+    QVERIFY(openAndWait(w, {fixture("openbrf_redux_reference.brf")}));
+    const std::vector<brf::RecordRef> picked{*record(w, brf::Section::Mesh, "light_leather_boots"),
+                                             *record(w, brf::Section::Mesh, "bastard_sword")};
+    w.archive()->selectRecords(picked);
+    w.timeline()->setClip(clipNamed(w, "anim_horse"));
+    w.timeline()->seek(1.0);
+    QCOMPARE(w.timeline()->mismatchText(),
+             QStringLiteral("animation 'anim_horse' is for skel_horse (28 bones); the model's "
+                            "skeleton is skel_human (20 bones)"));
+    QVERIFY(restPose(w));
+
+    // The user picks the horse's skeleton: the human clips cannot play on it.
+    const auto horse = record(w, brf::Section::Skeleton, "skel_horse");
+    QVERIFY(horse);
+    w.archive()->chooseSkeleton(horse);
+    QCOMPARE(w.document()->scene->skeleton.name, std::string("skel_horse"));
+    QCOMPARE(w.document()->scene->meshes.size(), std::size_t{2});
+    QCOMPARE(w.archive()->chosenSkeleton(), horse);
+    w.timeline()->setClip(clipNamed(w, "man_walk"));
+    w.timeline()->seek(0.5);
+    QCOMPARE(w.timeline()->mismatchText(),
+             QStringLiteral("animation 'man_walk' is for skel_human (20 bones); the model's "
+                            "skeleton is skel_horse (28 bones)"));
+    QVERIFY(restPose(w));
+    // anim_horse now fits.
+    w.timeline()->setClip(clipNamed(w, "anim_horse"));
+    w.timeline()->seek(1.0);
+    QVERIFY(w.timeline()->mismatchText().isEmpty());
+    QVERIFY(!restPose(w));
+  }
+
+  void pickingNothingShowsTheWholeFileAgain() {
+    MainWindow w;
+    w.show();
+    QVERIFY(openAndWait(w, {fixture("openbrf_redux_reference.brf")}));
+    const auto whole = w.document()->scene;
+    const std::vector<brf::RecordRef> picked{*record(w, brf::Section::Mesh, "bastard_sword")};
+    w.archive()->selectRecords(picked);
+    QCOMPARE(w.document()->scene->meshes.size(), std::size_t{1});
+    w.archive()->selectRecords({});
+    QCOMPARE(w.document()->scene, whole);
+  }
+
+  void aSkeletonRecordShowsItWithTheAnimationsThatFit() {
+    MainWindow w;
+    w.show();
+    QVERIFY(openAndWait(w, {fixture("openbrf_redux_reference.brf")}));
+    const std::vector<brf::RecordRef> picked{*record(w, brf::Section::Skeleton, "skel_horse")};
+    w.archive()->selectRecords(picked);
+    const auto& s = *w.document()->scene;
+    QCOMPARE(s.skeleton.name, std::string("skel_horse"));
+    QVERIFY(s.meshes.empty());
+    QCOMPARE(s.clips.size(), std::size_t{1});
+    QCOMPARE(s.clips.front().name, std::string("anim_horse"));
+  }
+
+  void vertexFramesPlayOnTheTimeline() {
+    MainWindow w;
+    w.resize(1100, 750);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(openAndWait(w, {fixture("wfas_map_icons_c.brf")}));
+    const std::vector<brf::RecordRef> picked{*record(w, brf::Section::Mesh, "icon_mule")};
+    w.archive()->selectRecords(picked);
+    QCOMPARE(w.document()->scene->meshes.size(), std::size_t{1});
+    const int frames = clipNamed(w, "icon_mule (frames)");
+    QVERIFY(frames >= 0);
+    w.timeline()->setClip(frames);
+    w.timeline()->pause();
+    // Frame times as the file gives them (0, 100, 104, …), one file time per timeline frame.
+    w.timeline()->seek(100.0 / 30.0);
+    QCOMPARE(w.player().frame(), 100);
+    const std::vector<std::vector<float>> none(1, std::vector<float>(w.document()->scene->meshes[0].morphs.size()));
+    const auto at100 = w.player().morphWeights(none);
+    QCOMPARE(at100[0][1], 1.0f);  // "frame 2" is the file's frame at time 100
+    const QImage first = w.viewport()->grabFramebuffer();
+    w.timeline()->seek(120.0 / 30.0);
+    const auto at120 = w.player().morphWeights(none);
+    QVERIFY(at100 != at120);
+    if (!w.viewport()->glReady()) QSKIP("no OpenGL 3.3 core here");
+    const QImage later = w.viewport()->grabFramebuffer();
+    const int moved = differingPixels(first, later);
+    QVERIFY2(moved > 20, qPrintable(QStringLiteral("only %1 pixels changed").arg(moved)));
+  }
+
+  void anAnimationInAnotherFilePlaysOnTheMeshesShown() {
+    MainWindow w;
+    w.show();
+    QVERIFY(openAndWait(w, {fixture("wfas_boots_a.brf"), fixture("wfas_skeletons.brf"),
+                            fixture("wfas_ani_walk_backward.brf")}));
+    QCOMPARE(w.archive()->tree()->topLevelItemCount(), 3);
+    const std::vector<brf::RecordRef> picked{*record(w, brf::Section::Animation, "walk_backward")};
+    w.archive()->selectRecords(picked);
+    const auto& s = *w.document()->scene;
+    QCOMPARE(s.meshes.size(), std::size_t{1});
+    QCOMPARE(s.meshes[0].name, std::string("boot_nomad_a"));
+    QCOMPARE(s.skeleton.name, std::string("skel_human"));
+    QVERIFY(w.player().clip());
+    QCOMPARE(w.player().clip()->name, std::string("walk_backward"));
+    QVERIFY(w.player().playing());
+    w.timeline()->seek(0.5);
+    QVERIFY(w.player().mismatch().empty());
+    QVERIFY(!restPose(w));
+  }
+
+  void aMaterialShowsItsFieldsAndTextures() {
+    // A PNG under the .dds name the material asks for: the decoder reads it by its magic.
+    QTemporaryDir dir;
+    QVERIFY(QFile::copy(fixture("wfas_oim_flora_materials.brf"), dir.filePath("flora.brf")));
+    QImage leaves(32, 16, QImage::Format_RGBA8888);
+    leaves.fill(Qt::darkGreen);
+    QVERIFY(leaves.save(dir.filePath("oim_leafs.dds"), "PNG"));
+    MainWindow w;
+    w.show();
+    QVERIFY(openAndWait(w, {dir.filePath("flora.brf")}));
+    const std::vector<brf::RecordRef> picked{*record(w, brf::Section::Material, "oim_leafs")};
+    const auto shown = w.document()->scene;
+    w.archive()->selectRecords(picked);
+    QCOMPARE(w.document()->scene, shown);  // a material alone leaves the model as it is
+    auto* tree = w.properties()->findChild<QTreeWidget*>();
+    QVERIFY(tree);
+    QTreeWidgetItem* shader = findRow(tree, QStringLiteral("shader"));
+    QVERIFY(shader);
+    QCOMPARE(shader->text(1), QStringLiteral("flora_shader"));
+    QTreeWidgetItem* diffuse = findRow(tree, QStringLiteral("diffuse map"));
+    QVERIFY(diffuse);
+    QVERIFY(diffuse->text(1).endsWith(QStringLiteral("oim_leafs.dds")));
+    QCOMPARE(diffuse->childCount(), 1);
+    auto* thumbnail = qobject_cast<QLabel*>(tree->itemWidget(diffuse->child(0), 1));
+    QVERIFY(thumbnail);
+    QCOMPARE(thumbnail->pixmap().size(), QSize(128, 64));
+
+    const std::vector<brf::RecordRef> bark{*record(w, brf::Section::Material, "oim_bark_03")};
+    w.archive()->selectRecords(bark);
+    QTreeWidgetItem* missing = findRow(tree, QStringLiteral("diffuse map"));
+    QVERIFY(missing && missing->text(1).endsWith(QStringLiteral("(not found)")));
+  }
+
+  void bodiesAreShownAndCanBeHidden() {
+    MainWindow w;
+    w.show();
+    QVERIFY(openAndWait(w, {fixture("wfas_object_bodies.brf")}));
+    const std::vector<brf::RecordRef> picked{*record(w, brf::Section::Body, "bobarrel")};
+    w.archive()->selectRecords(picked);
+    QCOMPARE(w.document()->scene->bodies.size(), std::size_t{1});
+    QVERIFY(w.document()->scene->meshes.empty());
+    QAction* toggle = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+      if (a->text() == QStringLiteral("Collision &Bodies")) toggle = a;
+    QVERIFY(toggle);
+    QVERIFY(toggle->isChecked());
+    QVERIFY(w.viewport()->bodiesVisible());
+    toggle->setChecked(false);
+    QVERIFY(!w.viewport()->bodiesVisible());
+  }
+
+  void choiceRulesWithoutAWindow() {
+    auto doc = marrow::app::loadDocument({fixture("openbrf_redux_reference.brf")},
+                                         marrow::app::Textures::Skip);
+    QVERIFY(doc.ok());
+    const auto& sources = doc->brf;
+    using marrow::app::ArchiveChoice;
+    // Only a material: the model stays.
+    const brf::RecordRef material{0, brf::Section::Material, 0};
+    QVERIFY(marrow::app::chooseRecords(sources, std::span(&material, 1), {}, std::nullopt).show ==
+            ArchiveChoice::Show::KeepModel);
+    // Nothing: the whole file.
+    QVERIFY(marrow::app::chooseRecords(sources, {}, {}, std::nullopt).show == ArchiveChoice::Show::WholeFiles);
+    // An animation with no meshes shown: the skeleton of its bone count.
+    brf::RecordRef horseAnim{0, brf::Section::Animation, 0};
+    for (std::size_t i = 0; i < sources[0].doc->animations.size(); ++i)
+      if (sources[0].doc->animations[i].name == "anim_horse") horseAnim.index = i;
+    marrow::app::ShownRecords none{std::vector<brf::RecordRef>{}, std::vector<brf::RecordRef>{}};
+    const auto c = marrow::app::chooseRecords(sources, std::span(&horseAnim, 1), none, std::nullopt);
+    QVERIFY(c.selection.skeleton);
+    QCOMPARE(sources[0].doc->skeletons[c.selection.skeleton->index].name, std::string("skel_horse"));
+    QCOMPARE(c.clip, std::string("anim_horse"));
+  }
+};
+
+int main(int argc, char** argv) {
+  if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM")) {
+    std::fprintf(stderr, "skipped: no display (run under xvfb-run, as test.sh does)\n");
+    return 77;
+  }
+  if (!QFile::exists(fixture("openbrf_redux_reference.brf"))) {
+    std::fprintf(stderr, "skipped: the BRF fixtures are absent (%s)\n", qPrintable(kBrfDir));
+    return 77;
+  }
+  marrow::render::setDefaultSurfaceFormat();
+  QApplication app(argc, argv);
+  ArchiveTest test;
+  return QTest::qExec(&test, argc, argv);
+}
+
+#include "archive_test.moc"
