@@ -372,7 +372,9 @@ void Renderer::render(const Camera& camera, int width, int height, const ViewOpt
   gl->glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
   gl->glEnable(GL_DEPTH_TEST);
   gl->glEnable(GL_BLEND);
-  gl->glBlendFunc(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA);
+  // The frame stays opaque (alpha 1) under translucent surfaces: an image or a widget with alpha
+  // below 1 would be composited over whatever is behind it.
+  gl->glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ONE, GL_ONE_MINUS_SRC_ALPHA);
   gl->glEnable(GL_PROGRAM_POINT_SIZE);
   gl->glDisable(GL_CULL_FACE);
   gl->glEnable(GL_MULTISAMPLE);
