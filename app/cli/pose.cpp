@@ -2,6 +2,7 @@
 #include <cstdio>
 
 #include "app/cli/common.h"
+#include "render/anim/morph.h"
 #include "render/anim/skinning.h"
 
 namespace marrow::app::cli {
@@ -35,7 +36,10 @@ int runPose(const Args& args) {
   if (json) {
     j.beginObject();
     j.key("clip");
-    if (clip) j.value(clip->name); else j.null();
+    if (clip)
+      j.value(clip->name);
+    else
+      j.null();
     j.field("time", static_cast<float>(time)).field("clip_time", t).field("space", space);
     j.key("bones").beginArray();
   } else {
@@ -50,7 +54,10 @@ int runPose(const Args& args) {
     if (json) {
       j.beginObject().field("name", b.name);
       j.key("parent");
-      if (b.parent >= 0) j.value(parent); else j.null();
+      if (b.parent >= 0)
+        j.value(parent);
+      else
+        j.null();
       j.key("model").numbers(&m[0][0], 16);
       j.endObject();
     } else {
@@ -60,15 +67,28 @@ int runPose(const Args& args) {
   }
   if (json) j.endArray().key("meshes").beginArray();
 
+  // Vertex animation first, then skinning, as the vertex shader does.
+  std::vector<std::vector<float>> morphWeights(s.meshes.size());
+  for (std::size_t m = 0; m < s.meshes.size(); ++m)
+    morphWeights[m].assign(s.meshes[m].morphs.size(), 0.0f);
+  if (clip) anim::sampleMorphWeights(*clip, t, s.meshes, morphWeights);
   std::vector<glm::mat4> palette;
-  std::vector<glm::vec3> skinned;
-  for (const auto& mesh : s.meshes) {
+  std::vector<glm::vec3> morphed, morphedNormals, skinned;
+  for (std::size_t m = 0; m < s.meshes.size(); ++m) {
+    const formats::Mesh& mesh = s.meshes[m];
     anim::skinPalette(s.skeleton, mesh, pose, palette);
-    anim::skin(mesh, anim::packInfluences(mesh), palette, skinned);
+    if (mesh.morphs.empty()) {
+      anim::skin(mesh, anim::packInfluences(mesh), palette, skinned);
+    } else {
+      anim::applyMorphs(mesh, morphWeights[m], morphed, morphedNormals);
+      anim::skin(morphed, {}, anim::packInfluences(mesh), palette, skinned);
+    }
     if (display)
       for (auto& p : skinned) p = glm::vec3(c * glm::vec4(p, 1.0f));
     if (json) {
       j.beginObject().field("name", mesh.name);
+      if (!mesh.morphs.empty())
+        j.key("morph_weights").numbers(morphWeights[m].data(), morphWeights[m].size());
       j.key("vertices").beginArray();
       for (const auto& p : skinned) j.numbers(&p.x, 3);
       j.endArray().endObject();

@@ -1,13 +1,14 @@
 // marrow-cli render: the viewport's image of a model, offscreen.
+#include <unistd.h>
+
 #include <QGuiApplication>
 #include <QImageWriter>
-
 #include <cstdio>
 #include <cstdlib>
 #include <string>
-#include <unistd.h>
 
 #include "app/cli/common.h"
+#include "render/anim/morph.h"
 #include "render/gl/offscreen.h"
 
 namespace marrow::app::cli {
@@ -92,6 +93,13 @@ int runRender(int argc, char** argv, const Args& args) {
   }
   renderer.setScene(doc->scene, doc->textures);
   renderer.setPose(anim::evaluate(s.skeleton, clip, t, mode == anim::PlayMode::Loop));
+  if (clip) {
+    std::vector<std::vector<float>> weights;
+    anim::sampleMorphWeights(*clip, t, s.meshes, weights);
+    for (std::size_t m = 0; m < weights.size(); ++m)
+      if (!weights[m].empty()) renderer.setMorphWeights(m, weights[m]);
+  }
+  renderer.setBodiesVisible(!args.has("--no-bodies"));
   for (std::size_t m = 0; m < s.meshes.size() && lod < 1.0; ++m)
     renderer.setLevelOfDetail(m, static_cast<float>(lod));
 
