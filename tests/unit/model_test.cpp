@@ -34,6 +34,19 @@ TEST(Basis, LeftHandedIsMirroredAlongDepthAndFlipsWinding) {
   EXPECT_LT(glm::determinant(zl), 0.0f);
 }
 
+TEST(Basis, AModelThatSaysWhereItFacesIsTurnedToFaceTheCamera) {
+  // BRF characters face +Y with Z up: turned half round Y, so they face +Z; not mirrored.
+  const glm::mat4 m = toDisplay(Basis{Axis::Z, true, 1.0f, +1});
+  EXPECT_EQ(apply(m, {0, 1, 0}), glm::vec3(0, 0, 1));
+  EXPECT_EQ(apply(m, {0, 0, 1}), glm::vec3(0, 1, 0));
+  EXPECT_EQ(apply(m, {1, 0, 0}), glm::vec3(-1, 0, 0));  // the model's right is on the viewer's left
+  EXPECT_GT(glm::determinant(m), 0.0f);
+  // Y-up facing -Z is turned; facing +Z (or unknown) is not.
+  EXPECT_EQ(apply(toDisplay(Basis{Axis::Y, true, 1.0f, -1}), {0, 0, -1}), glm::vec3(0, 0, 1));
+  EXPECT_EQ(apply(toDisplay(Basis{Axis::Y, true, 1.0f, +1}), {0, 0, 1}), glm::vec3(0, 0, 1));
+  EXPECT_EQ(apply(toDisplay(Basis{Axis::Z, true, 1.0f, -1}), {0, -1, 0}), glm::vec3(0, 0, 1));
+}
+
 TEST(Basis, UnitScalesToMetres) {
   const glm::mat4 m = toDisplay(Basis{Axis::Y, true, 0.01f});
   EXPECT_NEAR(apply(m, {100, 0, 0}).x, 1.0f, 1e-6f);
