@@ -138,8 +138,22 @@ int runConvert(const Args& args) {
 
   auto doc = loadInputs(args);
   if (!doc) return kLoadError;
-  const formats::Scene& s = *doc->scene;
-  printDiagnostics(s.diagnostics);  // what reading found, before what writing loses
+  printDiagnostics(doc->scene->diagnostics);  // what reading found, before what writing loses
+  // Clips made for another skeleton (a horse animation beside a human) would play on the
+  // written skeleton's bones of the same names: they are not written.
+  formats::Scene filtered;
+  const formats::Scene* source = doc->scene.get();
+  for (const auto& c : source->clips)
+    if (anim::bind(c, source->skeleton).otherSkeleton) {
+      if (source != &filtered) filtered = *doc->scene, source = &filtered;
+      std::fprintf(stderr, "warning: %s: clip '%s' is for the skeleton '%s', not '%s': not written\n",
+                   out->c_str(), c.name.c_str(), c.skeleton.c_str(), filtered.skeleton.name.c_str());
+    }
+  if (source == &filtered)
+    std::erase_if(filtered.clips, [&](const formats::Clip& c) {
+      return anim::bind(c, filtered.skeleton).otherSkeleton;
+    });
+  const formats::Scene& s = *source;
   cal3d.version = version > 0.0 ? static_cast<int>(version) : formats::cal3d::versionFor(s);
   if (args.has("--xml")) cal3d.xml = true;
 
