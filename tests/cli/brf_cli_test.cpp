@@ -136,6 +136,21 @@ TEST(BrfCli, ConvertChosenRecordsAndVersions) {
   EXPECT_EQ(a.json()["meshes"].toArray(), b.json()["meshes"].toArray());
 }
 
+TEST(BrfCli, ConvertToOtherFormatsLeavesOutClipsOfAnotherSkeleton) {
+  REQUIRE_BRF(ref, "openbrf_redux_reference.brf");
+  QTemporaryDir dir;
+  const QString omf = dir.filePath("ref.omf");
+  const CliRun r = cli({"convert", ref, "-o", omf});
+  ASSERT_EQ(r.code, 0) << r.err.toStdString();
+  EXPECT_TRUE(r.err.contains("anim_horse")) << r.err.toStdString();
+  const CliRun i = cli({"info", omf, "--json"});
+  ASSERT_EQ(i.code, 0);
+  const QJsonObject j = i.json();
+  EXPECT_EQ(j["meshes"].toArray().size(), 7);
+  EXPECT_EQ(j["skeleton"].toObject()["bones"].toArray().size(), 20);
+  EXPECT_EQ(j["clips"].toArray().size(), 6);  // the human ones; anim_horse is for skel_horse
+}
+
 TEST(BrfCli, PoseReproducesManWalkFrame8) {
   REQUIRE_BRF(ref, "openbrf_redux_reference.brf");
   const CliRun r = cli({"pose", ref + "::SkinA.bastard_sword", "--clip", "man_walk", "--time",
