@@ -19,7 +19,7 @@ struct CommandSpec {
 const std::vector<CommandSpec>& commands() {
   static const std::vector<CommandSpec> specs = {
       {"info", "info INPUT... [--json]", {}, {"--json"}},
-      {"list", "list INPUT... [--json]", {}, {"--json"}},
+      {"list", "list INPUT...|ARCHIVE.pak... [--json]", {}, {"--json"}},
       {"pose",
        "pose INPUT... [--clip NAME|INDEX|none] [--time SECONDS] [--space native|display] "
        "[--mode once|loop|ping-pong] [--json]",
@@ -37,6 +37,13 @@ const std::vector<CommandSpec>& commands() {
        {"-o", "--output", "--clip", "--time", "--size", "--yaw", "--pitch", "--bone", "--mode",
         "--lod"},
        {"--wireframe", "--no-grid", "--no-skeleton", "--skeleton", "--no-bodies"}},
+      {"extract",
+       "extract ARCHIVE.pak... -o DIR [PATH|FOLDER...] [--quiet]",
+       {"-o", "--output"},
+       {"--quiet"}},
+      {"pack", "pack FOLDER -o OUT.pak [--base IN.pak] [--level 0..9]",
+       {"-o", "--output", "--base", "--level"},
+       {}},
   };
   return specs;
 }
@@ -57,6 +64,8 @@ void printHelp(std::FILE* out) {
                "FILE.brf::RECORD names one record of a BRF file (a mesh, a skeleton, an\n"
                "animation, a body, a material); the model is the records named, with what they need.\n"
                "':demo' names the bundled demo character.\n"
+               "Several Dragon Nest .pak archives form one file system, searched in byte-wise\n"
+               "order of their paths (00Resource.pak overrides Resource00.pak).\n"
                "Exit codes: 0 ok, 1 load or write error, 2 usage.\n");
 }
 
@@ -134,6 +143,8 @@ int main(int argc, char** argv) {
   if (command == "list") return runList(args);
   if (command == "pose") return runPose(args);
   if (command == "convert") return runConvert(args);
+  if (command == "extract") return runExtract(args);
+  if (command == "pack") return runPack(args);
   return runRender(argc, argv, args);
 }
 

@@ -33,6 +33,11 @@ int runList(const Args& args);
 int runPose(const Args& args);
 int runConvert(const Args& args);
 int runRender(int argc, char** argv, const Args& args);
+// Dragon Nest paks (app/cli/pak.cpp): `list` hands .pak inputs to runPakList.
+bool isPakPath(const std::string& path);
+int runPakList(const Args& args);
+int runExtract(const Args& args);
+int runPack(const Args& args);
 
 int main(int argc, char** argv);
 

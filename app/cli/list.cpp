@@ -1,4 +1,5 @@
-// marrow-cli list: the records of archives (BRF), or the parts of a model in any other format.
+// marrow-cli list: the records of archives (BRF; Dragon Nest paks: pak.cpp), or the parts of a
+// model in any other format.
 #include <cstdio>
 
 #include "app/cli/common.h"
@@ -32,6 +33,7 @@ void printModelItems(const formats::Scene& s) {
 }  // namespace
 
 int runList(const Args& args) {
+  if (isPakPath(args.inputs.front())) return runPakList(args);  // app/cli/pak.cpp
   auto doc = loadInputs(args, Textures::Skip);
   if (!doc) return kLoadError;
   if (args.has("--json")) {

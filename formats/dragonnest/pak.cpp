@@ -143,7 +143,6 @@ Result<Pak> Pak::parse(std::span<const std::byte> data, std::string name) {
   } catch (const FormatException& e) {
     return e.error();
   }
-  pak.buildIndex();
   return pak;
 }
 
@@ -206,19 +205,33 @@ void Pak::readTable(std::uint32_t count) {
                       "data starts inside the 1024-byte header: a community packer's file");
 }
 
-void Pak::buildIndex() {
-  sorted_.resize(entries_.size());
-  for (std::uint32_t i = 0; i < sorted_.size(); ++i) sorted_[i] = i;
-  std::sort(sorted_.begin(), sorted_.end(), [&](std::uint32_t a, std::uint32_t b) {
-    const auto pa = path(entries_[a]), pb = path(entries_[b]);
-    return pa < pb || (pa == pb && a < b);
+const Pak::Index& Pak::index() const {
+  std::call_once(index_->once, [this] { buildIndex(*index_); });
+  return *index_;
+}
+
+void Pak::buildIndex(Index& index) const {
+  // Sorted as (path, table order) pairs: the views sit next to each other, not behind entries_.
+  struct Key {
+    std::string_view path;
+    std::uint32_t entry;
+  };
+  std::vector<Key> keys(entries_.size());
+  for (std::uint32_t i = 0; i < keys.size(); ++i) keys[i] = {path(entries_[i]), i};
+  std::sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
+    const int c = a.path.compare(b.path);
+    return c < 0 || (c == 0 && a.entry < b.entry);
   });
+  index.sorted.resize(keys.size());
+  for (std::size_t k = 0; k < keys.size(); ++k) index.sorted[k] = keys[k].entry;
+
   // Two live entries with one path: the first in table order is the one found.
-  CappedMessages dups{diagnostics_, Severity::Warning, name_, "duplicate paths"};
+  index.diagnostics = diagnostics_;
+  CappedMessages dups{index.diagnostics, Severity::Warning, name_, "duplicate paths"};
   const PakEntry* firstLive = nullptr;
-  for (std::size_t k = 0; k < sorted_.size(); ++k) {
-    const PakEntry& e = entries_[sorted_[k]];
-    if (k > 0 && path(e) != path(entries_[sorted_[k - 1]])) firstLive = nullptr;
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    const PakEntry& e = entries_[keys[k].entry];
+    if (k > 0 && keys[k].path != keys[k - 1].path) firstLive = nullptr;
     if (e.deleted() || e.pathLength == 0) continue;
     if (!firstLive) {
       firstLive = &e;
@@ -239,21 +252,23 @@ std::string_view Pak::storedPath(const PakEntry& e) const {
 }
 
 std::pair<std::size_t, std::size_t> Pak::equalRange(std::string_view normalized) const {
+  const auto& order = sorted();
   const auto lo =
-      std::lower_bound(sorted_.begin(), sorted_.end(), normalized,
+      std::lower_bound(order.begin(), order.end(), normalized,
                        [&](std::uint32_t i, std::string_view p) { return path(entries_[i]) < p; });
   auto hi = lo;
-  while (hi != sorted_.end() && path(entries_[*hi]) == normalized) ++hi;
-  return {static_cast<std::size_t>(lo - sorted_.begin()),
-          static_cast<std::size_t>(hi - sorted_.begin())};
+  while (hi != order.end() && path(entries_[*hi]) == normalized) ++hi;
+  return {static_cast<std::size_t>(lo - order.begin()),
+          static_cast<std::size_t>(hi - order.begin())};
 }
 
 const PakEntry* Pak::find(std::string_view p) const {
   const std::string normalized = normalizePakPath(p);
   if (normalized.empty()) return nullptr;
   const auto [lo, hi] = equalRange(normalized);
+  const auto& order = sorted();
   for (std::size_t k = lo; k < hi; ++k)
-    if (!entries_[sorted_[k]].deleted()) return &entries_[sorted_[k]];
+    if (!entries_[order[k]].deleted()) return &entries_[order[k]];
   return nullptr;
 }
 
@@ -261,9 +276,10 @@ std::vector<PakNode> Pak::children(std::string_view folder) const {
   std::string prefix = normalizePakPath(folder);
   if (!prefix.empty()) prefix.push_back('/');
   std::vector<PakNode> out;
-  const auto pathAt = [&](std::size_t k) { return path(entries_[sorted_[k]]); };
+  const auto& order = sorted();
+  const auto pathAt = [&](std::size_t k) { return path(entries_[order[k]]); };
   std::size_t k = equalRange(prefix).first;
-  while (k < sorted_.size() && pathAt(k).starts_with(prefix)) {
+  while (k < order.size() && pathAt(k).starts_with(prefix)) {
     const std::string_view rest = pathAt(k).substr(prefix.size());
     const auto slash = rest.find('/');
     if (rest.empty()) {  // an unnamed entry at the root
@@ -271,10 +287,10 @@ std::vector<PakNode> Pak::children(std::string_view folder) const {
     } else if (slash == std::string_view::npos) {
       // A file: the first live copy of the path, else the first deleted one.
       const auto [lo, hi] = equalRange(pathAt(k));
-      std::uint32_t chosen = sorted_[lo];
+      std::uint32_t chosen = order[lo];
       for (std::size_t j = lo; j < hi; ++j)
-        if (!entries_[sorted_[j]].deleted()) {
-          chosen = sorted_[j];
+        if (!entries_[order[j]].deleted()) {
+          chosen = order[j];
           break;
         }
       out.push_back({std::string(rest), false, chosen});

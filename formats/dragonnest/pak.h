@@ -10,6 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <span>
 #include <string>
@@ -81,8 +82,9 @@ class Pak {
   std::uint32_t version() const { return version_; }
   std::span<const std::byte> bytes() const { return data_; }
   const std::vector<PakEntry>& entries() const { return entries_; }  // in table order
-  // Deleted slots, duplicate names, short headers, oversized slots and the like.
-  const Diagnostics& diagnostics() const { return diagnostics_; }
+  // Deleted slots, duplicate names, short headers, oversized slots and the like. (Duplicates
+  // are found with the sorted index: asking builds it.)
+  const Diagnostics& diagnostics() const { return index().diagnostics; }
 
   std::string_view path(const PakEntry& e) const {  // normalised, for lookups
     return std::string_view(pool_).substr(e.pathOffset, e.pathLength);
@@ -99,8 +101,10 @@ class Pak {
   // name, folders first. Computed on each call from the sorted index. Deleted entries are
   // included (the GUI shows them as such) unless a live entry has the same path.
   std::vector<PakNode> children(std::string_view folder) const;
-  // Indices of entries sorted by normalised path (then table order).
-  const std::vector<std::uint32_t>& sorted() const { return sorted_; }
+  // Indices of entries sorted by normalised path (then table order). Opening a pak is one pass
+  // over its table; this index is sorted on first use (any lookup, the tree, diagnostics()),
+  // once, safely from several threads.
+  const std::vector<std::uint32_t>& sorted() const { return index().sorted; }
 
   // The bytes of an entry: inflated with its declared size as a hard cap (§2.3). Fails, naming
   // the entry, when it is deleted, outside the file, inflates past its size or ends short of it,
@@ -110,7 +114,13 @@ class Pak {
  private:
   Pak() = default;
   void readTable(std::uint32_t count);
-  void buildIndex();
+  struct Index {
+    std::once_flag once;
+    std::vector<std::uint32_t> sorted;
+    Diagnostics diagnostics;  // the table's, then the duplicates
+  };
+  const Index& index() const;
+  void buildIndex(Index& index) const;
   // [lo, hi) of sorted_ whose paths equal `normalized` (lo: its lower bound when none does).
   std::pair<std::size_t, std::size_t> equalRange(std::string_view normalized) const;
 
@@ -120,10 +130,10 @@ class Pak {
   std::uint32_t version_ = 0;
   std::uint64_t tableOffset_ = 0;
   std::vector<PakEntry> entries_;
-  std::string pool_;  // every normalised path, back to back
-  std::vector<std::uint32_t> sorted_;
+  std::string pool_;                                          // every normalised path, back to back
+  std::unique_ptr<Index> index_ = std::make_unique<Index>();  // filled on first use
   bool shortHeader_ = false;  // some data lies inside the 1024 header bytes (§2.5)
-  Diagnostics diagnostics_;
+  Diagnostics diagnostics_;   // the table's
 };
 
 // An entry of one of the paks of a PakSet.

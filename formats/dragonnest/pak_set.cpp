@@ -28,8 +28,7 @@ PakSet::PakSet(std::vector<Pak> paks) {
                    [](const auto& a, const auto& b) { return a->name() < b->name(); });
   for (std::uint32_t k = 0; k < state->paks.size(); ++k) {
     const Pak& pak = *state->paks[k];
-    for (std::uint32_t i : pak.sorted()) {  // table order within one path
-      const PakEntry& e = pak.entries()[i];
+    for (const PakEntry& e : pak.entries()) {  // table order: the first copy wins
       if (!e.deleted() && e.pathLength > 0)
         state->byName.push_back({pakBaseName(pak.path(e)), k, &e});
     }

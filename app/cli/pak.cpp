@@ -1,0 +1,255 @@
+// marrow-cli on Dragon Nest paks: list (via `list`), extract, pack (specs/dragonnest.md §2).
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string_view>
+
+#include "app/cli/common.h"
+#include "formats/dragonnest/extract.h"
+#include "formats/dragonnest/pak_writer.h"
+#include "formats/io/detect.h"
+#include "formats/io/file.h"
+
+namespace marrow::app::cli {
+namespace fs = std::filesystem;
+namespace dn = formats::dragonnest;
+
+namespace {
+
+bool isValidUtf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const std::size_t n = c < 0x80         ? 1
+                          : (c >> 5) == 6  ? 2
+                          : (c >> 4) == 14 ? 3
+                          : (c >> 3) == 30 ? 4
+                                           : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    for (std::size_t k = 1; k < n; ++k)
+      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2) return false;
+    i += n;
+  }
+  return true;
+}
+
+// A stored name as text: as it is when it is UTF-8 (ASCII in every known pak), else read as
+// Latin-1 (§1: the bytes are CP949 or another ANSI code page; no decoder here).
+std::string displayName(std::string_view stored) {
+  if (isValidUtf8(stored)) return std::string(stored);
+  std::string out;
+  for (unsigned char c : stored) {
+    if (c < 0x80) {
+      out.push_back(static_cast<char>(c));
+    } else {
+      out.push_back(static_cast<char>(0xC0 | (c >> 6)));
+      out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    }
+  }
+  return out;
+}
+
+// Opens the paks; prints why and returns nothing when one cannot be opened.
+std::optional<dn::PakSet> openPaks(const std::vector<std::string>& paths) {
+  auto set = dn::PakSet::open(paths);
+  if (!set) {
+    std::fprintf(stderr, "marrow-cli: %s\n", set.error().describe().c_str());
+    return std::nullopt;
+  }
+  return std::move(*set);
+}
+
+formats::Diagnostics allDiagnostics(const dn::PakSet& set) {
+  formats::Diagnostics d;
+  for (std::size_t k = 0; k < set.size(); ++k) d.append(set.pak(k).diagnostics());
+  return d;
+}
+
+}  // namespace
+
+bool isPakPath(const std::string& path) {
+  return formats::extensionOf(path) == "pak";
+}
+
+int runPakList(const Args& args) {
+  for (const auto& i : args.inputs)
+    if (!isPakPath(i))
+      return usageError(args.command, "'" + i + "' is not a .pak: paks are listed on their own");
+  const auto set = openPaks(args.inputs);
+  if (!set) return kLoadError;
+  const formats::Diagnostics diagnostics = allDiagnostics(*set);
+  if (args.has("--json")) {
+    JsonWriter j;
+    j.beginObject();
+    j.key("inputs").beginArray();
+    for (const auto& i : args.inputs) j.value(i);
+    j.endArray();
+    j.key("archives").beginArray();  // in search order (§2.4), which is not the order given
+    for (std::size_t k = 0; k < set->size(); ++k) {
+      const auto& pak = set->pak(k);
+      j.beginObject()
+          .field("file", pak.name())
+          .field("version", pak.version())
+          .field("entries", static_cast<std::uint64_t>(pak.entries().size()))
+          .field("table_offset", pak.tableOffset())
+          .endObject();
+    }
+    j.endArray();
+    j.key("entries").beginArray();
+    for (std::size_t k = 0; k < set->size(); ++k) {
+      const auto& pak = set->pak(k);
+      for (const auto& e : pak.entries()) {  // table order
+        j.beginObject()
+            .field("archive", pak.name())
+            .field("index", e.index)
+            .field("path", displayName(pak.storedPath(e)))
+            .field("normalized_path", std::string(pak.path(e)))
+            .field("size", e.size)
+            .field("packed_size", e.packedSize)
+            .field("allocated_size", e.allocSize)
+            .field("offset", e.dataOffset)
+            .field("deleted", e.deleted())
+            .field("readable", e.readable())
+            .field("active", set->isActive({&pak, &e}))
+            .endObject();
+      }
+    }
+    j.endArray();
+    writeDiagnostics(j, diagnostics);
+    j.endObject();
+    std::printf("%s\n", j.str().c_str());
+    return kOk;
+  }
+  for (std::size_t k = 0; k < set->size(); ++k) {
+    const auto& pak = set->pak(k);
+    std::printf("%s: version %u, %zu entries\n", pak.name().c_str(), pak.version(),
+                pak.entries().size());
+    for (const auto& e : pak.entries()) {
+      const char* state = e.deleted()                  ? "  (deleted)"
+                          : !e.readable()              ? "  (damaged)"
+                          : !set->isActive({&pak, &e}) ? "  (overridden)"
+                                                       : "";
+      std::printf("  %12u %12u  %s%s\n", e.size, e.packedSize,
+                  displayName(pak.storedPath(e)).c_str(), state);
+    }
+  }
+  printDiagnostics(diagnostics);
+  return kOk;
+}
+
+int runExtract(const Args& args) {
+  const std::string* out = args.option("-o");
+  if (!out) return usageError(args.command, "-o DIR is needed");
+  // The leading .pak inputs are the archives; what follows selects entries and folders.
+  std::vector<std::string> archives, selectors;
+  for (const auto& i : args.inputs)
+    (selectors.empty() && isPakPath(i) ? archives : selectors).push_back(i);
+  if (archives.empty()) return usageError(args.command, "no ARCHIVE.pak given");
+  const auto set = openPaks(archives);
+  if (!set) return kLoadError;
+  printDiagnostics(allDiagnostics(*set));
+
+  std::vector<std::string> unmatched;
+  const auto entries = dn::selectEntries(*set, selectors, &unmatched);
+  for (const auto& s : unmatched)
+    std::fprintf(stderr, "marrow-cli: no entry or folder '%s' in the archives\n", s.c_str());
+
+  const bool quiet = args.has("--quiet");
+  dn::ExtractOptions options;
+  options.progress = [&](const dn::ExtractProgress& p) {
+    if (!quiet && (p.done % 1000 == 0 || p.done == p.total) && p.total > 0)
+      std::fprintf(stderr, "\r%zu / %zu entries, %llu bytes", p.done, p.total,
+                   static_cast<unsigned long long>(p.bytes));
+    return true;
+  };
+  const auto report = dn::extractEntries(entries, *out, options);
+  if (!quiet) std::fprintf(stderr, "\n");
+  for (const auto& r : report.refused)
+    std::fprintf(stderr, "refused: '%s': %s\n", displayName(r.entry).c_str(), r.message.c_str());
+  for (const auto& f : report.failed)
+    std::fprintf(stderr, "failed: '%s': %s\n", displayName(f.entry).c_str(), f.message.c_str());
+  std::fprintf(stderr, "%zu written (%llu bytes), %zu refused, %zu failed\n", report.written,
+               static_cast<unsigned long long>(report.bytes), report.refused.size(),
+               report.failed.size());
+  return report.ok() && unmatched.empty() ? kOk : kLoadError;
+}
+
+int runPack(const Args& args) {
+  const std::string* out = args.option("-o");
+  if (!out) return usageError(args.command, "-o OUT.pak is needed");
+  if (args.inputs.size() != 1) return usageError(args.command, "one FOLDER is needed");
+  int level = 1;  // §2.3: as the engine packs
+  if (const std::string* l = args.option("--level")) {
+    if (l->size() != 1 || (*l)[0] < '0' || (*l)[0] > '9')
+      return usageError(args.command, "--level needs 0 to 9, not '" + *l + "'");
+    level = (*l)[0] - '0';
+  }
+  const fs::path folder = args.inputs.front();
+  std::error_code ec;
+  if (!fs::is_directory(folder, ec)) {
+    std::fprintf(stderr, "marrow-cli: '%s' is not a folder\n", folder.string().c_str());
+    return kLoadError;
+  }
+  // Every regular file under the folder (symbolic links are not followed), in path order.
+  std::vector<fs::path> files;
+  for (fs::recursive_directory_iterator it(folder, ec), end; !ec && it != end; it.increment(ec))
+    if (it->is_regular_file() && !it->is_symlink()) files.push_back(it->path());
+  if (ec) {
+    std::fprintf(stderr, "marrow-cli: cannot read '%s': %s\n", folder.string().c_str(),
+                 ec.message().c_str());
+    return kLoadError;
+  }
+  std::sort(files.begin(), files.end());
+  std::vector<dn::PakFile> inputs;
+  for (const auto& f : files) {
+    auto bytes = formats::readFile(f.string());
+    if (!bytes) {
+      std::fprintf(stderr, "marrow-cli: %s\n", bytes.error().describe().c_str());
+      return kLoadError;
+    }
+    inputs.push_back({f.lexically_relative(folder).generic_string(), std::move(*bytes)});
+  }
+
+  // Written beside the output and renamed at the end: a failed run leaves no half pak, and
+  // --base may be the output itself.
+  const fs::path target = *out;
+  const fs::path temp = target.string() + ".partial";
+  std::optional<formats::FormatError> error;
+  {
+    std::ofstream stream(temp, std::ios::binary | std::ios::trunc);
+    if (!stream) {
+      std::fprintf(stderr, "marrow-cli: cannot write '%s'\n", temp.string().c_str());
+      return kLoadError;
+    }
+    const dn::PakWriteOptions options{level, dn::kPakVersion};
+    if (const std::string* base = args.option("--base")) {
+      auto pak = dn::Pak::open(*base);
+      if (!pak) {
+        std::fprintf(stderr, "marrow-cli: %s\n", pak.error().describe().c_str());
+        fs::remove(temp, ec);
+        return kLoadError;
+      }
+      printDiagnostics(pak->diagnostics());
+      error = dn::writePakCopy(*pak, inputs, stream, options);
+    } else {
+      dn::PakWriter writer(stream, options);
+      for (const auto& f : inputs)
+        if ((error = writer.add(f.path, f.data))) break;
+      if (!error) error = writer.finish();
+    }
+    stream.close();
+    if (!error && !stream)
+      error = formats::FormatError{temp.string(), "", formats::kNoOffset, "write failed"};
+  }
+  if (!error) fs::rename(temp, target, ec);
+  if (error || ec) {
+    std::fprintf(stderr, "marrow-cli: %s\n",
+                 error ? error->describe().c_str() : ("cannot write " + target.string()).c_str());
+    fs::remove(temp, ec);
+    return kLoadError;
+  }
+  std::fprintf(stderr, "%zu files packed into %s\n", inputs.size(), target.string().c_str());
+  return kOk;
+}
+
+}  // namespace marrow::app::cli
