@@ -4,6 +4,7 @@
 
 #include "formats/assimp/assimp_reader.h"
 #include "formats/cal3d/cal3d.h"
+#include "formats/dragonnest/dragonnest.h"
 #include "formats/io/file.h"
 #include "formats/model/validate.h"
 #include "formats/omf/omf.h"
@@ -25,6 +26,7 @@ Result<Scene> readUnchecked(std::span<const std::byte> data, const ReadContext& 
       break;
     }
     case FormatId::Brf: r = brf::readBrf(data, ctx); break;
+    case FormatId::DragonNest: r = dragonnest::readFile(data, ctx); break;
     case FormatId::Assimp: r = readWithAssimp(data, ctx); break;
     case FormatId::Unknown: break;
   }
@@ -104,6 +106,7 @@ Result<Scene> readInputs(std::vector<Input> inputs, Archives* archives) {
   std::vector<const Input*> configs;
   std::vector<brf::Source> brfSources;  // BRF files: one model of the records chosen
   std::vector<std::vector<brf::RecordRef>> addressed;
+  std::vector<dragonnest::Input> dragonNest;  // meshes, skins and animations: one model
   for (const Input& in : inputs) {
     const auto head = std::span(in.bytes).first(std::min<std::size_t>(in.bytes.size(), 1024));
     const FormatId format = detectFormat(head, in.ctx.name);
@@ -117,6 +120,11 @@ Result<Scene> readInputs(std::vector<Input> inputs, Archives* archives) {
       auto found = brf::findRecords(brfSources, brfSources.size() - 1, in.records);
       if (!found) return found.error();
       addressed.push_back(std::move(found->records));
+      continue;
+    }
+    if (format == FormatId::DragonNest &&
+        dragonnest::isModelKind(dragonnest::detectKind(head, in.ctx.name))) {
+      dragonNest.push_back({in.bytes, in.ctx});
       continue;
     }
     if (format == FormatId::Cal3d) {
@@ -144,6 +152,11 @@ Result<Scene> readInputs(std::vector<Input> inputs, Archives* archives) {
     auto r = cal3d::readModel(cal3dParts);
     if (!r) return r.error();
     parts.push_back({cal3dParts.front().ctx.name, std::move(r).value()});
+  }
+  if (!dragonNest.empty()) {
+    auto r = dragonnest::readModel(dragonNest);
+    if (!r) return r.error();
+    parts.push_back({dragonNest.front().ctx.name, std::move(r).value()});
   }
   if (!brfSources.empty()) {
     auto r = brf::toScene(brfSources, brf::selectionFor(brfSources, addressed));

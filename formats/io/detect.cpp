@@ -43,6 +43,7 @@ const char* formatName(FormatId id) {
     case FormatId::Omf: return "OMF";
     case FormatId::Cal3d: return "cal3d";
     case FormatId::Brf: return "BRF";
+    case FormatId::DragonNest: return "Dragon Nest";
     case FormatId::Assimp: return "assimp";
   }
   return "unknown";
@@ -70,12 +71,18 @@ FormatId detectFormat(std::span<const std::byte> head, std::string_view fileName
       startsWith(head, "xof "))
     return FormatId::Assimp;
   if (startsLikeBrf(head)) return FormatId::Brf;
+  // Dragon Nest: "Eternity Engine Mesh File 0.13" and so on; the suffix varies (dragonnest.md §3.1).
+  for (const char* magic : {"Eternity Engine Mesh File", "Eternity Engine Skin File",
+                            "Eternity Engine Ani File"})
+    if (startsWith(head, magic)) return FormatId::DragonNest;
 
   std::string ext(extensionOf(fileName));
   std::transform(ext.begin(), ext.end(), ext.begin(),
                  [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (ext == "omf") return FormatId::Omf;
   if (ext == "brf") return FormatId::Brf;
+  for (const char* e : {"msh", "skn", "ani", "dnt", "ext"})
+    if (ext == e) return FormatId::DragonNest;
   for (const char* e : {"csf", "caf", "cmf", "crf", "xsf", "xaf", "xmf", "xrf", "cfg"})
     if (ext == e) return FormatId::Cal3d;
   if (isAssimpExtension(ext)) return FormatId::Assimp;

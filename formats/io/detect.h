@@ -12,6 +12,7 @@ enum class FormatId {
   Omf,
   Cal3d,   // any of .csf .caf .cmf .crf .xsf .xaf .xmf .xrf .cfg (formats/cal3d/cal3d.h)
   Brf,     // Mount&Blade / Warband resource files (formats/brf/brf.h)
+  DragonNest,  // .msh .skn .ani .dnt .ext (formats/dragonnest/dragonnest.h)
   Assimp,  // anything assimp imports (glTF, FBX, DAE, X, SMD, MD5, OBJ, …)
 };
 

@@ -175,7 +175,7 @@ void remapMeshBones(Mesh& mesh, const std::vector<int>& map, const Skeleton& fro
 
 void merge(Scene& into, Scene part, const std::string& partName) {
   const bool intoEmpty = into.meshes.empty() && into.skeleton.empty() && into.clips.empty() &&
-                         into.materials.empty() && into.bodies.empty();
+                         into.materials.empty() && into.bodies.empty() && into.tables.empty();
   if (intoEmpty) {
     into.basis = part.basis;
   } else if (!(into.basis == part.basis)) {
@@ -226,6 +226,8 @@ void merge(Scene& into, Scene part, const std::string& partName) {
   }
   for (auto& c : part.clips) into.clips.push_back(std::move(c));
   for (auto& b : part.bodies) into.bodies.push_back(std::move(b));
+  for (auto& a : part.attachments) into.attachments.push_back(std::move(a));
+  for (auto& t : part.tables) into.tables.push_back(std::move(t));
 }
 
 bool restBounds(const Scene& scene, glm::vec3& lo, glm::vec3& hi) {

@@ -13,6 +13,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <variant>
 #include <vector>
 
 #include "formats/model/diagnostics.h"
@@ -258,6 +259,27 @@ struct Body {
   std::vector<BodyPart> parts;
 };
 
+// A point things attach to (a Dragon Nest dummy: a weapon, an effect), kept for inspection:
+// its transform relative to the bone `parent` (empty: the model itself), column-vector form.
+struct Attachment {
+  std::string name;
+  std::string parent;
+  glm::mat4 local{1.0f};
+};
+
+// A data table (Dragon Nest .dnt / .ext): named, typed columns and rows of cells.
+struct TableColumn {
+  std::string name;
+  std::uint8_t type = 0;  // the format's own type code (DNT: 1 text, 2 bool, 3 int, 4/5 float)
+};
+using TableCell = std::variant<std::int32_t, float, std::string>;
+struct Table {
+  std::string name;
+  std::vector<TableColumn> columns;
+  std::vector<std::int32_t> rowIds;          // one per row, or empty when rows have no id
+  std::vector<std::vector<TableCell>> rows;  // each one cell per column
+};
+
 struct Scene {
   std::string format;  // e.g. "OMF 1", "assimp: glTF 2.0"
   Basis basis;
@@ -267,6 +289,8 @@ struct Scene {
   std::vector<Material> materials;
   std::vector<Texture> textures;
   std::vector<Body> bodies;
+  std::vector<Attachment> attachments;
+  std::vector<Table> tables;
   Diagnostics diagnostics;
 };
 

@@ -192,6 +192,18 @@ std::vector<std::string> validate(const Scene& s, std::size_t maxProblems) {
             break;
           }
     }
+  for (const auto& t : s.tables) {
+    if (!t.rowIds.empty() && t.rowIds.size() != t.rows.size())
+      c.add("table '" + t.name + "': " + std::to_string(t.rowIds.size()) + " row ids for " +
+            std::to_string(t.rows.size()) + " rows");
+    for (std::size_t r = 0; r < t.rows.size(); ++r)
+      if (t.rows[r].size() != t.columns.size()) {
+        c.add("table '" + t.name + "': row " + std::to_string(r) + " has " +
+              std::to_string(t.rows[r].size()) + " cells for " + std::to_string(t.columns.size()) +
+              " columns");
+        break;
+      }
+  }
   return c.take();
 }
 
