@@ -122,6 +122,19 @@ void printJson(const Args& args, const Document& doc) {
   }
   j.endArray();
 
+  // Data tables (Dragon Nest .dnt / .ext): their size and columns.
+  j.key("tables").beginArray();
+  for (const auto& t : s.tables) {
+    j.beginObject()
+        .field("name", t.name)
+        .field("rows", static_cast<std::uint64_t>(t.rows.size()));
+    j.key("columns").beginArray();
+    for (const auto& c : t.columns)
+      j.beginObject().field("name", c.name).field("type", static_cast<std::uint64_t>(c.type)).endObject();
+    j.endArray().endObject();
+  }
+  j.endArray();
+
   // Archives: every record of every file, whether or not the model uses it.
   if (!doc.brf.empty()) {
     j.key("records");
@@ -157,6 +170,8 @@ void printText(const Document& doc) {
     std::printf("\n");
   }
   if (!s.bodies.empty()) std::printf("bodies: %zu\n", s.bodies.size());
+  for (const auto& t : s.tables)
+    std::printf("table: %s  %zu columns  %zu rows\n", t.name.c_str(), t.columns.size(), t.rows.size());
   std::printf("materials: %zu\n", s.materials.size());
   for (const auto& m : s.materials) {
     std::printf("  %s", m.name.c_str());
