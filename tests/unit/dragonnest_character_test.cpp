@@ -197,6 +197,43 @@ TEST(DragonNestCharacter, AMeshAloneHasRootBonesAtTheBindPose) {
               1e-4);
 }
 
+TEST(DragonNestCharacter, AMeshAndAnAniGivenTogetherShareTheAniHierarchy) {
+  const auto f = writeCharacter(12);
+  std::vector<formats::Input> inputs(2);
+  inputs[0].bytes = f.ani;  // the order given does not matter
+  inputs[0].ctx.name = "Character.ani";
+  inputs[1].bytes = f.msh;
+  inputs[1].ctx.name = "Character.msh";
+  auto s = readInputs(std::move(inputs));
+  ASSERT_TRUE(s) << s.error().describe();
+  EXPECT_EQ(s->skeleton.bones.size(), 3u);
+  EXPECT_EQ(s->skeleton.rootCount(), 1u);
+  EXPECT_EQ(s->clips.size(), 2u);
+  EXPECT_EQ(s->meshes.size(), 3u);
+  EXPECT_EQ(s->meshes[0].material, -1);
+}
+
+TEST(DragonNestCharacter, ASkinAndItsMeshGivenTogetherReadTheMeshOnce) {
+  const auto f = writeCharacter(10);
+  std::vector<formats::Input> inputs(2);
+  inputs[0].bytes = f.msh;
+  inputs[0].ctx.name = "dir/character.MSH";
+  inputs[1].bytes = f.skn;
+  inputs[1].ctx.name = "dir/Character.skn";
+  inputs[1].ctx.resolve = memoryResolver({{"Character.msh", f.msh}});
+  auto s = readInputs(std::move(inputs));
+  ASSERT_TRUE(s) << s.error().describe();
+  EXPECT_EQ(s->meshes.size(), 3u);
+  EXPECT_EQ(s->meshes[0].material, 0);
+}
+
+TEST(DragonNestCharacter, ARigidSubmeshFollowsItsBone) {
+  auto s = readCharacter(10);
+  ASSERT_TRUE(s);
+  const auto start = posed(*s, 0, 0.0f), later = posed(*s, 0, 0.4f);
+  EXPECT_GT(glm::length(later[2][0] - start[2][0]), 1e-3f);  // the glove moves with the arm
+}
+
 TEST(DragonNestDetect, MagicFirstThenExtension) {
   const auto f = writeCharacter(10);
   EXPECT_EQ(detectFormat(f.msh, "x.bin"), FormatId::DragonNest);

@@ -71,9 +71,10 @@ Resolver meshBeside() {
 }
 
 TEST(DragonNestHostile, EveryPrefixIsAnErrorOrAValidModel) {
+  const Resolver resolve = meshBeside();
   for (const auto& s : samples())
     for (std::size_t n = 0; n < s.bytes.size(); ++n)
-      expectErrorOrValid(std::span(s.bytes).first(n), s.name, meshBeside());
+      expectErrorOrValid(std::span(s.bytes).first(n), s.name, resolve);
 }
 
 TEST(DragonNestHostile, EveryPrefixOfAFixtureTableIsAnErrorOrAValidModel) {
@@ -84,14 +85,13 @@ TEST(DragonNestHostile, EveryPrefixOfAFixtureTableIsAnErrorOrAValidModel) {
 }
 
 TEST(DragonNestHostile, EveryFlippedByteIsAnErrorOrAValidModel) {
+  const Resolver resolve = meshBeside();
   for (const auto& s : samples()) {
     auto bytes = s.bytes;
     for (std::size_t i = 0; i < bytes.size(); ++i) {
-      for (std::uint8_t mask : {0x80, 0xFF}) {
-        bytes[i] ^= std::byte{mask};
-        expectErrorOrValid(bytes, s.name, meshBeside());
-        bytes[i] ^= std::byte{mask};
-      }
+      bytes[i] ^= std::byte{0x81};  // the top bit makes counts huge or negative
+      expectErrorOrValid(bytes, s.name, resolve);
+      bytes[i] ^= std::byte{0x81};
     }
   }
 }
