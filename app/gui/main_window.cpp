@@ -70,7 +70,8 @@ void MainWindow::createDocks() {
   addDockWidget(Qt::BottomDockWidgetArea, timeline_);
   addDockWidget(Qt::BottomDockWidgetArea, log_);
   splitDockWidget(timeline_, log_, Qt::Vertical);
-  resizeDocks({scene_, properties_}, {300, 300}, Qt::Horizontal);
+  resizeDocks({scene_, properties_}, {360, 300}, Qt::Horizontal);
+  resizeDocks({scene_, bones_}, {480, 220}, Qt::Vertical);  // the archive's records want height
   resizeDocks({timeline_, log_}, {timeline_->sizeHint().height(), 130}, Qt::Vertical);
 
   connect(timeline_, &TimelineDock::poseChanged, this, &MainWindow::updatePose);
