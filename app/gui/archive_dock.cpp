@@ -90,6 +90,8 @@ void ArchiveDock::fill() {
   setFilter(filter_->text());
   tree_->expandToDepth(1);
   for (int c = 0; c < kRecordColumns; ++c) tree_->resizeColumnToContents(c);
+  // Long names (the groups' indentation included) should not push the figures out of sight.
+  tree_->setColumnWidth(0, std::min(tree_->columnWidth(0), 240));
 }
 
 void ArchiveDock::addFile(std::size_t source) {

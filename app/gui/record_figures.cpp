@@ -12,8 +12,11 @@ namespace brf = formats::brf;
 
 namespace {
 
-QString tr(const char* text, const char* disambiguation = nullptr, int n = -1) {
-  return QCoreApplication::translate("RecordFigures", text, disambiguation, n);
+QString tr(const char* text) { return QCoreApplication::translate("RecordFigures", text); }
+
+// "1 part", "3 parts" (without a translator Qt leaves "%n part(s)" as it is).
+QString count(std::size_t n, const char* one, const char* many) {
+  return (n == 1 ? tr(one) : tr(many)).arg(n);
 }
 QString str(const std::string& s) { return QString::fromStdString(s); }
 
@@ -36,7 +39,7 @@ QStringList meshFigures(const brf::Mesh& m) {
   if (!m.frames.empty()) {
     std::vector<std::int32_t> times;
     for (const auto& f : m.frames) times.push_back(f.time);
-    animation << tr("%n frame(s) at %1", nullptr, static_cast<int>(times.size())).arg(listTimes(times));
+    animation << count(times.size(), "%1 frame at %2", "%1 frames at %2").arg(listTimes(times));
   }
   return {size, animation.join(QStringLiteral("; ")), str(m.material)};
 }
@@ -56,7 +59,7 @@ QStringList bodyFigures(const brf::Body& b) {
   for (const auto& p : b.parts) ++kinds[p.kind];
   QStringList parts;
   for (const auto& [kind, n] : kinds) parts << QStringLiteral("%1 %2").arg(n).arg(str(kind));
-  QString size = tr("%n part(s)", nullptr, static_cast<int>(b.parts.size()));
+  QString size = count(b.parts.size(), "%1 part", "%1 parts");
   if (!parts.isEmpty()) size += QStringLiteral(": ") + parts.join(QStringLiteral(", "));
   return {size, {}, b.composite ? tr("composite") : QString()};
 }
@@ -97,7 +100,7 @@ QStringList recordFigures(const brf::Source& source, brf::Section kind, std::siz
     }
     case brf::Section::Shader: {
       const auto& s = d.shaders.at(index);
-      return {tr("technique %1, %n stage(s)", nullptr, static_cast<int>(s.stages.size())).arg(str(s.technique)),
+      return {tr("technique %1, ").arg(str(s.technique)) + count(s.stages.size(), "%1 stage", "%1 stages"),
               {}, s.fallback ? tr("fallback %1").arg(str(*s.fallback)) : QString()};
     }
   }

@@ -313,6 +313,9 @@ class ArchiveTest : public QObject {
     MainWindow w;
     w.show();
     QVERIFY(openAndWait(w, {fixture("wfas_object_bodies.brf")}));
+    QTreeWidgetItem* barrel = findRow(w.archive()->tree(), QStringLiteral("bobarrel"));
+    QVERIFY(barrel);
+    QCOMPARE(barrel->text(1), QStringLiteral("1 part: 1 capsule"));
     const std::vector<brf::RecordRef> picked{*record(w, brf::Section::Body, "bobarrel")};
     w.archive()->selectRecords(picked);
     QCOMPARE(w.document()->scene->bodies.size(), std::size_t{1});
