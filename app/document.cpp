@@ -11,6 +11,7 @@
 #include "formats/cal3d/cal3d.h"
 #include "formats/cal3d/parts.h"
 #include "formats/image/dds.h"
+#include "formats/dragonnest/pak.h"
 #include "formats/io/file.h"
 #include "formats/registry.h"
 
@@ -146,10 +147,18 @@ formats::Result<Document> loadDocument(const QStringList& paths, Textures textur
   if (paths.isEmpty()) return formats::FormatError{"", "", formats::kNoOffset, "no file given"};
   std::vector<formats::Input> inputs;
   std::vector<QString> files;  // the file of each input
+  std::vector<std::string> pakFiles;                         // every .pak given, once
+  std::vector<std::pair<std::string, std::string>> pakEntries;  // ARCHIVE.pak::path inputs
   for (const QString& address : paths) {
     // "FILE.brf::RECORD" names records of an archive; the file is read once, with all of them.
+    // "ARCHIVE.pak::path/inside" names an entry of a Dragon Nest archive.
     const auto [file, record] = formats::brf::splitAddress(address.toStdString());
     const QString path = QString::fromStdString(file);
+    if (path.endsWith(QStringLiteral(".pak"), Qt::CaseInsensitive)) {
+      if (std::find(pakFiles.begin(), pakFiles.end(), file) == pakFiles.end()) pakFiles.push_back(file);
+      if (!record.empty()) pakEntries.emplace_back(file, record);
+      continue;
+    }
     const auto same = std::find(files.begin(), files.end(), path);
     if (same != files.end()) {
       auto& in = inputs[static_cast<std::size_t>(same - files.begin())];
@@ -167,6 +176,27 @@ formats::Result<Document> loadDocument(const QStringList& paths, Textures textur
     if (!record.empty()) inputs.back().records.push_back(record);
     files.push_back(path);
   }
+  // Paks given together are one file system (spec §2.4): an entry's mesh and textures are
+  // found by name in any of them.
+  std::shared_ptr<const formats::dragonnest::PakSet> paks;
+  if (!pakFiles.empty()) {
+    auto set = formats::dragonnest::PakSet::open(pakFiles);
+    if (!set) return set.error();
+    paks = std::make_shared<const formats::dragonnest::PakSet>(std::move(set).value());
+    for (const auto& [file, inner] : pakEntries) {
+      const auto ref = paks->find(inner);
+      if (!ref)
+        return formats::FormatError{file, "entry", formats::kNoOffset,
+                                    "no entry '" + inner + "' in the archive"};
+      formats::ReadContext ctx;
+      ctx.name = file + "::" + std::string(ref.pak->storedPath(*ref.entry));
+      auto bytes = formats::dragonnest::PakSet::read(ref, ctx.limits);
+      if (!bytes) return bytes.error();
+      ctx.resolve = paks->resolver(ctx.limits);
+      ctx.fetchTextures = textures != Textures::Skip;
+      inputs.push_back({std::move(bytes).value(), std::move(ctx), {}});
+    }
+  }
   formats::Diagnostics notes;
   orderCal3dMaterials(inputs, notes);
   formats::Archives archives;
@@ -177,6 +207,7 @@ formats::Result<Document> loadDocument(const QStringList& paths, Textures textur
   Document doc;
   doc.paths = paths;
   doc.brf = std::move(archives.brf);
+  doc.paks = std::move(paks);
   if (textures == Textures::Decode) doc.textures = decodeTextures(*scene);
   doc.scene = std::make_shared<const formats::Scene>(std::move(scene).value());
   return doc;

@@ -13,6 +13,10 @@
 #include "formats/io/result.h"
 #include "formats/model/scene.h"
 
+namespace marrow::formats::dragonnest {
+class PakSet;
+}
+
 namespace marrow::app {
 
 // The demo character compiled into the programs (written by the project's OMF writer).
@@ -23,6 +27,9 @@ struct Document {
   std::shared_ptr<const formats::Scene> scene;
   std::vector<QImage> textures;                    // one per scene->textures entry; null if absent
   std::vector<formats::brf::Source> brf;           // the BRF files read, all their records
+  // The Dragon Nest archives given (ARCHIVE.pak, or ARCHIVE.pak::path for an entry): one file
+  // system; null when none was.
+  std::shared_ptr<const formats::dragonnest::PakSet> paks;
   QString title() const;                           // "cally.csf + 3 more"
 };
 

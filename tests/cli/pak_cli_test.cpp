@@ -256,4 +256,37 @@ TEST(PakCli, SeveralPaksFollowTheOverrideOrder) {
   EXPECT_EQ(readBytes(tmp.filePath("out/resource/ext/unseen.dnt")), "modded");
 }
 
+// ARCHIVE.pak::path opens an entry; a skin's mesh is found by its bare name anywhere in the
+// paks given (§2.4), here in another folder of another pak that overrides nothing.
+TEST(PakCli, AnEntryOpensWithItsMeshFromAnyPak) {
+  const QString skn = fixture("dragonnest/dnpak_py_tests/freeze.skn");
+  const QString msh = fixture("dragonnest/dnpak_py_tests/freeze.msh");
+  if (skn.isEmpty() || msh.isEmpty())
+    GTEST_SKIP() << "Dragon Nest fixtures not found under " MARROW_FIXTURES_DIR "/dragonnest";
+  QTemporaryDir tmp;
+  const QString skins = tmp.filePath("Resource00.pak"), meshes = tmp.filePath("Resource01.pak");
+  Packer a;
+  a.add("\\resource\\char\\freeze.skn", readBytes(skn));
+  ASSERT_TRUE(writeBytes(skins, a.bytes()));
+  Packer b;
+  b.add("\\resource\\mesh\\freeze.msh", readBytes(msh));
+  ASSERT_TRUE(writeBytes(meshes, b.bytes()));
+  const CliRun r = cli({"info", skins + "::resource/char/freeze.skn", meshes, "--json"});
+  ASSERT_EQ(r.code, 0) << r.err.toStdString();
+  const QJsonArray m = r.json()["meshes"].toArray();
+  ASSERT_EQ(m.size(), 1);
+  EXPECT_EQ(m[0].toObject()["vertices"].toInt(), 27);  // SOURCES.md: 27 verts, 32 tris
+  EXPECT_EQ(m[0].toObject()["triangles"].toInt(), 32);
+  // By bare name too; and a missing entry is a load error naming it.
+  EXPECT_EQ(cli({"info", skins + "::freeze.skn", meshes}).code, 0);
+  const CliRun missing = cli({"info", skins + "::resource/char/none.skn"});
+  EXPECT_EQ(missing.code, 1);
+  EXPECT_TRUE(missing.err.contains("none.skn")) << missing.err.toStdString();
+  // Without the pak that holds the mesh: the skin's materials, and a warning.
+  const CliRun alone = cli({"info", skins + "::freeze.skn", "--json"});
+  ASSERT_EQ(alone.code, 0) << alone.err.toStdString();
+  EXPECT_EQ(alone.json()["meshes"].toArray().size(), 0);
+  EXPECT_EQ(alone.json()["materials"].toArray().size(), 1);
+}
+
 }  // namespace
