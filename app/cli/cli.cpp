@@ -64,6 +64,8 @@ void printHelp(std::FILE* out) {
                "FILE.brf::RECORD names one record of a BRF file (a mesh, a skeleton, an\n"
                "animation, a body, a material); the model is the records named, with what they need.\n"
                "':demo' names the bundled demo character.\n"
+               "ARCHIVE.pak::path/inside opens an entry of a Dragon Nest archive; the .pak files\n"
+               "given form one file system, where a skin finds its mesh and textures by name.\n"
                "Several Dragon Nest .pak archives form one file system, searched in byte-wise\n"
                "order of their paths (00Resource.pak overrides Resource00.pak).\n"
                "Exit codes: 0 ok, 1 load or write error, 2 usage.\n");
