@@ -15,6 +15,7 @@
 
 #include "render/anim/morph.h"
 #include "render/anim/skinning.h"
+#include "render/gl/attachments.h"
 #include "render/gl/bodies.h"
 #include "render/gl/gpu_mesh.h"
 #include "render/gl/shaders.h"
@@ -78,6 +79,7 @@ struct Renderer::Impl {
   void drawGrid(const glm::mat4& viewProj);
   void drawSkeleton(const glm::mat4& viewProj, int selected, bool onlySelected);
   void drawBodies(const glm::mat4& viewProj);
+  void drawAttachments(const glm::mat4& viewProj);
   void freeScene();
 };
 
@@ -353,6 +355,13 @@ void Renderer::Impl::drawSkeleton(const glm::mat4& viewProj, int selected, bool 
   }
 }
 
+void Renderer::Impl::drawAttachments(const glm::mat4& viewProj) {
+  if (scene->attachments.empty()) return;
+  const float size = attachmentCrossSize(rest.valid ? rest.radius() : 1.0f);
+  drawLines(attachmentCrosses(scene->attachments, scene->skeleton, pose, display, size), GL_LINES,
+            viewProj, 1.0f);
+}
+
 // Translucent, so after the opaque meshes; both faces, and without depth writes so that a
 // body's far side and the bodies behind it show through.
 void Renderer::Impl::drawBodies(const glm::mat4& viewProj) {
@@ -424,6 +433,7 @@ void Renderer::render(const Camera& camera, int width, int height, const ViewOpt
     // The selected bone shows even with the overlay off, so that picking it in a list shows it.
     gl->glDisable(GL_DEPTH_TEST);
     d.drawSkeleton(viewProj, o.selectedBone, !skeleton);
+    if (skeleton) d.drawAttachments(viewProj);  // dummies belong to the skeleton overlay
     gl->glEnable(GL_DEPTH_TEST);
   }
 }

@@ -1,4 +1,5 @@
-// GL 3.3 core renderer of a Scene in a Pose: GPU-skinned lit meshes, skeleton overlay, grid.
+// GL 3.3 core renderer of a Scene in a Pose: GPU-skinned lit meshes, skeleton overlay (bones and
+// the attachment points as axis crosses), grid.
 // Every call needs the GL context it was initialised in to be current.
 #pragma once
 
