@@ -19,6 +19,7 @@
 
 #include "app/gui/archive_dock.h"
 #include "app/gui/docks.h"
+#include "app/gui/table_dock.h"
 #include "app/gui/timeline_dock.h"
 #include "app/gui/viewport.h"
 #include "formats/omf/omf.h"
@@ -70,6 +71,9 @@ void MainWindow::createDocks() {
   addDockWidget(Qt::BottomDockWidgetArea, timeline_);
   addDockWidget(Qt::BottomDockWidgetArea, log_);
   splitDockWidget(timeline_, log_, Qt::Vertical);
+  tables_ = new TableDock(this);  // shown when a document has tables
+  tabifyDockWidget(log_, tables_);
+  tables_->hide();
   resizeDocks({scene_, properties_}, {360, 300}, Qt::Horizontal);
   resizeDocks({scene_, bones_}, {480, 220}, Qt::Vertical);  // the archive's records want height
   resizeDocks({timeline_, log_}, {timeline_->sizeHint().height(), 130}, Qt::Vertical);
@@ -108,6 +112,8 @@ void MainWindow::createActions() {
   file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
   recentMenu_ = file->addMenu(tr("Open &Recent"));
   file->addAction(tr("&Reload"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::reload);
+  file->addAction(tr("&Attach Animations…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A), this,
+                  &MainWindow::attachAnimations);
   file->addAction(tr("Open &Demo Character"), this, &MainWindow::openDemo);
   file->addSeparator();
   file->addAction(tr("Export as &OMF…"), QKeySequence(Qt::CTRL | Qt::Key_E), this, &MainWindow::exportOmf);
@@ -148,6 +154,7 @@ void MainWindow::createActions() {
   connect(bodies_, &QAction::toggled, viewport_, &Viewport::setBodiesVisible);
   bodies_->setChecked(true);
   viewMenu_->addSeparator();
+  viewMenu_->addAction(tables_->toggleViewAction());
   for (QDockWidget* d : std::initializer_list<QDockWidget*>{scene_, archive_, bones_, properties_, timeline_, log_})
     viewMenu_->addAction(d->toggleViewAction());
 
@@ -213,6 +220,12 @@ void MainWindow::setDocument(Document doc) {
   filesTextures_ = doc_->textures;
   shown_ = {};
   archive_->setSources(doc_->brf);
+  tables_->setScene(filesScene_);
+  tables_->setVisible(tables_->hasTables());
+  if (tables_->hasTables()) {
+    tables_->raise();
+    resizeDocks({tables_}, {height() / 2}, Qt::Vertical);  // rows want room
+  }
   if (!doc_->brf.empty()) {
     const auto& skeleton = filesScene_->skeleton;
     archive_->setFittingSkeletons(fittingSkeletonsFor(doc_->brf, {}),
@@ -307,6 +320,33 @@ void MainWindow::openDialog() {
 
 void MainWindow::reload() {
   if (!doc_) return;
+  rememberView();
+  openFiles(doc_->paths);
+}
+
+void MainWindow::attachAnimations() {
+  if (!doc_) return;
+  QSettings settings;
+  const QStringList files = QFileDialog::getOpenFileNames(
+      this, tr("Attach animations to %1").arg(doc_->title()),
+      settings.value(QStringLiteral("lastDirectory")).toString(),
+      tr("Animations (*.ani *.caf *.xaf *.md5anim *.bvh *.smd *.brf *.omf);;All files (*)"));
+  if (files.isEmpty()) return;
+  settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(files.front()).absolutePath());
+  attachFiles(files);
+}
+
+void MainWindow::attachFiles(const QStringList& files) {
+  if (!doc_ || files.isEmpty()) return;
+  QStringList paths = doc_->paths;
+  for (const QString& f : files)
+    if (!paths.contains(f)) paths << f;
+  rememberView();
+  if (restore_->clip.empty()) restore_->playing = true;  // the first clips the model gets play
+  openFiles(paths);
+}
+
+void MainWindow::rememberView() {
   // Reloading after editing a file elsewhere should not lose the place in the animation.
   ViewState v;
   if (const auto* c = player_.clip()) v.clip = c->name;
@@ -316,7 +356,6 @@ void MainWindow::reload() {
   if (bone >= 0) v.bone = doc_->scene->skeleton.bones[static_cast<std::size_t>(bone)].name;
   v.camera = viewport_->camera();
   restore_ = v;
-  openFiles(doc_->paths);
 }
 
 void MainWindow::openDemo() { openFiles({kDemoPath}); }

@@ -25,6 +25,7 @@ class BonesDock;
 class LogDock;
 class PropertiesDock;
 class SceneDock;
+class TableDock;
 class TimelineDock;
 class Viewport;
 enum class ItemKind;
@@ -47,6 +48,7 @@ class MainWindow : public QMainWindow {
   BonesDock* bones() const { return bones_; }
   ArchiveDock* archive() const { return archive_; }
   PropertiesDock* properties() const { return properties_; }
+  TableDock* tables() const { return tables_; }
   Player& player() { return player_; }
 
  signals:
@@ -56,6 +58,10 @@ class MainWindow : public QMainWindow {
  public slots:
   void openDialog();
   void reload();
+  // Reloads the open files with clip files (.ani, .caf, …) picked in a dialog added to them,
+  // keeping the camera as Reload does.
+  void attachAnimations();
+  void attachFiles(const QStringList& files);
   void openDemo();
   void saveScreenshot();
   void exportOmf();
@@ -82,6 +88,8 @@ class MainWindow : public QMainWindow {
   void onBoneSelected(int bone);
   void readSettings();
   void writeSettings();
+  // Sets restore_ from what is shown now, for the next load (Reload, Attach Animations).
+  void rememberView();
 
   // The archive dock (main_window_archive.cpp): picked records make the model shown.
   void showPickedRecords();
@@ -97,6 +105,7 @@ class MainWindow : public QMainWindow {
   PropertiesDock* properties_ = nullptr;
   LogDock* log_ = nullptr;
   TimelineDock* timeline_ = nullptr;
+  TableDock* tables_ = nullptr;
   QMenu* recentMenu_ = nullptr;
   QMenu* viewMenu_ = nullptr;
   QAction* wireframe_ = nullptr;

@@ -62,6 +62,20 @@ void SceneDock::setDocument(const Document* doc) {
          tr("%1 s, %2 tracks").arg(c.duration, 0, 'f', 3).arg(c.tracks.size()), ItemKind::Clip,
          static_cast<int>(i));
   }
+  if (!s.attachments.empty()) {
+    auto* dummies =
+        item(root, tr("Dummies"), QString::number(s.attachments.size()), ItemKind::Scene, -1);
+    for (const auto& a : s.attachments) {
+      const glm::vec3 at(a.local[3]);
+      const QString where = tr("(%1, %2, %3)").arg(at.x).arg(at.y).arg(at.z);
+      const QString detail = a.parent.empty()
+                                 ? tr("on the model at %1").arg(where)
+                                 : tr("on %1 at %2").arg(QString::fromStdString(a.parent), where);
+      auto* row = item(dummies, QString::fromStdString(a.name), detail, ItemKind::Scene, -1);
+      row->setToolTip(1, tr("Position relative to the parent bone; drawn as an axis cross with "
+                            "the skeleton (View › Skeleton)"));
+    }
+  }
   auto* mats = item(root, tr("Materials"), QString::number(s.materials.size()), ItemKind::Scene, -1);
   for (std::size_t i = 0; i < s.materials.size(); ++i)
     item(mats, QString::fromStdString(s.materials[i].name), {}, ItemKind::Material,
