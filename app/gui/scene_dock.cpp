@@ -76,6 +76,13 @@ void SceneDock::setDocument(const Document* doc) {
                             "the skeleton (View › Skeleton)"));
     }
   }
+  if (!s.tables.empty()) {
+    auto* tables = item(root, tr("Tables"), QString::number(s.tables.size()), ItemKind::Scene, -1);
+    for (const auto& t : s.tables)
+      item(tables, QString::fromStdString(t.name),
+           tr("%1 columns, %2 rows (see the Tables dock)").arg(t.columns.size()).arg(t.rows.size()),
+           ItemKind::Scene, -1);
+  }
   auto* mats = item(root, tr("Materials"), QString::number(s.materials.size()), ItemKind::Scene, -1);
   for (std::size_t i = 0; i < s.materials.size(); ++i)
     item(mats, QString::fromStdString(s.materials[i].name), {}, ItemKind::Material,

@@ -226,6 +226,10 @@ class TablesTest : public QObject {
   void characterGetsAttachedClipsDummyAndMaterialParameters() {
     namespace dn = marrow::formats::dragonnest;
     QTemporaryDir dir;
+    if (qEnvironmentVariableIsSet("MARROW_KEEP_CHARACTER")) {  // to look at it in the viewer
+      dir.setAutoRemove(false);
+      qInfo("character written to %s", qPrintable(dir.path()));
+    }
     const dn::testing::CharacterFiles files = dn::testing::writeCharacter(13);
     const QString skn = dir.filePath(QStringLiteral("Character.skn"));
     const QString ani = dir.filePath(QStringLiteral("Character.ani"));
