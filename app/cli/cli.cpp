@@ -26,7 +26,7 @@ const std::vector<CommandSpec>& commands() {
        {"--clip", "--time", "--space", "--mode"},
        {"--json"}},
       {"convert",
-       "convert INPUT... -o OUTPUT.(omf|cfg|csf|cmf|caf|crf|xsf|xmf|xaf|xrf|brf) [--version N] "
+       "convert INPUT... -o OUTPUT.(omf|cfg|csf|cmf|caf|crf|xsf|xmf|xaf|xrf|brf|glb|gltf) [--version N] "
        "[--xml] [--clip NAME|INDEX] [--material NAME|INDEX]",
        {"-o", "--output", "--version", "--clip", "--material"},
        {"--xml"}},

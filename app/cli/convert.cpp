@@ -10,6 +10,7 @@
 
 #include "app/cli/common.h"
 #include "formats/cal3d/writer.h"
+#include "formats/gltf/gltf_writer.h"
 #include "formats/omf/omf.h"
 
 namespace marrow::app::cli {
@@ -122,12 +123,13 @@ int runConvert(const Args& args) {
   if (!out) return usageError("convert", "no output given (-o OUTPUT)");
   const std::string ext = QFileInfo(QString::fromStdString(*out)).suffix().toLower().toStdString();
   static const std::set<std::string> kOutputs = {"omf", "cfg", "csf", "xsf", "cmf", "xmf",
-                                                 "caf", "xaf", "crf", "xrf", "brf"};
+                                                 "caf", "xaf", "crf", "xrf", "brf",
+                                                 "glb", "gltf"};
   if (!kOutputs.count(ext))
     return usageError("convert", "cannot write '." + ext +
                                      "' files; the output formats are .omf, cal3d's .cfg "
                                      "(the whole model), .csf .cmf .caf .crf and .xsf .xmf .xaf "
-                                     ".xrf, and .brf (from BRF records)");
+                                     ".xrf, .brf (from BRF records), and glTF 2.0 .glb or .gltf");
   formats::cal3d::WriteOptions cal3d;
   cal3d.xml = ext.size() == 3 && ext[0] == 'x';
   double version = 0.0;
@@ -136,7 +138,9 @@ int runConvert(const Args& args) {
     return usageError("convert", "--version is a whole number such as 700, 1100 or 1300");
   if (ext == "brf") return convertToBrf(args, *out, version);
 
-  auto doc = loadInputs(args);
+  // glTF carries the textures themselves; the other formats only name them.
+  const bool gltf = ext == "glb" || ext == "gltf";
+  auto doc = loadInputs(args, gltf ? Textures::Find : Textures::Skip);
   if (!doc) return kLoadError;
   printDiagnostics(doc->scene->diagnostics);  // what reading found, before what writing loses
   // Clips made for another skeleton (a horse animation beside a human) would play on the
@@ -161,6 +165,22 @@ int runConvert(const Args& args) {
   formats::Result<std::vector<std::byte>> bytes = std::vector<std::byte>{};
   if (ext == "omf") {
     bytes = formats::writeOmf(s, diag);
+  } else if (ext == "glb") {
+    bytes = formats::writeGlb(s, diag);
+  } else if (ext == "gltf") {  // the .gltf, its .bin and its images, side by side
+    const std::filesystem::path target(*out);
+    auto files = formats::writeGltf(s, target.stem().string(), diag);
+    for (auto& d : diag.items)
+      if (d.file.empty() || d.file == "glTF") d.file = *out;
+    printDiagnostics(diag);
+    if (!files) {
+      std::fprintf(stderr, "marrow-cli: %s\n", files.error().describe().c_str());
+      return kLoadError;
+    }
+    for (const auto& f : files->files)
+      if (!writeBytes((target.parent_path() / (&f == &files->files.front() ? target.filename().string() : f.name)).string(), f.bytes))
+        return kLoadError;
+    return kOk;
   } else if (ext == "cfg") {
     const std::filesystem::path target(*out);
     auto files = formats::cal3d::writeModel(s, target.stem().string(), cal3d, diag);
@@ -198,7 +218,7 @@ int runConvert(const Args& args) {
     bytes = formats::cal3d::writeMaterial(s, static_cast<std::size_t>(m), cal3d, diag);
   }
   for (auto& d : diag.items)
-    if (d.file.empty()) d.file = *out;  // what the writer could not keep, said of the output
+    if (d.file.empty() || d.file == "glTF") d.file = *out;  // what the writer could not keep, said of the output
   printDiagnostics(diag);
   if (!bytes) {
     formats::FormatError e = bytes.error();
