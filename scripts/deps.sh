@@ -12,6 +12,8 @@ packages=(
 )
 if [[ "${1:-build}" == test ]]; then
   packages+=(assimp-testmodels)
+  # The Khronos glTF validator (npm gltf-validator) runs on node; the tests install it with npm.
+  packages+=(nodejs npm)
 fi
 
 missing=()
