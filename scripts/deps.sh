@@ -13,7 +13,7 @@ packages=(
 if [[ "${1:-build}" == test ]]; then
   packages+=(assimp-testmodels)
   # The Khronos glTF validator (npm gltf-validator) runs on node; the tests install it with npm.
-  packages+=(nodejs npm)
+  command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 fi
 
 missing=()
