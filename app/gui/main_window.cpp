@@ -18,6 +18,7 @@
 #include <fstream>
 
 #include "app/gui/archive_dock.h"
+#include "app/gui/pak_dock.h"
 #include "app/gui/docks.h"
 #include "app/gui/table_dock.h"
 #include "app/gui/timeline_dock.h"
@@ -30,8 +31,8 @@ namespace {
 constexpr int kMaxRecent = 10;
 const char* kFileFilter =
     "Models (*.omf *.cfg *.csf *.cmf *.caf *.crf *.xsf *.xmf *.xaf *.xrf *.gltf *.glb *.fbx *.dae *.x *.smd *.md5mesh *.md5anim *.obj *.3ds *.bvh *.ms3d "
-    "*.b3d *.ply *.stl *.blend *.lwo *.ase *.md2 *.md3 *.mdl *.xml *.ogex *.3mf *.brf);;"
-    "Mount&Blade resources (*.brf);;All files (*)";
+    "*.b3d *.ply *.stl *.blend *.lwo *.ase *.md2 *.md3 *.mdl *.xml *.ogex *.3mf *.brf *.pak);;"
+    "Mount&Blade resources (*.brf);;Dragon Nest archives (*.pak);;All files (*)";
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
@@ -65,6 +66,8 @@ void MainWindow::createDocks() {
   timeline_ = new TimelineDock(&player_, this);
   addDockWidget(Qt::LeftDockWidgetArea, scene_);
   tabifyDockWidget(scene_, archive_);
+  pak_ = new PakDock(this);
+  tabifyDockWidget(archive_, pak_);
   scene_->raise();
   addDockWidget(Qt::LeftDockWidgetArea, bones_);
   addDockWidget(Qt::RightDockWidgetArea, properties_);
@@ -88,6 +91,9 @@ void MainWindow::createDocks() {
   connect(bones_, &BonesDock::boneSelected, this, &MainWindow::onBoneSelected);
   connect(archive_, &ArchiveDock::recordsSelected, this, &MainWindow::showPickedRecords);
   connect(archive_, &ArchiveDock::skeletonChosen, this, &MainWindow::showPickedRecords);
+  connect(pak_, &PakDock::openRequested, this, &MainWindow::openFiles);
+  connect(pak_, &PakDock::diagnostics, log_, &LogDock::addDiagnostics);
+  connect(pak_, &PakDock::info, log_, &LogDock::addInfo);
   connect(timeline_, &TimelineDock::clipChanged, this, [this] {
     if (!player_.mismatch().empty())
       statusBar()->showMessage(QString::fromStdString(player_.mismatch()), 8000);
@@ -155,7 +161,7 @@ void MainWindow::createActions() {
   bodies_->setChecked(true);
   viewMenu_->addSeparator();
   viewMenu_->addAction(tables_->toggleViewAction());
-  for (QDockWidget* d : std::initializer_list<QDockWidget*>{scene_, archive_, bones_, properties_, timeline_, log_})
+  for (QDockWidget* d : std::initializer_list<QDockWidget*>{scene_, archive_, pak_, bones_, properties_, timeline_, log_})
     viewMenu_->addAction(d->toggleViewAction());
 
   QMenu* play = menuBar()->addMenu(tr("&Playback"));
@@ -220,6 +226,8 @@ void MainWindow::setDocument(Document doc) {
   filesTextures_ = doc_->textures;
   shown_ = {};
   archive_->setSources(doc_->brf);
+  pak_->setPaks(doc_->paks);
+  if (doc_->paks) pak_->raise();
   tables_->setScene(filesScene_);
   tables_->setVisible(tables_->hasTables());
   if (tables_->hasTables()) {

@@ -23,6 +23,7 @@ namespace marrow::app {
 class ArchiveDock;
 class BonesDock;
 class LogDock;
+class PakDock;
 class PropertiesDock;
 class SceneDock;
 class TableDock;
@@ -48,6 +49,7 @@ class MainWindow : public QMainWindow {
   BonesDock* bones() const { return bones_; }
   ArchiveDock* archive() const { return archive_; }
   PropertiesDock* properties() const { return properties_; }
+  PakDock* paks() const { return pak_; }
   TableDock* tables() const { return tables_; }
   Player& player() { return player_; }
 
@@ -104,6 +106,7 @@ class MainWindow : public QMainWindow {
   BonesDock* bones_ = nullptr;
   PropertiesDock* properties_ = nullptr;
   LogDock* log_ = nullptr;
+  PakDock* pak_ = nullptr;
   TimelineDock* timeline_ = nullptr;
   TableDock* tables_ = nullptr;
   QMenu* recentMenu_ = nullptr;

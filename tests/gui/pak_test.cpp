@@ -1,0 +1,411 @@
+// Dragon Nest paks in the viewer: the tree shows the top folders of every open pak and fills a
+// folder when it opens, deleted and overridden entries say so, the filter finds entries deep in
+// the tree, a double-clicked skin opens as the model with the paks still open, and extraction
+// runs off the GUI thread: byte-exact, never outside the folder, stopped by Cancel.
+#include <QDir>
+#include <QDirIterator>
+#include <QFile>
+#include <QMessageBox>
+#include <QProgressDialog>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QTreeWidget>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <set>
+
+#include "app/gui/main_window.h"
+#include "app/gui/pak_dock.h"
+#include "app/gui/pak_extract.h"
+#include "formats/dragonnest/pak_writer.h"
+#include "render/gl/offscreen.h"
+
+using marrow::app::MainWindow;
+using marrow::app::PakDock;
+using marrow::app::PakRow;
+namespace dn = marrow::formats::dragonnest;
+
+namespace {
+
+const QString kFixtures = QStringLiteral(MARROW_FIXTURES_DIR "/dragonnest/dnpak_py_tests/");
+
+QByteArray sample(int n, int seed) {
+  QByteArray out(n, '\0');
+  for (int i = 0; i < n; ++i)
+    out[i] = static_cast<char>("pqrstuvw"[(i * 5 + seed) % 8] + (i % 37 == 0));
+  return out;
+}
+
+QByteArray readBytes(const QString& path) {
+  QFile f(path);
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("(missing)");
+}
+
+bool writeBytes(const QString& path, const QByteArray& bytes) {
+  QDir().mkpath(QFileInfo(path).path());
+  QFile f(path);
+  return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
+}
+
+std::vector<std::byte> toBytes(const QByteArray& b) {
+  const auto* p = reinterpret_cast<const std::byte*>(b.constData());
+  return {p, p + b.size()};
+}
+
+// The layout of §2.1/§2.2 written field by field (for what pak_writer refuses to write: deleted
+// slots, names that climb out of the folder).
+struct Packer {
+  struct Row {
+    QByteArray name;
+    quint32 packed, size, offset;
+  };
+  QByteArray data;
+  std::vector<Row> rows;
+
+  void add(const char* name, const QByteArray& content) {
+    const QByteArray stream = qCompress(content, 1).mid(4);  // qCompress: a length, then zlib
+    rows.push_back({name, static_cast<quint32>(stream.size()), static_cast<quint32>(content.size()),
+                    static_cast<quint32>(1024 + data.size())});
+    data += stream;
+  }
+  void addDeleted(const char* name) { rows.push_back({name, 0, 0, 0}); }
+  static void u32(QByteArray& b, qsizetype at, quint32 v) {
+    for (int k = 0; k < 4; ++k) b[at + k] = static_cast<char>((v >> (8 * k)) & 0xFF);
+  }
+  QByteArray bytes() const {
+    QByteArray out(1024, '\0');
+    std::memcpy(out.data(), "EyedentityGames Packing File 0.1", 32);
+    out += data;
+    u32(out, 256, 11);
+    u32(out, 260, static_cast<quint32>(rows.size()));
+    u32(out, 264, static_cast<quint32>(out.size()));
+    for (const Row& r : rows) {
+      QByteArray row(316, '\0');
+      std::memcpy(row.data(), r.name.constData(), static_cast<std::size_t>(r.name.size()));
+      u32(row, 256, r.packed);
+      u32(row, 260, r.size);
+      u32(row, 264, r.packed);
+      u32(row, 268, r.offset);
+      out += row;
+    }
+    return out;
+  }
+};
+
+const QByteArray kTableOld = sample(777, 2), kTableNew = sample(901, 3), kIcon = sample(3000, 4),
+                 kReadme = "read me";
+
+bool openAndWait(MainWindow& w, const QStringList& files) {
+  QSignalSpy loaded(&w, &MainWindow::documentLoaded);
+  QSignalSpy failed(&w, &MainWindow::loadFailed);
+  w.openFiles(files);
+  return QTest::qWaitFor([&] { return !loaded.isEmpty() || !failed.isEmpty(); }, 20000) &&
+         !loaded.isEmpty();
+}
+
+QTreeWidgetItem* childNamed(QTreeWidgetItem* parent, const QString& path) {
+  for (int c = 0; c < parent->childCount(); ++c)
+    if (PakDock::rowPath(parent->child(c)) == path &&
+        PakDock::rowKind(parent->child(c)) != PakRow::Overridden)
+      return parent->child(c);
+  return nullptr;
+}
+
+QString listed(const std::set<QString>& names) {
+  return QStringList(names.begin(), names.end()).join(QStringLiteral(", "));
+}
+
+qsizetype bytesIn(const QTreeWidgetItem* row, int column) {
+  return static_cast<qsizetype>(row->data(column, Qt::UserRole).toLongLong());
+}
+
+std::set<QString> filesUnder(const QString& root) {
+  std::set<QString> out;
+  QDirIterator it(root, QDir::Files | QDir::Hidden, QDirIterator::Subdirectories);
+  while (it.hasNext()) out.insert(QDir(root).relativeFilePath(it.next()));
+  return out;
+}
+
+bool waitFor(marrow::app::PakExtraction* x) {
+  return x && QTest::qWaitFor([x] { return x->done(); }, 60000);
+}
+
+}  // namespace
+
+class PakTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("MarrowTests"));
+    QCoreApplication::setApplicationName(QStringLiteral("MarrowPakTest"));
+    QSettings().clear();
+    QVERIFY(tmp_.isValid());
+    haveFreeze_ =
+        QFile::exists(kFixtures + "freeze.skn") && QFile::exists(kFixtures + "freeze.msh");
+    const QByteArray skin = haveFreeze_ ? readBytes(kFixtures + "freeze.skn") : sample(500, 5);
+    const QByteArray mesh = haveFreeze_ ? readBytes(kFixtures + "freeze.msh") : sample(600, 6);
+    // The skin names its mesh by bare name: the file system finds it in another folder.
+    const std::vector<dn::PakFile> files{
+        {"\\Resource\\Char\\Warrior\\freeze.skn", toBytes(skin)},
+        {"\\resource\\mesh\\npc\\freeze.msh", toBytes(mesh)},
+        {"\\resource\\table\\items.dnt", toBytes(kTableOld)},
+        {"\\resource\\ui\\deep\\er\\still\\Needle_Icon.dds", toBytes(kIcon)},
+    };
+    const auto base = dn::writePak(files);
+    QVERIFY(base.ok());
+    const QByteArray baseBytes(reinterpret_cast<const char*>(base->data()),
+                               static_cast<qsizetype>(base->size()));
+    basePak_ = tmp_.filePath("paks/resource00.pak");
+    QVERIFY(writeBytes(basePak_, baseBytes));
+    // "00patch.pak" sorts first: its items.dnt overrides the base's (§2.4).
+    Packer patch;
+    patch.add("\\Resource\\Table\\Items.dnt", kTableNew);
+    patch.addDeleted("\\resource\\old\\gone.txt");
+    patch.add("\\..\\..\\evil.txt", "evil");
+    patch.add("\\resource\\readme.txt", kReadme);
+    patchPak_ = tmp_.filePath("paks/00patch.pak");
+    QVERIFY(writeBytes(patchPak_, patch.bytes()));
+    // Extracted under their stored names, in the stored case.
+    expected_ = {{"resource/char/warrior/freeze.skn", skin},
+                 {"resource/mesh/npc/freeze.msh", mesh},
+                 {"Resource/Table/Items.dnt", kTableNew},
+                 {"resource/ui/deep/er/still/needle_icon.dds", kIcon},
+                 {"resource/readme.txt", kReadme}};
+  }
+
+  void openingAPakShowsItsTopFoldersOnly() {
+    MainWindow w;
+    w.show();
+    QVERIFY(openAndWait(w, {basePak_, patchPak_}));
+    QVERIFY(w.document()->paks);
+    QCOMPARE(w.document()->paks->size(), std::size_t{2});
+    QVERIFY(w.document()->scene->meshes.empty());
+    QVERIFY(w.paks()->isVisible());
+    QTreeWidget* tree = w.paks()->tree();
+    QCOMPARE(tree->topLevelItemCount(), 2);
+    QCOMPARE(PakDock::rowPath(tree->topLevelItem(0)), QStringLiteral(".."));
+    QCOMPARE(PakDock::rowPath(tree->topLevelItem(1)), QStringLiteral("resource"));
+    for (int i = 0; i < 2; ++i) {  // nothing below is made before the folder opens
+      QTreeWidgetItem* top = tree->topLevelItem(i);
+      QCOMPARE(PakDock::rowKind(top), PakRow::Folder);
+      QCOMPARE(top->childCount(), 1);
+      QCOMPARE(PakDock::rowKind(top->child(0)), PakRow::Placeholder);
+    }
+  }
+
+  void openingAFolderShowsItsFilesWithSizesFoldersFirst() {
+    MainWindow w;
+    QVERIFY(openAndWait(w, {basePak_, patchPak_}));
+    QTreeWidgetItem* resource = w.paks()->tree()->topLevelItem(1);
+    resource->setExpanded(true);
+    QStringList names;
+    for (int c = 0; c < resource->childCount(); ++c)
+      names << resource->child(c)->text(PakDock::kName);
+    QCOMPARE(names, QStringList({"char", "mesh", "old", "table", "ui", "readme.txt"}));
+    QTreeWidgetItem* readme = resource->child(5);
+    QCOMPARE(PakDock::rowKind(readme), PakRow::File);
+    QCOMPARE(bytesIn(readme, PakDock::kSize), kReadme.size());
+    QVERIFY(bytesIn(readme, PakDock::kPacked) > 0);
+    QCOMPARE(readme->text(PakDock::kArchive), QStringLiteral("00patch.pak"));
+    QCOMPARE(childNamed(resource, "resource/table")->childCount(), 1);  // still not fetched
+  }
+
+  void anEntryHiddenByAnEarlierPakIsMarked() {
+    MainWindow w;
+    QVERIFY(openAndWait(w, {basePak_, patchPak_}));
+    QTreeWidgetItem* items = w.paks()->revealPath("resource/table/items.dnt");
+    QVERIFY(items);
+    QCOMPARE(items->text(PakDock::kName), QStringLiteral("Items.dnt"));  // the stored case
+    QCOMPARE(bytesIn(items, PakDock::kSize), kTableNew.size());
+    QCOMPARE(items->text(PakDock::kArchive),
+             QStringLiteral("00patch.pak, overrides resource00.pak"));
+    QTreeWidgetItem* table = items->parent();
+    QCOMPARE(table->childCount(), 2);
+    QTreeWidgetItem* hidden = table->child(1);
+    QCOMPARE(PakDock::rowKind(hidden), PakRow::Overridden);
+    QCOMPARE(hidden->text(PakDock::kName), QStringLiteral("items.dnt (overridden)"));
+    QCOMPARE(hidden->text(PakDock::kArchive), QStringLiteral("resource00.pak"));
+    QCOMPARE(bytesIn(hidden, PakDock::kSize), kTableOld.size());
+  }
+
+  void aDeletedEntryIsShownAsDeleted() {
+    MainWindow w;
+    QVERIFY(openAndWait(w, {basePak_, patchPak_}));
+    QTreeWidgetItem* gone = w.paks()->revealPath("resource/old/gone.txt");
+    QVERIFY(gone);
+    QCOMPARE(gone->text(PakDock::kName), QStringLiteral("gone.txt (deleted)"));
+    QVERIFY(gone->font(PakDock::kName).strikeOut());
+    QVERIFY(gone->text(PakDock::kSize).isEmpty());
+    QVERIFY(w.paks()->rowEntry(gone).entry->deleted());
+  }
+
+  void theFilterFindsAFileDeepInTheTree() {
+    MainWindow w;
+    QVERIFY(openAndWait(w, {basePak_, patchPak_}));
+    PakDock* dock = w.paks();
+    dock->setFilter(QStringLiteral("NEEDLE"));
+    QTreeWidget* matches = dock->matches();
+    QVERIFY(matches->isVisibleTo(dock));
+    QCOMPARE(matches->topLevelItemCount(), 1);
+    QCOMPARE(PakDock::rowPath(matches->topLevelItem(0)),
+             QStringLiteral("resource/ui/deep/er/still/needle_icon.dds"));
+    QCOMPARE(bytesIn(matches->topLevelItem(0), PakDock::kSize), kIcon.size());
+    dock->setFilter(QStringLiteral("still/n"));  // with a '/': the whole path
+    QCOMPARE(matches->topLevelItemCount(), 1);
+    dock->setFilter(QStringLiteral("resource"));  // without: names only
+    QCOMPARE(matches->topLevelItemCount(), 0);
+    dock->setFilter({});
+    QVERIFY(dock->tree()->isVisibleTo(dock));
+  }
+
+  void doubleClickingASkinOpensItAsTheModelWithThePaksStillOpen() {
+    if (!haveFreeze_) QSKIP("the Dragon Nest fixtures freeze.skn / freeze.msh are absent");
+    MainWindow w;
+    w.resize(1100, 750);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(openAndWait(w, {basePak_, patchPak_}));
+    PakDock* dock = w.paks();
+    QTreeWidgetItem* skin = dock->revealPath("resource/char/warrior/freeze.skn");
+    QVERIFY(skin);
+    dock->tree()->scrollToItem(skin);
+    QTest::qWait(100);  // the tree lays out the rows just fetched
+    QSignalSpy loaded(&w, &MainWindow::documentLoaded);
+    QSignalSpy failed(&w, &MainWindow::loadFailed);
+    // As a mouse does it: press and release, then the double click (QTest's alone has no press).
+    const QPoint at = dock->tree()->visualItemRect(skin).center();
+    QTest::mouseClick(dock->tree()->viewport(), Qt::LeftButton, {}, at);
+    QTest::mouseDClick(dock->tree()->viewport(), Qt::LeftButton, {}, at);
+    QTest::mouseRelease(dock->tree()->viewport(), Qt::LeftButton, {}, at);
+    QVERIFY(QTest::qWaitFor([&] { return !loaded.isEmpty() || !failed.isEmpty(); }, 20000));
+    QVERIFY2(failed.isEmpty(),
+             failed.isEmpty() ? "" : qPrintable(failed.front().front().toString()));
+    const auto& scene = *w.document()->scene;
+    QCOMPARE(scene.meshes.size(), std::size_t{1});
+    QCOMPARE(scene.meshes[0].positions.size(), std::size_t{27});
+    QVERIFY(w.document()->paks);
+    QCOMPARE(w.document()->paks->size(), std::size_t{2});
+    // The tree is as it was: the skin's folder open, the skin current.
+    QVERIFY(dock->tree()->currentItem());
+    QCOMPARE(PakDock::rowPath(dock->tree()->currentItem()),
+             QStringLiteral("resource/char/warrior/freeze.skn"));
+  }
+
+  void selectedFoldersAndFilesGiveEachEntryOnce() {
+    MainWindow w;
+    QVERIFY(openAndWait(w, {basePak_, patchPak_}));
+    PakDock* dock = w.paks();
+    QTreeWidgetItem* items = dock->revealPath("resource/table/items.dnt");
+    QVERIFY(items);
+    items->setSelected(true);
+    items->parent()->setSelected(true);
+    dock->revealPath("resource/old/gone.txt")->setSelected(true);  // deleted: nothing to write
+    const auto entries = dock->selectedEntries();
+    QCOMPARE(entries.size(), std::size_t{1});
+    QCOMPARE(QString::fromStdString(entries[0].pak->name()), patchPak_);
+  }
+
+  void extractingEverythingIsByteExactAndNothingLeavesTheFolder() {
+    MainWindow w;
+    QVERIFY(openAndWait(w, {basePak_, patchPak_}));
+    QTemporaryDir outer;
+    const QString out = outer.filePath("a/b/out");
+    QVERIFY(QDir().mkpath(out));
+    const int logged = w.log()->count();
+    QSignalSpy finished(w.paks(), &PakDock::extractionFinished);
+    auto* x = w.paks()->extractAll(out);
+    QVERIFY(waitFor(x));
+    QCOMPARE(finished.size(), 1);
+    const auto& report = x->report();
+    QCOMPARE(report.written, expected_.size());
+    QCOMPARE(report.refused.size(), std::size_t{1});
+    QCOMPARE(report.refused[0].entry, std::string("\\..\\..\\evil.txt"));
+    QVERIFY(report.failed.empty());
+    QVERIFY(!report.cancelled);
+    std::set<QString> want;
+    for (const auto& [path, bytes] : expected_) {
+      want.insert(path);
+      QVERIFY2(QFile::exists(out + "/" + path), qPrintable(listed(filesUnder(outer.path()))));
+      QCOMPARE(readBytes(out + "/" + path), bytes);
+    }
+    std::set<QString> written;
+    for (const auto& p : want) written.insert("a/b/out/" + p);
+    QVERIFY(filesUnder(outer.path()) == written);  // nothing above the folder, nothing else
+    QVERIFY(w.log()->count() > logged);            // the summary and the refusal
+    auto* box = w.paks()->findChild<QMessageBox*>();
+    QVERIFY(box);
+    QVERIFY2(box->text().contains("1 refused"), qPrintable(box->text()));
+    QVERIFY(box->text().contains("evil.txt"));
+    box->close();
+  }
+
+  void cancelStopsALongExtraction() {
+    QTemporaryDir dir;
+    std::vector<dn::PakFile> files;
+    constexpr int kCount = 20000;
+    for (int i = 0; i < kCount; ++i)
+      files.push_back({"bulk/entry" + std::to_string(i) + ".bin", toBytes(sample(1024, i))});
+    const auto bytes = dn::writePak(files);
+    QVERIFY(bytes.ok());
+    const QString path = dir.filePath("bulk.pak");
+    QVERIFY(writeBytes(path, QByteArray(reinterpret_cast<const char*>(bytes->data()),
+                                        static_cast<qsizetype>(bytes->size()))));
+    auto set = dn::PakSet::open({path.toStdString()});
+    QVERIFY(set.ok());
+    PakDock dock;
+    dock.show();
+    dock.setPaks(std::make_shared<const dn::PakSet>(std::move(set).value()));
+    QCOMPARE(dock.tree()->topLevelItemCount(), 1);  // "bulk", its 20,000 files not made yet
+    QCOMPARE(dock.tree()->topLevelItem(0)->childCount(), 1);
+    dock.setFilter(QStringLiteral("entry"));  // a flat list, capped
+    QCOMPARE(dock.matches()->topLevelItemCount(), PakDock::kMaxMatches + 1);
+    QCOMPARE(PakDock::rowKind(dock.matches()->topLevelItem(PakDock::kMaxMatches)), PakRow::More);
+    dock.setFilter({});
+
+    const QString out = dir.filePath("out");
+    auto* x = dock.extractAll(out);
+    QVERIFY(x);
+    QVERIFY(!dock.extractAll(out));  // one at a time
+    QVERIFY(QTest::qWaitFor([&] { return x->done() || x->dialog()->value() >= 3; }, 20000));
+    QVERIFY2(!x->done(), "the extraction ended before it could be cancelled");
+    auto* cancel = x->dialog()->findChild<QPushButton*>();
+    QVERIFY(cancel);
+    cancel->click();
+    QVERIFY(waitFor(x));
+    QVERIFY(x->report().cancelled);
+    QVERIFY(x->report().written >= 3);
+    QVERIFY(x->report().written < std::size_t{kCount});
+    QCOMPARE(filesUnder(out).size(), x->report().written);
+    if (auto* box = dock.findChild<QMessageBox*>()) {
+      QVERIFY(box->text().contains("Cancelled"));
+      box->close();
+    }
+  }
+
+ private:
+  QTemporaryDir tmp_;
+  QString basePak_, patchPak_;
+  bool haveFreeze_ = false;
+  std::vector<std::pair<QString, QByteArray>> expected_;
+};
+
+int main(int argc, char** argv) {
+  if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") &&
+      !std::getenv("QT_QPA_PLATFORM")) {
+    std::fprintf(stderr, "skipped: no display (run under xvfb-run, as test.sh does)\n");
+    return 77;
+  }
+  marrow::render::setDefaultSurfaceFormat();
+  QApplication app(argc, argv);
+  PakTest test;
+  return QTest::qExec(&test, argc, argv);
+}
+
+#include "pak_test.moc"
