@@ -263,7 +263,8 @@ class TablesTest : public QObject {
       QVERIFY2(findItem(props, QString::fromLatin1(name)), name);
     QCOMPARE(findItem(props, QStringLiteral("g_UseSpecular"))->text(1), QStringLiteral("7"));
     QCOMPARE(findItem(props, QStringLiteral("g_EmissivePower"))->text(1).toDouble(), 0.5);
-    QCOMPARE(findItem(props, QStringLiteral("g_DiffuseTex"))->text(1), QStringLiteral("character.dds"));
+    QCOMPARE(findItem(props, QStringLiteral("g_DiffuseTex"))->text(1),
+             QStringLiteral("character.dds"));
 
     // Attaching the .ani keeps the camera, lists its clips and plays them.
     w.viewport()->camera().setAngles(70.0f, 15.0f);
