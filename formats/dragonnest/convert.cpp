@@ -1,5 +1,6 @@
 // Dragon Nest records → the neutral model (dragonnest.h says how the two map).
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <glm/gtx/matrix_decompose.hpp>
 #include <unordered_map>
@@ -11,6 +12,13 @@ namespace marrow::formats::dragonnest {
 
 using detail::lower;
 using std::to_string;
+
+// The shortest text that reads back as the same float ("0.5", "1e-07"), for inspectors.
+static std::string shortest(float v) {
+  char buf[32];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  return std::string(buf, r.ptr);
+}
 
 Basis dragonNestBasis() {
   return Basis{Axis::Y, false, 0.01f};
@@ -164,17 +172,17 @@ class Builder {
       Material m;
       m.name = sm.name;
       m.properties.push_back({"effect", sm.effect});
-      m.properties.push_back({"alpha", to_string(sm.alpha)});
+      m.properties.push_back({"alpha", shortest(sm.alpha)});
       m.properties.push_back({"alpha blend", to_string(sm.alphaBlend)});
       m.diffuseAlphaIsOpacity = sm.alphaBlend != 0;
       for (const auto& p : sm.parameters) {
         std::string value;
         switch (p.type) {
           case SknParameter::Int: value = to_string(p.intValue); break;
-          case SknParameter::Float: value = to_string(p.floatValue); break;
+          case SknParameter::Float: value = shortest(p.floatValue); break;
           case SknParameter::Vector:
-            value = to_string(p.vector.x) + " " + to_string(p.vector.y) + " " +
-                    to_string(p.vector.z) + " " + to_string(p.vector.w);
+            value = shortest(p.vector.x) + " " + shortest(p.vector.y) + " " +
+                    shortest(p.vector.z) + " " + shortest(p.vector.w);
             break;
           case SknParameter::Texture: value = p.texture; break;
           default: value = "(type " + to_string(p.type) + ", no value)";
