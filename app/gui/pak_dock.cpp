@@ -74,7 +74,7 @@ QTreeWidget* makeView(QWidget* parent) {
   view->setHeaderLabels(
       {QObject::tr("Name"), QObject::tr("Size"), QObject::tr("Packed"), QObject::tr("Archive")});
   view->header()->setSectionResizeMode(QHeaderView::Interactive);
-  view->setColumnWidth(PakDock::kName, 220);
+  view->setColumnWidth(PakDock::kName, 170);  // the archive column stays in sight
   view->setColumnWidth(PakDock::kSize, 72);
   view->setColumnWidth(PakDock::kPacked, 72);
   view->setSelectionMode(QAbstractItemView::ExtendedSelection);
@@ -473,9 +473,9 @@ void PakDock::updateStatus() {
   if (!paks_) return status_->setText(tr("Open a .pak to browse it."));
   std::size_t entries = 0;
   for (std::size_t i = 0; i < paks_->size(); ++i) entries += paks_->pak(i).entries().size();
-  QString text = tr("%1 entries in %2 paks")
-                     .arg(QLocale().toString(static_cast<qulonglong>(entries)))
-                     .arg(paks_->size());
+  const QString count = QLocale().toString(static_cast<qulonglong>(entries));
+  QString text = paks_->size() == 1 ? tr("%1 entries in 1 pak").arg(count)
+                                    : tr("%1 entries in %2 paks").arg(count).arg(paks_->size());
   if (currentView() == matches_)
     text += tr(", %1 shown").arg(std::min(matches_->topLevelItemCount(), kMaxMatches));
   if (const int n = static_cast<int>(currentView()->selectedItems().size()))
