@@ -14,26 +14,15 @@
 
 #include "formats/io/byte_reader.h"
 #include "formats/io/byte_writer.h"
+#include "formats/io/guarded.h"
 #include "formats/io/read_context.h"
 #include "formats/io/result.h"
 #include "formats/model/scene.h"
 
 namespace marrow::formats::cal3d {
 
-// Runs a reader and returns what it makes as every reader entry point does: a FormatException
-// it throws, or running out of memory on counts too large to hold, becomes the error.
-template <class Part, class Fn>
-Result<Part> guarded(const ReadContext& ctx, Fn&& fn) {
-  try {
-    return fn();
-  } catch (const FormatException& e) {
-    return e.error();
-  } catch (const std::bad_alloc&) {
-    return FormatError{ctx.name, "", kNoOffset, "ran out of memory while reading"};
-  } catch (const std::length_error&) {
-    return FormatError{ctx.name, "", kNoOffset, "a count is too large to hold in memory"};
-  }
-}
+// Readers return through formats::guarded (formats/io/guarded.h).
+using formats::guarded;
 
 inline constexpr int kEarliestVersion = 699;
 inline constexpr int kLatestVersion = 1301;

@@ -12,6 +12,7 @@
 
 #include "formats/io/byte_reader.h"
 #include "formats/io/byte_writer.h"
+#include "formats/io/guarded.h"
 #include "formats/io/read_context.h"
 #include "formats/io/result.h"
 #include "formats/model/glm.h"
@@ -24,19 +25,8 @@ inline constexpr std::size_t kName = 256;
 // "Scene Root" names no node (§3.3, §5.2).
 inline constexpr std::string_view kSceneRoot = "Scene Root";
 
-// Runs a parse that may throw FormatException and turns every failure into an error.
-template <class T, class Fn>
-Result<T> guarded(const ReadContext& ctx, Fn&& fn) {
-  try {
-    return fn();
-  } catch (const FormatException& e) {
-    return e.error();
-  } catch (const std::bad_alloc&) {
-    return FormatError{ctx.name, "", kNoOffset, "ran out of memory while reading"};
-  } catch (const std::length_error&) {
-    return FormatError{ctx.name, "", kNoOffset, "a count is too large to hold in memory"};
-  }
-}
+// Parses return through formats::guarded (formats/io/guarded.h).
+using formats::guarded;
 
 inline bool startsWith(std::span<const std::byte> data, std::string_view magic) {
   return data.size() >= magic.size() && std::memcmp(data.data(), magic.data(), magic.size()) == 0;

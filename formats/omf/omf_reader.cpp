@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "formats/io/byte_reader.h"
+#include "formats/io/guarded.h"
 #include "formats/omf/omf.h"
 #include "formats/omf/omf_layout.h"
 
@@ -628,15 +629,7 @@ class Reader {
 }  // namespace
 
 Result<Scene> readOmf(std::span<const std::byte> data, const ReadContext& ctx) {
-  try {
-    return Reader(data, ctx).read();
-  } catch (const FormatException& e) {
-    return e.error();
-  } catch (const std::bad_alloc&) {
-    return FormatError{ctx.name, "", kNoOffset, "ran out of memory while reading"};
-  } catch (const std::length_error&) {
-    return FormatError{ctx.name, "", kNoOffset, "a count is too large to hold in memory"};
-  }
+  return guarded<Scene>(ctx, [&] { return Reader(data, ctx).read(); });
 }
 
 }  // namespace marrow::formats
