@@ -50,7 +50,7 @@ int convertToBrf(const Args& args, const std::string& out, double version) {
   if (!doc) return kLoadError;
   namespace brf = formats::brf;
   // Which records each input names, by file; inputs that are not BRF files cannot be written.
-  std::vector<brf::RecordRef> records;
+  std::vector<std::vector<brf::RecordRef>> addressed(doc->brf.size());
   bool whole = false;
   for (const auto& input : args.inputs) {
     const auto [file, record] = brf::splitAddress(input);
@@ -75,33 +75,21 @@ int convertToBrf(const Args& args, const std::string& out, double version) {
     for (brf::Section kind : {brf::Section::Texture, brf::Section::Shader})
       for (std::size_t i = 0; i < brf::recordCount(*doc->brf[source].doc, kind); ++i)
         if (brf::recordName(doc->brf[source], kind, i) == record) found->records.push_back({source, kind, i});
-    records.insert(records.end(), found->records.begin(), found->records.end());
+    addressed[source].insert(addressed[source].end(), found->records.begin(), found->records.end());
   }
   const int target = args.option("--version") ? static_cast<int>(version) : doc->brf.front().doc->version;
   if (whole && doc->brf.size() == 1 && target == doc->brf.front().doc->version)
     return writeBytes(out, brf::write(*doc->brf.front().doc)) ? kOk : kLoadError;
-  if (whole) {  // whole files and records: all of the whole files
-    records.clear();
-    for (std::size_t s = 0; s < doc->brf.size(); ++s) {
-      bool addressed = false;
-      for (const auto& input : args.inputs) {
-        const auto [file, record] = brf::splitAddress(input);
-        addressed |= file == doc->brf[s].name && !record.empty();
-      }
-      for (brf::Section kind : {brf::Section::Texture, brf::Section::Shader, brf::Section::Material,
-                                brf::Section::Mesh, brf::Section::Skeleton, brf::Section::Animation,
-                                brf::Section::Body})
-        for (std::size_t i = 0; i < brf::recordCount(*doc->brf[s].doc, kind); ++i)
-          if (!addressed) records.push_back({s, kind, i});
+  // A file given whole brings all its records; a file given by records, those records.
+  std::vector<brf::RecordRef> records;
+  for (std::size_t s = 0; s < doc->brf.size(); ++s) {
+    if (!addressed[s].empty()) {
+      records.insert(records.end(), addressed[s].begin(), addressed[s].end());
+      continue;
     }
-    for (const auto& input : args.inputs) {
-      const auto [file, record] = brf::splitAddress(input);
-      if (record.empty()) continue;
-      for (std::size_t s = 0; s < doc->brf.size(); ++s)
-        if (doc->brf[s].name == file)
-          if (auto found = brf::findRecords(doc->brf, s, std::span(&record, 1)))
-            records.insert(records.end(), found->records.begin(), found->records.end());
-    }
+    for (brf::Section kind : brf::kSections)
+      for (std::size_t i = 0; i < brf::recordCount(*doc->brf[s].doc, kind); ++i)
+        records.push_back({s, kind, i});
   }
   formats::Diagnostics diag;
   const brf::Document written = brf::gather(doc->brf, records, target, diag);

@@ -129,17 +129,12 @@ void record(Figures& f, const brf::Source& src, brf::Section kind, std::size_t i
   }
 }
 
-constexpr brf::Section kOrder[] = {brf::Section::Texture, brf::Section::Shader,
-                                   brf::Section::Material, brf::Section::Mesh,
-                                   brf::Section::Skeleton, brf::Section::Animation,
-                                   brf::Section::Body};
-
 }  // namespace
 
 void writeRecords(JsonWriter& json, std::span<const brf::Source> sources) {
   json.beginArray();
   for (const auto& src : sources)
-    for (brf::Section kind : kOrder)
+    for (brf::Section kind : brf::kSections)
       for (std::size_t i = 0; i < brf::recordCount(*src.doc, kind); ++i) {
         json.beginObject()
             .field("file", src.name)
@@ -156,7 +151,7 @@ void printRecords(std::span<const brf::Source> sources) {
   for (const auto& src : sources) {
     std::printf("%s  (%s)\n", src.name.c_str(),
                 src.doc->version == 0 ? "M&B 1.011" : ("Warband, version " + std::to_string(src.doc->version)).c_str());
-    for (brf::Section kind : kOrder) {
+    for (brf::Section kind : brf::kSections) {
       const std::size_t n = brf::recordCount(*src.doc, kind);
       if (n == 0) continue;
       std::printf("  %s: %zu\n", brf::kindName(kind), n);

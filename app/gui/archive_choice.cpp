@@ -10,13 +10,6 @@ using brf::Section;
 
 namespace {
 
-std::vector<RecordRef> allOf(std::span<const brf::Source> sources, Section kind) {
-  std::vector<RecordRef> out;
-  for (std::size_t s = 0; s < sources.size(); ++s)
-    for (std::size_t i = 0; i < brf::recordCount(*sources[s].doc, kind); ++i) out.push_back({s, kind, i});
-  return out;
-}
-
 std::vector<RecordRef> ofKind(std::span<const RecordRef> records, Section kind) {
   std::vector<RecordRef> out;
   std::copy_if(records.begin(), records.end(), std::back_inserter(out),
@@ -72,7 +65,7 @@ ArchiveChoice chooseRecords(std::span<const brf::Source> sources, std::span<cons
   if (!animations.empty())
     c.clip = brf::recordName(sources[animations.front().source], Section::Animation,
                              animations.front().index);
-  c.selection.animations = allOf(sources, Section::Animation);
+  c.selection.animations = brf::allRecords(sources, Section::Animation);
   c.selection.skeleton = skeleton;
 
   if (!meshes.empty() || !bodies.empty()) {
@@ -89,8 +82,8 @@ ArchiveChoice chooseRecords(std::span<const brf::Source> sources, std::span<cons
   }
   if (!animations.empty()) {
     c.show = ArchiveChoice::Show::Records;
-    c.selection.meshes = shown.meshes ? *shown.meshes : allOf(sources, Section::Mesh);
-    c.selection.bodies = shown.bodies ? *shown.bodies : allOf(sources, Section::Body);
+    c.selection.meshes = shown.meshes ? *shown.meshes : brf::allRecords(sources, Section::Mesh);
+    c.selection.bodies = shown.bodies ? *shown.bodies : brf::allRecords(sources, Section::Body);
     pickForAnimation(sources, animations.front(), skeleton, c);
     if (skeleton && c.selection.skeleton == skeleton) c.chosenSkeleton = skeleton;
     return c;
@@ -122,9 +115,9 @@ ArchiveChoice chooseRecords(std::span<const brf::Source> sources, std::span<cons
 
 std::vector<RecordRef> fittingSkeletonsFor(std::span<const brf::Source> sources,
                                            const brf::Selection& selection) {
-  const auto meshes = selection.meshes ? *selection.meshes : allOf(sources, Section::Mesh);
+  const auto meshes = selection.meshes ? *selection.meshes : brf::allRecords(sources, Section::Mesh);
   const auto animations =
-      selection.animations ? *selection.animations : allOf(sources, Section::Animation);
+      selection.animations ? *selection.animations : brf::allRecords(sources, Section::Animation);
   return brf::fittingSkeletons(sources, meshes, animations);
 }
 

@@ -43,6 +43,9 @@ struct RecordRef {
 const std::string& recordName(const Source& source, Section kind, std::size_t index);
 const char* kindName(Section kind);  // "mesh", "skeleton", "animation", …
 
+// Every record of one kind, source by source.
+std::vector<RecordRef> allRecords(std::span<const Source> sources, Section kind);
+
 // The highest bone index a mesh's rigging names, or -1 when it is not rigged.
 int maxRiggedBone(const Mesh& mesh);
 

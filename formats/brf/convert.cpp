@@ -543,16 +543,10 @@ Result<Scene> buildScene(std::span<const Source> sources, const Selection& selec
     version = version < 0 || version == s.doc->version ? s.doc->version : 2;
   scene.format = version == 0 ? "BRF (M&B 1.011)" : version == 1 ? "BRF (Warband)" : "BRF";
 
-  const auto all = [&](Section kind) {
-    std::vector<RecordRef> out;
-    for (std::size_t s = 0; s < sources.size(); ++s)
-      for (std::size_t i = 0; i < recordCount(*sources[s].doc, kind); ++i) out.push_back({s, kind, i});
-    return out;
-  };
-  const std::vector<RecordRef> meshes = selection.meshes ? *selection.meshes : all(Section::Mesh);
-  const std::vector<RecordRef> bodies = selection.bodies ? *selection.bodies : all(Section::Body);
+  const std::vector<RecordRef> meshes = selection.meshes ? *selection.meshes : allRecords(sources, Section::Mesh);
+  const std::vector<RecordRef> bodies = selection.bodies ? *selection.bodies : allRecords(sources, Section::Body);
   const std::vector<RecordRef> animations =
-      selection.animations ? *selection.animations : all(Section::Animation);
+      selection.animations ? *selection.animations : allRecords(sources, Section::Animation);
 
   // The skeleton: the one chosen, or the first that fits (brf.h fittingSkeletons), or, with
   // nothing rigged and no animation, the first there is.
@@ -564,7 +558,7 @@ Result<Scene> buildScene(std::span<const Source> sources, const Selection& selec
     } else {
       bool rigged = false;
       for (const RecordRef& m : meshes) rigged |= maxRiggedBone(sources[m.source].doc->meshes[m.index]) >= 0;
-      const auto skeletons = all(Section::Skeleton);
+      const auto skeletons = allRecords(sources, Section::Skeleton);
       if (!rigged && animations.empty() && !skeletons.empty()) skel = skeletons.front();
     }
   }
@@ -596,7 +590,7 @@ Result<Scene> buildScene(std::span<const Source> sources, const Selection& selec
       if (auto clip = frameClip(src, m, scene.diagnostics)) scene.clips.push_back(std::move(*clip));
     scene.meshes.push_back(std::move(*mesh));
   }
-  for (const RecordRef& r : selection.materials ? *selection.materials : all(Section::Material))
+  for (const RecordRef& r : selection.materials ? *selection.materials : allRecords(sources, Section::Material))
     materials.material(recordName(sources[r.source], Section::Material, r.index));
 
   // Animations name their bones after a skeleton of their bone count (§9): the model's when it
@@ -611,7 +605,7 @@ Result<Scene> buildScene(std::span<const Source> sources, const Selection& selec
     std::optional<BuiltSkeleton> other;
     const BuiltSkeleton* namer = built && built->skeleton.bones.size() == a.tracks.size() ? &*built : nullptr;
     if (!namer)
-      for (const RecordRef& s : all(Section::Skeleton)) {
+      for (const RecordRef& s : allRecords(sources, Section::Skeleton)) {
         if (sources[s.source].doc->skeletons[s.index].bones.size() != a.tracks.size()) continue;
         auto b = buildSkeleton(sources[s.source], sources[s.source].doc->skeletons[s.index]);
         if (!b) continue;

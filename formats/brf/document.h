@@ -139,6 +139,10 @@ struct Body {
 
 // The sections in the order the file had them (writing repeats that order).
 enum class Section { Texture, Shader, Material, Mesh, Skeleton, Animation, Body };
+// Every kind, in the order OpenBRF writes them (§2).
+inline constexpr Section kSections[] = {Section::Texture,  Section::Shader,    Section::Material,
+                                        Section::Mesh,     Section::Skeleton,  Section::Animation,
+                                        Section::Body};
 
 // One section token as the file had it: its kind and how many records it held. A kind may come
 // more than once (§2: readers accept any order; a repeated section appends its records to the

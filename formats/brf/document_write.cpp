@@ -274,8 +274,7 @@ std::vector<std::byte> write(const Document& doc) {
     spans = doc.order;
     versionAt = doc.versionTokenAt;
   } else {
-    for (Section s : {Section::Texture, Section::Shader, Section::Material, Section::Mesh,
-                      Section::Skeleton, Section::Animation, Section::Body})
+    for (Section s : kSections)
       if (const std::size_t n = recordCount(doc, s); n > 0) spans.push_back({s, count(n)});
   }
   const bool versionToken = doc.hasVersionToken || doc.version != 0;

@@ -42,11 +42,8 @@ Document gather(std::span<const Source> sources, std::span<const RecordRef> reco
                 Diagnostics& diag) {
   std::vector<RecordRef> chosen(records.begin(), records.end());
   if (chosen.empty())
-    for (std::size_t s = 0; s < sources.size(); ++s)
-      for (Section kind : {Section::Texture, Section::Shader, Section::Material, Section::Mesh,
-                           Section::Skeleton, Section::Animation, Section::Body})
-        for (std::size_t i = 0; i < recordCount(*sources[s].doc, kind); ++i)
-          chosen.push_back({s, kind, i});
+    for (Section kind : kSections)
+      for (const RecordRef& r : allRecords(sources, kind)) chosen.push_back(r);
   // Each source's meshes change layout from that source's version.
   std::vector<Document> parts(sources.size());
   for (std::size_t s = 0; s < sources.size(); ++s) parts[s].version = sources[s].doc->version;

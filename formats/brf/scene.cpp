@@ -44,20 +44,12 @@ int maxRiggedBone(const Mesh& mesh) {
   return highest;
 }
 
-namespace {
-
-constexpr Section kAllKinds[] = {Section::Texture, Section::Shader,   Section::Material,
-                                 Section::Mesh,    Section::Skeleton, Section::Animation,
-                                 Section::Body};
-
-std::vector<RecordRef> allOf(std::span<const Source> sources, Section kind) {
+std::vector<RecordRef> allRecords(std::span<const Source> sources, Section kind) {
   std::vector<RecordRef> out;
   for (std::size_t s = 0; s < sources.size(); ++s)
     for (std::size_t i = 0; i < recordCount(*sources[s].doc, kind); ++i) out.push_back({s, kind, i});
   return out;
 }
-
-}  // namespace
 
 std::vector<RecordRef> fittingSkeletons(std::span<const Source> sources,
                                         std::span<const RecordRef> meshes,
@@ -66,7 +58,7 @@ std::vector<RecordRef> fittingSkeletons(std::span<const Source> sources,
   for (const RecordRef& m : meshes)
     highest = std::max(highest, maxRiggedBone(sources[m.source].doc->meshes[m.index]));
   std::vector<RecordRef> fits, fitsWithAnimation;
-  for (const RecordRef& s : allOf(sources, Section::Skeleton)) {
+  for (const RecordRef& s : allRecords(sources, Section::Skeleton)) {
     const std::size_t bones = sources[s.source].doc->skeletons[s.index].bones.size();
     if (bones == 0 || static_cast<std::int64_t>(bones) <= highest) continue;
     fits.push_back(s);
@@ -104,7 +96,7 @@ Result<Addressed> findRecords(std::span<const Source> sources, std::size_t sourc
   const Source& src = sources[source];
   for (const std::string& name : names) {
     bool found = false;
-    for (Section kind : kAllKinds)
+    for (Section kind : kSections)
       for (std::size_t i = 0; i < recordCount(*src.doc, kind); ++i)
         if (recordName(src, kind, i) == name) {
           // Shaders and textures are parts of materials, not of a model on their own.
@@ -118,7 +110,7 @@ Result<Addressed> findRecords(std::span<const Source> sources, std::size_t sourc
     if (found) continue;
     std::string have;
     std::size_t listed = 0, total = 0;
-    for (Section kind : kAllKinds)
+    for (Section kind : kSections)
       for (std::size_t i = 0; i < recordCount(*src.doc, kind); ++i, ++total)
         if (listed < 8) {
           have += (listed++ ? ", " : "") + std::string(kindName(kind)) + " '" +
