@@ -595,6 +595,20 @@ Result<Scene> buildScene(std::span<const Source> sources, const Selection& selec
 
   // Animations name their bones after a skeleton of their bone count (§9): the model's when it
   // fits, else another open one; a clip made for another skeleton is listed but plays nothing.
+  // The other skeletons are built once per bone count, however many animations need them.
+  std::map<std::size_t, std::optional<BuiltSkeleton>> others;
+  const auto otherFor = [&](std::size_t bones) -> const BuiltSkeleton* {
+    auto [it, added] = others.try_emplace(bones);
+    if (added)
+      for (const RecordRef& s : allRecords(sources, Section::Skeleton)) {
+        if (sources[s.source].doc->skeletons[s.index].bones.size() != bones) continue;
+        auto b = buildSkeleton(sources[s.source], sources[s.source].doc->skeletons[s.index]);
+        if (!b) continue;
+        it->second = std::move(b).value();
+        break;
+      }
+    return it->second ? &*it->second : nullptr;
+  };
   for (const RecordRef& r : animations) {
     const Source& src = sources[r.source];
     const Animation& a = src.doc->animations.at(r.index);
@@ -602,17 +616,9 @@ Result<Scene> buildScene(std::span<const Source> sources, const Selection& selec
     std::string skeletonName;
     int rootTrack = -1;
     glm::vec3 rootRest(0.0f);
-    std::optional<BuiltSkeleton> other;
-    const BuiltSkeleton* namer = built && built->skeleton.bones.size() == a.tracks.size() ? &*built : nullptr;
-    if (!namer)
-      for (const RecordRef& s : allRecords(sources, Section::Skeleton)) {
-        if (sources[s.source].doc->skeletons[s.index].bones.size() != a.tracks.size()) continue;
-        auto b = buildSkeleton(sources[s.source], sources[s.source].doc->skeletons[s.index]);
-        if (!b) continue;
-        other = std::move(b).value();
-        namer = &*other;
-        break;
-      }
+    const BuiltSkeleton* namer = built && built->skeleton.bones.size() == a.tracks.size()
+                                     ? &*built
+                                     : otherFor(a.tracks.size());
     if (namer) {
       skeletonName = namer->skeleton.name;
       rootTrack = namer->root;
