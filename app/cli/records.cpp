@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
-#include <set>
 #include <string>
 
 namespace marrow::app::cli {
@@ -40,8 +39,7 @@ struct Figures {
 
 void mesh(Figures& f, const brf::Mesh& m, int version) {
   const int highest = brf::maxRiggedBone(m);
-  std::size_t riggedBones = 0;
-  for (const auto& rb : m.rigging) riggedBones += rb.pairs.empty() ? 0 : 1;
+  const std::size_t riggedBones = brf::riggedBoneCount(m);
   f.add("flags", hex(m.flags), false)
       .add("material", m.material)
       .add("positions", U(m.positions.size()))
@@ -65,22 +63,20 @@ void mesh(Figures& f, const brf::Mesh& m, int version) {
 }
 
 void animation(Figures& f, const brf::Animation& a) {
-  std::set<std::int32_t> times;
   std::size_t keys = 0, minKeys = ~std::size_t{0}, maxKeys = 0;
   for (const auto& t : a.tracks) {
     keys += t.size();
     minKeys = std::min(minKeys, t.size());
     maxKeys = std::max(maxKeys, t.size());
-    for (const auto& k : t) times.insert(k.time);
   }
-  for (const auto& k : a.translations) times.insert(k.time);
   if (a.tracks.empty()) minKeys = 0;
+  const brf::KeyTimes times = brf::keyTimes(a);
   f.add("bones", U(a.tracks.size()))
       .add("rotation_keys", U(keys))
       .add("translation_keys", U(a.translations.size()))
-      .add("frames", U(times.size()))
-      .add("first_time", times.empty() ? 0 : *times.begin())
-      .add("last_time", times.empty() ? 0 : *times.rbegin())
+      .add("frames", U(times.count))
+      .add("first_time", times.first)
+      .add("last_time", times.last)
       .add("min_keys_per_bone", U(minKeys), false)
       .add("max_keys_per_bone", U(maxKeys), false);
 }

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 
 namespace marrow::app {
 
@@ -35,7 +34,7 @@ QStringList meshFigures(const brf::Mesh& m) {
                            .arg(m.vertices.size()).arg(m.faces.size()).arg(m.positions.size());
   QStringList animation;
   if (const int highest = brf::maxRiggedBone(m); highest >= 0)
-    animation << tr("rigged to %1 bones (needs %2)").arg(m.rigging.size()).arg(highest + 1);
+    animation << tr("rigged to %1 bones (needs %2)").arg(brf::riggedBoneCount(m)).arg(highest + 1);
   if (!m.frames.empty()) {
     std::vector<std::int32_t> times;
     for (const auto& f : m.frames) times.push_back(f.time);
@@ -45,12 +44,10 @@ QStringList meshFigures(const brf::Mesh& m) {
 }
 
 QStringList animationFigures(const brf::Animation& a) {
-  std::set<std::int32_t> times;
-  for (const auto& track : a.tracks)
-    for (const auto& k : track) times.insert(k.time);
-  for (const auto& k : a.translations) times.insert(k.time);
-  const QString range = times.empty() ? tr("no keys")
-                                      : tr("%1 frames, %2–%3").arg(times.size()).arg(*times.begin()).arg(*times.rbegin());
+  const brf::KeyTimes times = brf::keyTimes(a);
+  const QString range = times.count == 0
+                            ? tr("no keys")
+                            : tr("%1 frames, %2–%3").arg(times.count).arg(times.first).arg(times.last);
   return {tr("%1 bones").arg(a.tracks.size()), range, {}};
 }
 

@@ -46,8 +46,18 @@ const char* kindName(Section kind);  // "mesh", "skeleton", "animation", …
 // Every record of one kind, source by source.
 std::vector<RecordRef> allRecords(std::span<const Source> sources, Section kind);
 
-// The highest bone index a mesh's rigging names, or -1 when it is not rigged.
+// The highest bone index a mesh's rigging names, or -1 when it is not rigged; and how many
+// bones its rigging moves something with.
 int maxRiggedBone(const Mesh& mesh);
+std::size_t riggedBoneCount(const Mesh& mesh);
+
+// The distinct key times of an animation (rotation and translation keys; a time repeated in a
+// track counts once): how many, the first and the last (0 and 0 without keys).
+struct KeyTimes {
+  std::size_t count = 0;
+  std::int32_t first = 0, last = 0;
+};
+KeyTimes keyTimes(const Animation& animation);
 
 // What a model is made of. Unset means: every mesh, body, animation and material of every
 // source, and the skeleton that fits best (fittingSkeletons). Whatever is set, the model also

@@ -44,6 +44,22 @@ int maxRiggedBone(const Mesh& mesh) {
   return highest;
 }
 
+std::size_t riggedBoneCount(const Mesh& mesh) {
+  return static_cast<std::size_t>(std::count_if(mesh.rigging.begin(), mesh.rigging.end(),
+                                                [](const RigBone& rb) { return !rb.pairs.empty(); }));
+}
+
+KeyTimes keyTimes(const Animation& animation) {
+  std::vector<std::int32_t> times;
+  for (const auto& track : animation.tracks)
+    for (const RotKey& k : track) times.push_back(k.time);
+  for (const TransKey& k : animation.translations) times.push_back(k.time);
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  if (times.empty()) return {};
+  return {times.size(), times.front(), times.back()};
+}
+
 std::vector<RecordRef> allRecords(std::span<const Source> sources, Section kind) {
   std::vector<RecordRef> out;
   for (std::size_t s = 0; s < sources.size(); ++s)
