@@ -1,9 +1,11 @@
 #include "app/cli/cli.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 
+#include "app/cli/batch.h"
 #include "app/document.h"
 
 namespace marrow::app::cli {
@@ -27,9 +29,11 @@ const std::vector<CommandSpec>& commands() {
        {"--json"}},
       {"convert",
        "convert INPUT... -o OUTPUT.(omf|cfg|csf|cmf|caf|crf|xsf|xmf|xaf|xrf|brf|glb|gltf) [--version N] "
-       "[--xml] [--clip NAME|INDEX] [--material NAME|INDEX]",
-       {"-o", "--output", "--version", "--clip", "--material"},
-       {"--xml"}},
+       "[--xml] [--clip NAME|INDEX] [--material NAME|INDEX]\n"
+       "  marrow-cli convert INPUT|FOLDER|PATTERN... -o FOLDER/ [--to glb|gltf|omf|cfg] [-j N] "
+       "[--timeout SECONDS] [--quiet] [--json]",
+       {"-o", "--output", "--version", "--clip", "--material", "--to", "-j", "--jobs", "--timeout"},
+       {"--xml", "--quiet", "--json"}},
       {"render",
        "render INPUT... -o OUT.png [--clip NAME|INDEX|none] [--time SECONDS] [--size WxH] "
        "[--mode once|loop|ping-pong] [--yaw DEG] [--pitch DEG] [--lod 0..1] [--wireframe] "
@@ -68,7 +72,11 @@ void printHelp(std::FILE* out) {
                "given form one file system, where a skin finds its mesh and textures by name.\n"
                "Several Dragon Nest .pak archives form one file system, searched in byte-wise\n"
                "order of their paths (00Resource.pak overrides Resource00.pak).\n"
-               "Exit codes: 0 ok, 1 load or write error, 2 usage.\n");
+               "convert with -o FOLDER/ converts each model on its own: every model file in a\n"
+               "FOLDER, files matching a PATTERN ('models/**/*.dae'), ARCHIVE.pak::PATTERN\n"
+               "('char/**/*.skn'; an archive alone: its skins), FILE.brf::PATTERN (its meshes);\n"
+               "-j N runs N at once (default: one per core); a failure is reported and the rest go on.\n"
+               "Exit codes: 0 ok, 1 load or write error (in a batch: any model failed), 2 usage.\n");
 }
 
 }  // namespace
@@ -117,7 +125,11 @@ int main(int argc, char** argv) {
     }
     std::string value;
     bool hasValue = false;
-    if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {  // --time=0.5
+    if (a.size() > 2 && a.rfind("-j", 0) == 0 && std::isdigit(static_cast<unsigned char>(a[2]))) {  // -j4
+      value = a.substr(2);
+      a = "-j";
+      hasValue = true;
+    } else if (a.rfind("--", 0) == 0 && a.find('=') != std::string::npos) {  // --time=0.5
       value = a.substr(a.find('=') + 1);
       a = a.substr(0, a.find('='));
       hasValue = true;
@@ -130,7 +142,7 @@ int main(int argc, char** argv) {
         if (i + 1 >= argc) return usageError(command, a + " needs a value");
         value = argv[++i];
       }
-      args.options[a == "--output" ? "-o" : a] = value;
+      args.options[a == "--output" ? "-o" : a == "--jobs" ? "-j" : a] = value;
     } else if (isIn(spec->flagOptions) && !hasValue) {
       args.flags.insert(a);
     } else if (a.size() > 1 && a[0] == '-' && a != "-") {
@@ -144,7 +156,16 @@ int main(int argc, char** argv) {
   if (command == "info") return runInfo(args);
   if (command == "list") return runList(args);
   if (command == "pose") return runPose(args);
-  if (command == "convert") return runConvert(args);
+  if (command == "convert") {
+    if (isBatchConvert(args)) return runBatchConvert(args);
+    for (const char* batchOnly : {"--to", "-j", "--timeout"})
+      if (args.option(batchOnly))
+        return usageError(command, std::string(batchOnly) + " is for batch conversion (-o FOLDER/)");
+    for (const char* batchOnly : {"--quiet", "--json"})
+      if (args.has(batchOnly))
+        return usageError(command, std::string(batchOnly) + " is for batch conversion (-o FOLDER/)");
+    return runConvert(args);
+  }
   if (command == "extract") return runExtract(args);
   if (command == "pack") return runPack(args);
   return runRender(argc, argv, args);
