@@ -6,10 +6,10 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QSignalBlocker>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-
 #include <algorithm>
 
 #include "app/gui/record_figures.h"
@@ -68,13 +68,32 @@ ArchiveDock::ArchiveDock(QWidget* parent) : QDockWidget(tr("Archive"), parent) {
   tree_->setSelectionMode(QAbstractItemView::ExtendedSelection);
   tree_->setUniformRowHeights(true);
   tree_->setAlternatingRowColors(true);
+  tree_->setContextMenuPolicy(Qt::CustomContextMenu);
   rows->addWidget(tree_, 1);
   setWidget(body);
 
   connect(filter_, &QLineEdit::textChanged, this, &ArchiveDock::setFilter);
   connect(tree_, &QTreeWidget::itemSelectionChanged, this, &ArchiveDock::recordsSelected);
   connect(skeletons_, &QComboBox::currentIndexChanged, this, &ArchiveDock::skeletonChosen);
+  connect(tree_, &QTreeWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+    QMenu menu(this);
+    fillMenu(menu, tree_->itemAt(at));
+    menu.exec(tree_->viewport()->mapToGlobal(at));
+  });
   setFittingSkeletons({}, {}, std::nullopt);
+}
+
+void ArchiveDock::fillMenu(QMenu& menu, QTreeWidgetItem* item) {
+  std::vector<brf::RecordRef> records;
+  if (item && isRecord(item) && !item->isSelected())
+    records.push_back(refOf(item));
+  else
+    records = selectedRecords();
+  const QString label =
+      records.size() > 1 ? tr("Export %1 Records…").arg(records.size()) : tr("Export…");
+  QAction* a = menu.addAction(label, this, [this, records] { emit exportRequested(records); });
+  a->setEnabled(!records.empty());
+  a->setToolTip(tr("Write the records as a model (glTF, OMF, cal3d) or as a .brf file"));
 }
 
 void ArchiveDock::setSources(std::span<const brf::Source> sources) {

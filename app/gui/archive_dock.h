@@ -14,6 +14,7 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QTreeWidget;
 class QTreeWidgetItem;
 
@@ -45,12 +46,17 @@ class ArchiveDock : public QDockWidget {
   void chooseSkeleton(std::optional<formats::brf::RecordRef> skeleton);  // emits skeletonChosen
 
   QTreeWidget* tree() const { return tree_; }
+  // The tree's context menu for a right-click on `item` (null: empty space): Export… of the
+  // records selected, or of the record clicked when it is not among them.
+  void fillMenu(QMenu& menu, QTreeWidgetItem* item);
   // The rows visible under the filter, per kind (for the group labels and for tests).
   int visibleRecords(formats::brf::Section kind) const;
 
  signals:
   void recordsSelected();
   void skeletonChosen();
+  // Export… was chosen for these records (main_window.cpp asks where and writes them).
+  void exportRequested(const std::vector<formats::brf::RecordRef>& records);
 
  private:
   void fill();

@@ -3,7 +3,7 @@
 
 #include <QFutureWatcher>
 #include <QMainWindow>
-
+#include <functional>
 #include <memory>
 #include <optional>
 #include <set>
@@ -30,6 +30,7 @@ class TableDock;
 class TimelineDock;
 class Viewport;
 enum class ItemKind;
+struct ExportJob;
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -53,9 +54,18 @@ class MainWindow : public QMainWindow {
   TableDock* tables() const { return tables_; }
   Player& player() { return player_; }
 
+  // Where an export goes: asked with a file dialog whose filters are the export formats
+  // (`brf`: .brf offered too); an empty answer cancels. Tests put their own.
+  using ExportPathChooser =
+      std::function<QString(const QString& title, const QString& suggestedName, bool brf)>;
+  void setExportPathChooser(ExportPathChooser chooser) { chooseExportPath_ = std::move(chooser); }
+  bool exporting() const { return !exports_.isEmpty(); }
+
  signals:
   void documentLoaded();
   void loadFailed(const QString& message);
+  // An export ended: written, or not (`message` says what was written, or why not).
+  void exportFinished(bool ok, const QString& message);
 
  public slots:
   void openDialog();
@@ -66,7 +76,18 @@ class MainWindow : public QMainWindow {
   void attachFiles(const QStringList& files);
   void openDemo();
   void saveScreenshot();
-  void exportOmf();
+  // File › Export…: the model shown, in the format the dialog's name or filter says.
+  void exportDialog();
+  // The model shown, written to `path` off the GUI thread (the format by its extension; the
+  // current clip for .caf/.xaf, the selected material for .crf/.xrf; for .brf the records
+  // picked in the Archive dock, or the open BRF files).
+  void exportTo(const QString& path);
+  // Records of the open BRF files as the viewer would show them, written to `path`; what is
+  // shown does not change.
+  void exportRecordsTo(const std::vector<formats::brf::RecordRef>& records, const QString& path);
+  // A Dragon Nest entry ("ARCHIVE.pak::path" and the paks it finds its parts in) loaded as the
+  // viewer would open it and written to `path`; what is shown does not change.
+  void exportEntryTo(const QStringList& addresses, const QString& path);
 
  protected:
   void closeEvent(QCloseEvent* e) override;
@@ -99,6 +120,14 @@ class MainWindow : public QMainWindow {
   void inspectRecord(const formats::brf::RecordRef& record);
   std::vector<QImage> texturesFor(formats::Scene& scene);
   void logNewDiagnostics(const formats::Diagnostics& diagnostics);
+
+  // Export (main_window.cpp): the job runs off the GUI thread, its outcome is reported here.
+  void exportShown(const QString& path, bool interactive);
+  void exportRecordsDialog(const std::vector<formats::brf::RecordRef>& records);
+  void exportEntryDialog(const QStringList& addresses);
+  void startExport(const QString& path, std::function<ExportJob()> job, bool interactive);
+  void exportDone(QFutureWatcher<std::shared_ptr<ExportJob>>* watcher, const QString& path,
+                  bool interactive);
 
   Viewport* viewport_ = nullptr;
   SceneDock* scene_ = nullptr;
@@ -140,6 +169,9 @@ class MainWindow : public QMainWindow {
     render::Camera camera;
   };
   std::optional<ViewState> restore_;
+  int material_ = -1;  // the material last selected in the Scene dock, for .crf exports
+  ExportPathChooser chooseExportPath_;
+  QList<QFutureWatcher<std::shared_ptr<ExportJob>>*> exports_;  // running
 };
 
 }  // namespace marrow::app

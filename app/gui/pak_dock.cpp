@@ -423,6 +423,16 @@ void PakDock::finishExtraction() {
   emit extractionFinished();
 }
 
+QStringList PakDock::openAddresses(const QTreeWidgetItem* item) const {
+  const dn::PakRef ref = item ? rowEntry(item) : dn::PakRef{};
+  if (!ref || rowKind(item) != PakRow::File || !ref.entry->readable()) return {};
+  // Every open pak goes along: the file system, and what a skin finds by name, stays whole.
+  QStringList paths{QString::fromStdString(ref.pak->name()) + QStringLiteral("::") +
+                    qstr(ref.pak->path(*ref.entry))};
+  paths += pakNames_;
+  return paths;
+}
+
 void PakDock::openRow(QTreeWidgetItem* item) {
   const dn::PakRef ref = rowEntry(item);
   if (!ref || rowKind(item) != PakRow::File) return;  // folders open in place
@@ -432,22 +442,28 @@ void PakDock::openRow(QTreeWidgetItem* item) {
                        ref.entry->deleted() ? tr("deleted") : tr("outside the file")));
     return;
   }
-  // Every open pak goes along: the file system, and what a skin finds by name, stays whole.
-  QStringList paths{QString::fromStdString(ref.pak->name()) + QStringLiteral("::") +
-                    qstr(ref.pak->path(*ref.entry))};
-  paths += pakNames_;
-  emit openRequested(paths);
+  emit openRequested(openAddresses(item));
 }
 
-void PakDock::showMenu(QTreeWidget* view, const QPoint& at) {
-  QTreeWidgetItem* item = view->itemAt(at);
-  QMenu menu(this);
-  if (item && rowKind(item) == PakRow::File)
+void PakDock::fillMenu(QMenu& menu, QTreeWidget* view, QTreeWidgetItem* item) {
+  if (item && rowKind(item) == PakRow::File) {
     menu.addAction(tr("Open"), this, [this, item] { openRow(item); });
+    const QStringList addresses = openAddresses(item);
+    QAction* x =
+        menu.addAction(tr("Export…"), this, [this, addresses] { emit exportRequested(addresses); });
+    x->setEnabled(!addresses.isEmpty());
+    x->setToolTip(tr("Write the entry as a model (glTF, OMF, cal3d), leaving the viewer as it is"));
+    menu.addSeparator();
+  }
   QAction* some = menu.addAction(tr("Extract…"), this, &PakDock::extractSelectedDialog);
   some->setEnabled(!view->selectedItems().isEmpty());
   menu.addAction(tr("Extract all…"), this, &PakDock::extractAllDialog)
       ->setEnabled(paks_ != nullptr);
+}
+
+void PakDock::showMenu(QTreeWidget* view, const QPoint& at) {
+  QMenu menu(this);
+  fillMenu(menu, view, view->itemAt(at));
   menu.exec(view->viewport()->mapToGlobal(at));
 }
 

@@ -17,6 +17,7 @@
 
 class QLabel;
 class QLineEdit;
+class QMenu;
 class QStackedWidget;
 class QTimer;
 class QToolButton;
@@ -70,6 +71,13 @@ class PakDock : public QDockWidget {
   PakExtraction* extractAll(const QString& folder);
   PakExtraction* extraction() const { return extraction_; }
 
+  // What a double-click opens for a file row: "ARCHIVE.pak::path" and every open pak (the file
+  // system its parts are found in); empty for other rows and unreadable entries.
+  QStringList openAddresses(const QTreeWidgetItem* item) const;
+  // The context menu of `view` for a right-click on `item` (null: empty space): Open and
+  // Export… of a file, Extract… of the selection, Extract all….
+  void fillMenu(QMenu& menu, QTreeWidget* view, QTreeWidgetItem* item);
+
  public slots:
   void extractSelectedDialog();
   void extractAllDialog();
@@ -77,6 +85,8 @@ class PakDock : public QDockWidget {
  signals:
   // The addresses to open as the document: "ARCHIVE.pak::path" and every open pak.
   void openRequested(const QStringList& paths);
+  // Export… was chosen for an entry: the addresses to load it from (as openRequested's).
+  void exportRequested(const QStringList& paths);
   void diagnostics(const marrow::formats::Diagnostics& diagnostics);
   void info(const QString& message);
   void extractionFinished();
