@@ -1,6 +1,7 @@
 // Joint nodes, skins, meshes and the nodes that show them.
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include "formats/gltf/gltf_internal.h"
 
@@ -165,6 +166,9 @@ NodeMap addNodesAndMeshes(Document& doc, const Scene& scene) {
     for (std::size_t s = 0; s < skinBinds.size(); ++s)
       if (skinBinds[s] == binds) return static_cast<int>(s);
     std::vector<glm::mat4> all = binds;
+    // The validator wants affine matrices exactly (bottom row 0 0 0 1): a product of floats
+    // leaves 0.99999994 there.
+    for (glm::mat4& b : all) b[0][3] = b[1][3] = b[2][3] = 0.0f, b[3][3] = 1.0f;
     std::vector<int> joints(map.boneNode);
     if (armature) {
       all.push_back(glm::mat4(1.0f));
@@ -175,6 +179,24 @@ NodeMap addNodesAndMeshes(Document& doc, const Scene& scene) {
     if (!sk.name.empty()) skin.set("name", sk.name);
     skinBinds.push_back(binds);
     return static_cast<int>(doc.skins.push(std::move(skin)));
+  };
+
+  // A texture needs texture coordinates (§3.9.2, and the validator says so): a mesh without uv
+  // gets a copy of its material without the texture, made once per material.
+  std::map<int, int> untextured;
+  auto materialFor = [&](int material, bool hasUv) {
+    if (hasUv) return material;
+    if (const auto it = untextured.find(material); it != untextured.end()) return it->second;
+    Json copy = doc.materials[static_cast<std::size_t>(material)];
+    Json* pbr = copy.find("pbrMetallicRoughness");
+    int index = material;
+    if (pbr && pbr->erase("baseColorTexture")) {
+      doc.warn("material " + std::to_string(material),
+               "is used by a mesh without texture coordinates: that mesh gets it without its texture");
+      index = static_cast<int>(doc.materials.push(std::move(copy)));
+    }
+    untextured[material] = index;
+    return index;
   };
 
   for (std::size_t i = 0; i < scene.meshes.size(); ++i) {
@@ -244,7 +266,7 @@ NodeMap addNodesAndMeshes(Document& doc, const Scene& scene) {
     primitive.set("attributes", std::move(attributes));
     primitive.set("indices", doc.indices(p.indices, m.vertexCount()));
     if (m.material >= 0 && static_cast<std::size_t>(m.material) < scene.materials.size())
-      primitive.set("material", m.material);
+      primitive.set("material", materialFor(m.material, !m.uvSets.empty() && m.uvSets[0].size() == m.vertexCount()));
     primitive.set("mode", 4);
     Json targetNames = Json::array();
     if (!m.morphs.empty()) {

@@ -1,5 +1,6 @@
 #include "formats/gltf/json.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -7,11 +8,46 @@
 namespace marrow::formats::gltf {
 namespace {
 
+// The length of the well-formed UTF-8 sequence at s[i] (RFC 3629: no overlong forms, no
+// surrogates, nothing past U+10FFFF), or 0 when the bytes there are not one.
+std::size_t utf8Length(const std::string& s, std::size_t i) {
+  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[k]); };
+  const unsigned char c = b(i);
+  std::size_t n = 0;
+  unsigned char lo = 0x80, hi = 0xBF;  // the second byte's range
+  if (c >= 0xC2 && c <= 0xDF) n = 2;
+  else if (c == 0xE0) n = 3, lo = 0xA0;
+  else if (c == 0xED) n = 3, hi = 0x9F;
+  else if (c >= 0xE1 && c <= 0xEF) n = 3;
+  else if (c == 0xF0) n = 4, lo = 0x90;
+  else if (c >= 0xF1 && c <= 0xF3) n = 4;
+  else if (c == 0xF4) n = 4, hi = 0x8F;
+  else return 0;
+  if (i + n > s.size() || b(i + 1) < lo || b(i + 1) > hi) return 0;
+  for (std::size_t k = 2; k < n; ++k)
+    if (b(i + k) < 0x80 || b(i + k) > 0xBF) return 0;
+  return n;
+}
+
+// JSON text is UTF-8 (RFC 8259 §8.1). Names from old files are often Latin-1 or a Windows code
+// page: a byte that does not start a well-formed UTF-8 sequence is read as Latin-1, so the text
+// stays valid and the common Western names come out right.
 void writeString(const std::string& s, std::string& out) {
   out += '"';
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    switch (c) {
+  for (std::size_t i = 0; i < s.size();) {
+    const auto u = static_cast<unsigned char>(s[i]);
+    if (u >= 0x80) {
+      if (const std::size_t n = utf8Length(s, i)) {
+        out.append(s, i, n);
+        i += n;
+      } else {
+        out += static_cast<char>(0xC0 | (u >> 6));
+        out += static_cast<char>(0x80 | (u & 0x3F));
+        ++i;
+      }
+      continue;
+    }
+    switch (s[i]) {
       case '"': out += "\\\""; break;
       case '\\': out += "\\\\"; break;
       case '\n': out += "\\n"; break;
@@ -23,9 +59,10 @@ void writeString(const std::string& s, std::string& out) {
           std::snprintf(buf, sizeof buf, "\\u%04x", u);
           out += buf;
         } else {
-          out += c;  // UTF-8 passes through; names are not validated here
+          out += s[i];
         }
     }
+    ++i;
   }
   out += '"';
 }
@@ -46,6 +83,19 @@ Json& Json::set(const std::string& key, Json value) {
     }
   members_.emplace_back(key, std::move(value));
   return *this;
+}
+
+Json* Json::find(const std::string& key) {
+  for (auto& [k, v] : members_)
+    if (k == key) return &v;
+  return nullptr;
+}
+
+bool Json::erase(const std::string& key) {
+  const auto it = std::find_if(members_.begin(), members_.end(), [&](const auto& m) { return m.first == key; });
+  if (it == members_.end()) return false;
+  members_.erase(it);
+  return true;
 }
 
 std::size_t Json::push(Json value) {

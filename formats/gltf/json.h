@@ -41,6 +41,8 @@ class Json {
   std::size_t size() const { return kind_ == Kind::Object ? members_.size() : items_.size(); }
   bool empty() const { return size() == 0; }
   Json& operator[](std::size_t i) { return items_[i]; }
+  Json* find(const std::string& key);  // an object's member, or nullptr
+  bool erase(const std::string& key);  // removes an object's member; false when there was none
 
   std::string dump() const;
 

@@ -253,10 +253,14 @@ TEST_P(GltfAssimp, ReimportedSkinAgreesWithOurDisplayPose) {
     }
   };
   compare(nullptr, nullptr, 0.0f);
+  // Clips may share a name (HL1 models have four 'arms_up'): the k-th of a name is the k-th
+  // animation of that name.
+  std::vector<bool> used(ref.scene->mNumAnimations, false);
   for (const formats::Clip& clip : s.clips) {
     const aiAnimation* anim = nullptr;
-    for (unsigned a = 0; a < ref.scene->mNumAnimations; ++a)
-      if (ref.scene->mAnimations[a]->mName == aiString(clip.name)) anim = ref.scene->mAnimations[a];
+    for (unsigned a = 0; a < ref.scene->mNumAnimations && !anim; ++a)
+      if (!used[a] && ref.scene->mAnimations[a]->mName == aiString(clip.name))
+        anim = ref.scene->mAnimations[a], used[a] = true;
     if (!anim) continue;  // not written: made for another skeleton (a diagnostic says so)
     for (float t : sampleTimes(clip)) compare(&clip, anim, t);
   }

@@ -1,5 +1,6 @@
 // The models every glTF export check runs on: the demo character, two cal3d characters, two BRF
-// models (a skinned mesh with a walk, a vertex-animated mesh) and the Dragon Nest test character.
+// models (a skinned mesh with a walk, a vertex-animated mesh), the Dragon Nest test character
+// and models of assimp's test corpus.
 // A model whose fixture is absent gives a reason to skip.
 #pragma once
 
@@ -15,8 +16,33 @@
 
 namespace marrow::gltf_testing {
 
-inline const char* const kExportModels[] = {"demo",           "cal3d_paladin", "cal3d_cally",
-                                            "brf_boots_walk", "brf_map_icons", "dragonnest"};
+// Models of assimp's own test corpus (Debian's assimp-testmodels) that the writer was not
+// written against: skins, clips and hierarchies from exporters of every kind.
+struct CorpusModel {
+  const char* id;
+  const char* path;  // under MARROW_ASSIMP_MODELS_DIR
+};
+inline const CorpusModel kCorpusModels[] = {
+    {"assimp_x_bcn_epileptic", "X/BCN_Epileptic.X"},
+    {"assimp_x_testwuson", "X/Testwuson.X"},
+    {"assimp_x_anim_test", "X/anim_test.x"},
+    {"assimp_fbx_animation_with_skeleton", "FBX/animation_with_skeleton.fbx"},
+    {"assimp_fbx_huesitos", "FBX/huesitos.fbx"},
+    {"assimp_dae_full_rotations", "Collada/anims_with_full_rotations_between_keys.DAE"},
+    {"assimp_mdl_hl1_man", "MDL/MDL (HL1)/man.mdl"},
+    {"assimp_ase_motion_capture", "ASE/MotionCaptureROM.ase"},
+    {"assimp_gltf2_simple_skin", "glTF2/simple_skin/simple_skin.gltf"},
+    {"assimp_smd_wuson", "SMD/WusonSMD.smd"},
+    {"assimp_lws_bezier", "LWS/move_xz_bezier.lws"},
+    {"assimp_csm_fechten", "CSM/ThomasFechten.csm"},
+};
+
+inline const char* const kExportModels[] = {
+    "demo", "cal3d_paladin", "cal3d_cally", "brf_boots_walk", "brf_map_icons", "dragonnest",
+    "assimp_x_bcn_epileptic", "assimp_x_testwuson", "assimp_x_anim_test",
+    "assimp_fbx_animation_with_skeleton", "assimp_fbx_huesitos", "assimp_dae_full_rotations",
+    "assimp_mdl_hl1_man", "assimp_ase_motion_capture", "assimp_gltf2_simple_skin",
+    "assimp_smd_wuson", "assimp_lws_bezier", "assimp_csm_fechten"};
 
 inline std::vector<std::byte> fileBytes(const std::string& path) {
   std::ifstream f(path, std::ios::binary);
@@ -39,6 +65,12 @@ inline std::optional<formats::Result<formats::Scene>> loadExportModel(const std:
     if (!need(MARROW_DEMO_OMF)) return std::nullopt;
     return formats::loadFile(MARROW_DEMO_OMF);
   }
+  for (const CorpusModel& m : kCorpusModels)
+    if (name == m.id) {
+      const std::string path = std::string(MARROW_ASSIMP_MODELS_DIR) + "/" + m.path;
+      if (!need(path)) return std::nullopt;
+      return formats::loadFile(path);
+    }
   if (name == "cal3d_paladin" || name == "cal3d_cally") {
     const std::string who = name.substr(6);
     const std::string cfg = fixtures + "/cal3d/" + who + "/" + who + ".cfg";
