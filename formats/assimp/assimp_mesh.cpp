@@ -214,7 +214,7 @@ void copySkin(const aiMesh& src, const NodeTable& nodes, const std::vector<glm::
       all[fill[vw.mVertexId]++] = Influence{static_cast<std::uint32_t>(boneOf[b]), vw.mWeight};
     }
   }
-  std::size_t capped = 0, unweighted = 0;
+  std::size_t capped = 0, unweighted = 0, unnormalised = 0;
   out.influenceStart.reserve(n + 1);
   out.influences.reserve(all.size());
   for (unsigned v = 0; v < n; ++v) {
@@ -226,6 +226,9 @@ void copySkin(const aiMesh& src, const NodeTable& nodes, const std::vector<glm::
       ++capped;
     }
     if (row.empty()) ++unweighted;
+    double total = 0.0;
+    for (const Influence& i : row) total += i.weight;
+    if (!row.empty() && std::abs(total - 1.0) > 1e-3) ++unnormalised;
     out.addInfluences(row);
   }
 
@@ -243,6 +246,10 @@ void copySkin(const aiMesh& src, const NodeTable& nodes, const std::vector<glm::
   if (unweighted)
     c.warn(field, std::to_string(unweighted) +
                       " vertices have no bone weight; they stay where the file puts them");
+  if (unnormalised)
+    c.warn(field, std::to_string(unnormalised) +
+                      " vertices have weights that do not sum to 1; they are normalised (as glTF "
+                      "requires, FBX's default link mode and most engines do)");
 }
 
 }  // namespace

@@ -57,17 +57,20 @@ PackedInfluences packInfluences(const formats::Mesh& mesh) {
       if (!(i.weight > 0.0f)) continue;
       if (count < scratch.size()) scratch[count++] = i;
     }
-    float total = 0.0f;
     if (count > kMaxInfluences) {
       std::partial_sort(scratch.begin(), scratch.begin() + kMaxInfluences, scratch.begin() + count,
                         [](const auto& a, const auto& b) { return a.weight > b.weight; });
       count = kMaxInfluences;
       ++p.truncatedVertices;
-      for (std::size_t k = 0; k < count; ++k) total += scratch[k].weight;
     }
+    // Weights are normalised: what glTF requires, FBX's default link mode, Blender's armature and
+    // the engines do. Weights summing to 0.5 would otherwise pull the vertex halfway to the origin.
+    double total = 0.0;
+    for (std::size_t k = 0; k < count; ++k) total += scratch[k].weight;
+    const bool normalise = total > 0.0 && std::abs(total - 1.0) > 1e-6;
+    p.unnormalisedVertices += normalise;
     for (std::size_t k = 0; k < count; ++k) {
-      // Renormalise only what truncation changed; stored weights are used as the file gives them.
-      const float w = total > 0.0f ? scratch[k].weight / total : scratch[k].weight;
+      const float w = normalise ? static_cast<float>(scratch[k].weight / total) : scratch[k].weight;
       if (k < 4) {
         p.bones0[v][static_cast<int>(k)] = scratch[k].bone;
         p.weights0[v][static_cast<int>(k)] = w;

@@ -26,6 +26,7 @@ struct PackedInfluences {
   std::vector<glm::vec4> weights0, weights1;
   int groups = 0;                 // 0 (not skinned), 1 (≤ 4 influences) or 2
   std::size_t truncatedVertices = 0;  // vertices that had more than 8 influences
+  std::size_t unnormalisedVertices = 0;  // vertices whose weights did not sum to 1 (normalised)
 
   // The same influences as the CPU loop (skin) walks them; the GPU does not read this. The
   // vertices are grouped by kind — one bone of weight 1 (M is that palette entry), n weighted

@@ -2,7 +2,7 @@
 // Debian's assimp-testmodels, a second, independent evaluation is written directly on assimp's
 // aiScene: its own Importer reading the file by path, key interpolation (lerp, slerp, hold
 // outside the keys) and node globals in double precision, and assimp's skinning convention
-// p = Σ w · (G_node(bone) · offset) · v. Our path is loadFile → anim::bind/sample/computeModel →
+// p = Σ w · (G_node(bone) · offset) · v, with the weights normalised per vertex (Σ w = 1). Our path is loadFile → anim::bind/sample/computeModel →
 // skinPalette/packInfluences/skin. Positions and bone model matrices must agree to 1e-4 of the
 // model's size.
 //
@@ -305,7 +305,12 @@ std::vector<Vec3> referencePositions(const RefScene& r, const Instance& inst,
         total[vw.mVertexId] += vw.mWeight;
       }
     }
-    for (unsigned v = 0; v < mesh.mNumVertices; ++v) weighted[v] = total[v] > 0;
+    // Weights are normalised per vertex (glTF's rule, FBX's default link mode; assimp hands them
+    // over as stored): Σ w·M·v / Σ w.
+    for (unsigned v = 0; v < mesh.mNumVertices; ++v) {
+      weighted[v] = total[v] > 0;
+      if (weighted[v]) out[v] = out[v] * (1.0 / total[v]);
+    }
     return out;
   }
   const Mat4 m = inst.node >= 0 ? g[inst.node] : Mat4{};

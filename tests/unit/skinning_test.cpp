@@ -49,6 +49,27 @@ TEST(Skin, VertexWithoutWeightsStaysWhereItIs) {
   EXPECT_EQ(out[0], glm::vec3(1, 2, 3));
 }
 
+TEST(Skin, WeightsNotSummingToOneAreNormalised) {
+  // 0.25 + 0.25 would pull the vertex halfway to the origin if used as stored; normalised (glTF,
+  // FBX's default, the engines) the vertex follows its two bones equally.
+  Mesh m;
+  m.positions = {{4, 0, 0}, {4, 0, 0}};
+  const Influence half[] = {{0, 0.25f}, {1, 0.25f}};
+  const Influence over[] = {{0, 1.0f}, {1, 1.0f}};
+  m.addInfluences(half);
+  m.addInfluences(over);
+  const PackedInfluences p = packInfluences(m);
+  EXPECT_EQ(p.unnormalisedVertices, 2u);
+  const std::vector<glm::mat4> palette = {glm::translate(glm::vec3(0, 2, 0)),
+                                          glm::translate(glm::vec3(0, 4, 0))};
+  std::vector<glm::vec3> pos;
+  skin(m, p, palette, pos);
+  for (const glm::vec3& q : pos) {
+    EXPECT_NEAR(q.x, 4.0f, 1e-6f);
+    EXPECT_NEAR(q.y, 3.0f, 1e-6f);
+  }
+}
+
 TEST(Skin, BlendsMatricesByWeightAndRenormalisesNormals) {
   Mesh m;
   m.positions = {{0, 0, 0}};
