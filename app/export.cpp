@@ -318,7 +318,27 @@ ExportResult exportModel(const Document& doc, const ExportFormat& f, const std::
                            ? "no material '" + *o.material + "' in the model"
                            : "no material " + std::to_string(*o.materialIndex) + " in the model");
       break;
-    case Holds::Model:
+    case Holds::Model: {
+      // A file of animations, shaders or tables alone makes an empty file: said, not written.
+      const bool geometry = std::any_of(s.meshes.begin(), s.meshes.end(), [](const formats::Mesh& m) {
+        return !m.positions.empty() && m.indices.size() >= 3;
+      });
+      if (!geometry && s.skeleton.empty()) {
+        std::string holds;
+        const auto add = [&](std::size_t n, const char* what) {
+          if (n) holds += (holds.empty() ? "" : ", ") + std::to_string(n) + " " + what;
+        };
+        add(s.clips.size(), "clip(s)");
+        add(s.materials.size(), "material(s)");
+        add(s.bodies.size(), "collision body(ies)");
+        add(s.tables.size(), "table(s)");
+        r.status = ExportResult::Status::Nothing;
+        r.refusal = "nothing to write: the model has no mesh and no skeleton" +
+                    (holds.empty() ? std::string() : " (it holds " + holds + ")");
+        return r;
+      }
+      break;
+    }
     case Holds::BrfRecords: break;
   }
 
@@ -454,7 +474,8 @@ std::string exportFormatsSentence() {
 std::string ExportResult::why() const {
   switch (status) {
     case Status::Ok: return {};
-    case Status::Refused: return refusal;
+    case Status::Refused:
+    case Status::Nothing: return refusal;
     case Status::Failed: return error.describe();
   }
   return {};

@@ -64,6 +64,7 @@ struct ExportResult {
     Ok,
     Refused,  // the request cannot be met (no clip of that name, no skeleton to write): usage
     Failed,   // the model cannot be written in that format
+    Nothing,  // the model holds nothing the format can hold (no mesh, no skeleton): `refusal` says what it holds
   };
   Status status = Status::Ok;
   std::string refusal;         // Refused: why, in words

@@ -160,6 +160,7 @@ std::string describeSignal(int sig) {
 
 struct Outcome {
   bool ok = false;
+  bool skipped = false;  // nothing to convert (exit status 3): not a failure
   std::string message;  // why it failed (the child's own error line when it gave one)
   int warnings = 0;
   std::string log;  // everything the child printed
@@ -463,7 +464,7 @@ int runBatchConvert(const Args& args) {
   const auto started = Clock::now();
   std::vector<Outcome> outcomes(jobs.size());
   std::vector<Running> running;
-  std::size_t next = 0, done = 0, failed = 0;
+  std::size_t next = 0, done = 0, failed = 0, skipped = 0;
   const std::size_t total = jobs.size();
 
   std::string shown;  // the progress line on the terminal now
@@ -480,9 +481,11 @@ int runBatchConvert(const Args& args) {
   };
   auto report = [&](std::size_t j) {
     const Outcome& o = outcomes[j];
-    if (quiet && o.ok) return;
+    if (quiet && (o.ok || o.skipped)) return;
     if (tty) std::fprintf(stderr, "\r\033[K"), shown.clear();
-    if (o.ok) {
+    if (o.skipped) {
+      if (!tty) std::fprintf(stderr, "[%zu/%zu] skipped %s: %s\n", done, total, jobs[j].label.c_str(), o.message.c_str());
+    } else if (o.ok) {
       if (!tty)
         std::fprintf(stderr, "[%zu/%zu] ok %s -> %s%s\n", done, total, jobs[j].label.c_str(),
                      (outDir / jobs[j].output).string().c_str(),
@@ -514,7 +517,7 @@ int runBatchConvert(const Args& args) {
     close(fds[1]);
     if (rc != 0) {
       close(fds[0]);
-      outcomes[j] = {false, "could not start " + exe + ": " + std::strerror(rc), 0, {}};
+      outcomes[j].message = "could not start " + exe + ": " + std::strerror(rc);
       return false;
     }
     fcntl(fds[0], F_SETFL, fcntl(fds[0], F_GETFL) | O_NONBLOCK);
@@ -537,6 +540,10 @@ int runBatchConvert(const Args& args) {
     } else if (WIFSIGNALED(status)) {
       o.message = "the converter crashed (" + describeSignal(WTERMSIG(status)) + ")" +
                   (errorLine(o.log).empty() ? "" : ": " + errorLine(o.log));
+    } else if (WEXITSTATUS(status) == kNothing) {
+      o.skipped = true;
+      o.message = errorLine(o.log);
+      if (const auto at = o.message.find("nothing to"); at != std::string::npos) o.message.erase(0, at);
     } else if (WEXITSTATUS(status) != 0) {
       o.message = errorLine(o.log);
       // "FILE: …" said of the model's own file: the label already names it.
@@ -547,7 +554,8 @@ int runBatchConvert(const Args& args) {
       o.ok = true;
     }
     ++done;
-    failed += !o.ok;
+    failed += !o.ok && !o.skipped;
+    skipped += o.skipped;
     report(r.job);
   };
 
@@ -597,15 +605,17 @@ int runBatchConvert(const Args& args) {
   std::size_t warned = 0;
   for (const auto& o : outcomes) warned += o.ok && o.warnings > 0;
   const std::size_t allFailed = failed + failedInputs.size();
-  std::fprintf(stderr, "converted %zu of %zu models into %s in %.1f s", total - failed,
+  std::fprintf(stderr, "converted %zu of %zu models into %s in %.1f s", total - failed - skipped,
                total + failedInputs.size(), outDir.string().c_str(), seconds);
   if (warned) std::fprintf(stderr, " (%zu with warnings)", warned);
+  if (skipped) std::fprintf(stderr, "; %zu skipped: nothing to convert", skipped);
   std::fprintf(stderr, "\n");
   if (allFailed) {
     std::fprintf(stderr, "%zu failed:\n", allFailed);
     for (const auto& [input, why] : failedInputs) std::fprintf(stderr, "  %s: %s\n", input.c_str(), why.c_str());
     for (std::size_t j = 0; j < total; ++j)
-      if (!outcomes[j].ok) std::fprintf(stderr, "  %s: %s\n", jobs[j].label.c_str(), outcomes[j].message.c_str());
+      if (!outcomes[j].ok && !outcomes[j].skipped)
+        std::fprintf(stderr, "  %s: %s\n", jobs[j].label.c_str(), outcomes[j].message.c_str());
   }
 
   if (args.has("--json")) {
@@ -623,6 +633,15 @@ int runBatchConvert(const Args& args) {
       json.endObject();
     }
     json.endArray();
+    json.key("skipped").beginArray();
+    for (std::size_t j = 0; j < total; ++j) {
+      if (!outcomes[j].skipped) continue;
+      json.beginObject();
+      json.key("input").value(jobs[j].label);
+      json.key("reason").value(outcomes[j].message);
+      json.endObject();
+    }
+    json.endArray();
     json.key("failed").beginArray();
     for (const auto& [input, why] : failedInputs) {
       json.beginObject();
@@ -631,7 +650,7 @@ int runBatchConvert(const Args& args) {
       json.endObject();
     }
     for (std::size_t j = 0; j < total; ++j) {
-      if (outcomes[j].ok) continue;
+      if (outcomes[j].ok || outcomes[j].skipped) continue;
       json.beginObject();
       json.key("input").value(jobs[j].label);
       json.key("error").value(outcomes[j].message);

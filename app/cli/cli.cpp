@@ -76,7 +76,8 @@ void printHelp(std::FILE* out) {
                "FOLDER, files matching a PATTERN ('models/**/*.dae'), ARCHIVE.pak::PATTERN\n"
                "('char/**/*.skn'; an archive alone: its skins), FILE.brf::PATTERN (its meshes);\n"
                "-j N runs N at once (default: one per core); a failure is reported and the rest go on.\n"
-               "Exit codes: 0 ok, 1 load or write error (in a batch: any model failed), 2 usage.\n");
+               "Exit codes: 0 ok, 1 load or write error (in a batch: any model failed), 2 usage,\n"
+               "3 nothing to convert (no mesh and no skeleton; a batch skips such files).\n");
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// marrow-cli: everything that needs no window. Exit codes: 0 ok, 1 load or write error, 2 usage.
+// marrow-cli: everything that needs no window. Exit codes: 0 ok, 1 load or write error, 2 usage,
+// 3 nothing to convert (convert: no mesh and no skeleton in the inputs).
 #pragma once
 
 #include <map>
@@ -13,6 +14,7 @@ namespace marrow::app::cli {
 inline constexpr int kOk = 0;
 inline constexpr int kLoadError = 1;
 inline constexpr int kUsage = 2;
+inline constexpr int kNothing = 3;  // convert: the inputs hold nothing the output can hold
 
 struct Args {
   std::string command;

@@ -41,6 +41,10 @@ int runConvert(const Args& args) {
   const ExportResult result = exportDocument(*doc, *out, options);
   printDiagnostics(result.diagnostics);
   if (result.status == ExportResult::Status::Refused) return usageError("convert", result.refusal);
+  if (result.status == ExportResult::Status::Nothing) {
+    std::fprintf(stderr, "marrow-cli: %s: %s\n", out->c_str(), result.refusal.c_str());
+    return kNothing;
+  }
   if (!result.ok()) {
     std::fprintf(stderr, "marrow-cli: %s\n", result.error.describe().c_str());
     return kLoadError;

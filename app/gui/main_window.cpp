@@ -600,7 +600,8 @@ void MainWindow::exportDone(QFutureWatcher<std::shared_ptr<ExportJob>>* watcher,
   if (job->loadError) {
     log_->addError(*job->loadError);
     why = QString::fromStdString(job->loadError->describe());
-  } else if (job->result.status == ExportResult::Status::Refused) {
+  } else if (job->result.status == ExportResult::Status::Refused ||
+             job->result.status == ExportResult::Status::Nothing) {
     log_->add(formats::Severity::Error, path, {}, formats::kNoOffset,
               QString::fromStdString(job->result.refusal));
     why = QString::fromStdString(job->result.refusal);

@@ -223,3 +223,26 @@ TEST(BatchConvert, UsageErrors) {
   EXPECT_EQ(cli({"convert", file, "-o", tmp.filePath("b.glb"), "--json"}).code, 2)
       << "--json is for batches";
 }
+
+TEST(BatchConvert, FilesWithNothingToConvertAreSkippedNotFailed) {
+  const QString shaders = fixture("brf/wfas_core_shaders.brf");  // shaders only: no mesh, no skeleton
+  if (shaders.isEmpty()) GTEST_SKIP() << "fixtures/brf/wfas_core_shaders.brf is absent";
+  QTemporaryDir tmp;
+  demoOmf(tmp.filePath("in/knight.omf"));
+  ASSERT_TRUE(copyInto(shaders, tmp.filePath("in/shaders.brf")));
+  // On its own, convert says so with exit status 3 and writes nothing.
+  const CliRun single = cli({"convert", tmp.filePath("in/shaders.brf"), "-o", tmp.filePath("s.glb")});
+  EXPECT_EQ(single.code, 3) << single.err.toStdString();
+  EXPECT_NE(single.err.indexOf("nothing to write"), -1) << single.err.toStdString();
+  EXPECT_FALSE(QFile::exists(tmp.filePath("s.glb")));
+  // In a batch it is skipped, and the batch succeeds.
+  const CliRun r = cli({"convert", tmp.filePath("in"), "-o", tmp.filePath("out") + "/", "--json"});
+  ASSERT_EQ(r.code, 0) << r.err.toStdString();
+  const QJsonObject json = r.json();
+  EXPECT_EQ(inputsOf(json.value("converted").toArray()),
+            std::set<std::string>{tmp.filePath("in/knight.omf").toStdString()});
+  EXPECT_EQ(inputsOf(json.value("skipped").toArray()),
+            std::set<std::string>{tmp.filePath("in/shaders.brf").toStdString()});
+  EXPECT_TRUE(json.value("failed").toArray().isEmpty());
+  EXPECT_EQ(filesUnder(tmp.filePath("out")), std::set<std::string>{"knight.glb"});
+}
