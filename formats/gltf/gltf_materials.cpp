@@ -5,6 +5,7 @@
 #include "formats/gltf/gltf_internal.h"
 #include "formats/gltf/png_writer.h"
 #include "formats/image/dds.h"
+#include "formats/image/tga.h"
 
 namespace marrow::formats::gltf {
 namespace {
@@ -23,7 +24,8 @@ struct Encoded {
   const char* extension = ".png";
 };
 
-// glTF 2.0 core images are PNG or JPEG (§5.20): those pass through, DDS is decoded and re-encoded.
+// glTF 2.0 core images are PNG or JPEG (§5.20): those pass through, DDS and TGA are decoded and
+// re-encoded as PNG.
 bool encodeForGltf(const Texture& t, Encoded& out, Document& doc) {
   const std::string field = "texture '" + t.name + "'";
   if (t.data.empty()) {
@@ -52,8 +54,21 @@ bool encodeForGltf(const Texture& t, Encoded& out, Document& doc) {
     out.bytes = encodePng(*rgba, image->width, image->height);
     return !out.bytes.empty();
   }
-  doc.warn(field, "its image is neither PNG, JPEG nor DDS, which glTF cannot carry and Marrow "
-                  "cannot convert: left out");
+  // TGA has no magic: a name ending in .tga (decoded even when its header is implausible, for
+  // the reason it cannot be), or the 2.0 footer after a plausible header, says it is one.
+  if (hasTgaSuffix(t.path) || hasTgaSuffix(t.name) || isTga(t.data, {})) {
+    auto image = decodeTga(t.data, t.path.empty() ? t.name : t.path);
+    if (!image) {
+      doc.warn(field, "its TGA image cannot be read (" + image.error().describe() + "): left out");
+      return false;
+    }
+    doc.diagnostics->append(image->diagnostics);
+    out.bytes = encodePng(image->rgba, image->width, image->height);
+    return !out.bytes.empty();
+  }
+  doc.warn(field,
+           "its image is neither PNG, JPEG, DDS nor TGA (BMP and other formats are not "
+           "converted, and glTF carries only PNG and JPEG): left out");
   return false;
 }
 
@@ -103,7 +118,23 @@ void addMaterials(Document& doc, const Scene& scene) {
     return textureOf[t] = static_cast<int>(doc.textures.push(std::move(texture)));
   };
 
-  for (const Material& m : scene.materials) {
+  // texCoord k needs TEXCOORD_k on every primitive with the material (§3.9.2); meshes without
+  // uv at all get an untextured copy of it (gltf_meshes.cpp). Readers can name a set the mesh
+  // does not have (assimp's Collada CHANNEL1 on a mesh with one set): then set 0, which the
+  // viewer draws with.
+  auto everyMeshHasSet = [&](std::size_t material, std::size_t set) {
+    for (const Mesh& mesh : scene.meshes) {
+      const auto complete = [&](std::size_t s) {
+        return s < mesh.uvSets.size() && mesh.uvSets[s].size() == mesh.vertexCount();
+      };
+      if (mesh.material == static_cast<int>(material) && complete(0) && !complete(set))
+        return false;
+    }
+    return true;
+  };
+
+  for (std::size_t mi = 0; mi < scene.materials.size(); ++mi) {
+    const Material& m = scene.materials[mi];
     glm::vec4 base = clamp01(m.diffuse);
     if (!m.diffuseAlphaIsOpacity) base.a = 1.0f;
     Json pbr = Json::object();
@@ -115,7 +146,12 @@ void addMaterials(Document& doc, const Scene& scene) {
       if (t >= 0) {
         Json info = Json::object();
         info.set("index", t);
-        if (map.uvSet > 0) info.set("texCoord", map.uvSet);
+        if (map.uvSet > 0 && everyMeshHasSet(mi, static_cast<std::size_t>(map.uvSet)))
+          info.set("texCoord", map.uvSet);
+        else if (map.uvSet > 0)
+          doc.warn("material '" + m.name + "'",
+                   "its texture is on uv set " + std::to_string(map.uvSet) +
+                       ", which a mesh using it does not have: set 0 is used, as the viewer does");
         pbr.set("baseColorTexture", std::move(info));
       }
       break;
