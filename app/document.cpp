@@ -11,6 +11,7 @@
 #include "formats/cal3d/cal3d.h"
 #include "formats/cal3d/parts.h"
 #include "formats/image/dds.h"
+#include "formats/image/tga.h"
 #include "formats/dragonnest/pak.h"
 #include "formats/io/file.h"
 #include "formats/registry.h"
@@ -72,15 +73,34 @@ QImage decodeTexture(const formats::Texture& t, formats::Diagnostics& diag) {
   QImage img;
   if (t.data.empty()) return img;  // the reader said it was not found
   if (formats::isDds(t.data)) return decodeDds(t, diag);
+  const std::string path = t.path.empty() ? t.name : t.path;
+  // TGA: the project's decoder. Qt's plugin may be missing, and reads only uncompressed
+  // true-colour files that end with the 2.0 footer, mirrors right-to-left ones and leaves 16-bit
+  // channels unscaled.
+  if (formats::isTga(t.data, path)) {
+    auto tga = formats::decodeTga(t.data, path);
+    if (!tga) {
+      const formats::FormatError& e = tga.error();
+      diag.warn(path, e.field, e.offset, e.message + "; the texture is drawn without its image");
+      return img;
+    }
+    diag.append(tga->diagnostics);
+    img = QImage(static_cast<int>(tga->width), static_cast<int>(tga->height),
+                 QImage::Format_RGBA8888);
+    const std::size_t row = std::size_t{tga->width} * 4;
+    for (int y = 0; y < img.height(); ++y)  // a null (out of memory) image has no rows
+      std::memcpy(img.scanLine(y), tga->rgba.data() + row * y, row);
+    return img;
+  }
   const auto* bytes = reinterpret_cast<const uchar*>(t.data.data());
   const int size = static_cast<int>(t.data.size());
-  // Some formats (TGA) have no magic Qt can sniff: the file name's suffix says what they are.
-  const QString name = QString::fromStdString(t.path.empty() ? t.name : t.path);
+  // Some formats have no magic Qt can sniff: the file name's suffix says what they are.
+  const QString name = QString::fromStdString(path);
   const QByteArray suffix = QFileInfo(name).suffix().toLower().toLatin1();
   if (suffix.isEmpty() || !img.loadFromData(bytes, size, suffix.constData()))
     img.loadFromData(bytes, size);
   if (img.isNull())
-    diag.warn("", "texture '" + (t.path.empty() ? t.name : t.path) + "'", formats::kNoOffset,
+    diag.warn("", "texture '" + path + "'", formats::kNoOffset,
               "found, but not in an image format this build decodes; drawn without it");
   return img;
 }
