@@ -11,6 +11,8 @@ int main(int argc, char** argv) {
   QApplication::setOrganizationName(QStringLiteral("Marrow"));
   QApplication::setApplicationName(QStringLiteral("Marrow"));
   QApplication::setApplicationVersion(QStringLiteral(MARROW_VERSION));
+  // The window belongs to the installed .desktop entry (resources/desktop/): its icon and name.
+  QGuiApplication::setDesktopFileName(QStringLiteral("org.marrow.Marrow"));
 
   QCommandLineParser parser;
   parser.setApplicationDescription(

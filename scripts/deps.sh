@@ -12,6 +12,9 @@ packages=(
 )
 if [[ "${1:-build}" == test ]]; then
   packages+=(assimp-testmodels)
+  # The desktop files' validators and GLib's MIME lookup (tests/desktop), and ImageMagick as a
+  # second reference for TGA decoding (tests/reference/tga_reference_test.cpp).
+  packages+=(desktop-file-utils appstream libglib2.0-bin imagemagick)
   # The Khronos glTF validator (npm gltf-validator) runs on node; the tests install it with npm.
   command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 fi
