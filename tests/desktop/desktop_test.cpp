@@ -9,7 +9,6 @@
 #include <QFile>
 #include <QMimeDatabase>
 #include <QProcess>
-#include <QSettings>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <tuple>
@@ -43,8 +42,6 @@ QByteArray fixtureHead(const char* rel, int n = 4096) {
 }
 
 QStringList desktopMimeTypes() {
-  QSettings desktop(prefix + "/share/applications/org.marrow.Marrow.desktop", QSettings::IniFormat);
-  // QSettings splits the ';'-separated list at commas only: read the raw line instead.
   QFile f(prefix + "/share/applications/org.marrow.Marrow.desktop");
   if (!f.open(QIODevice::ReadOnly)) return {};
   for (const QByteArray& line : f.readAll().split('\n'))
