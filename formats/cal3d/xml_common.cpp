@@ -1,5 +1,6 @@
 #include "formats/cal3d/xml_common.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -123,21 +124,27 @@ Document::Document(std::span<const std::byte> data, const ReadContext& ctx,
   // §7: no encoding declaration; UTF-8 (a BOM is skipped by pugixml without shifting offsets),
   // names kept as bytes, so Latin-1 passes through. Only a UTF-16/32 BOM switches encoding.
   const auto* b = reinterpret_cast<const unsigned char*>(data.data());
-  const bool wide =
+  converted_ =
       data.size() >= 2 && ((b[0] == 0xFF && b[1] == 0xFE) || (b[0] == 0xFE && b[1] == 0xFF));
   // §7: the HEADER element and the body are two top-level elements: parse as a fragment.
   const pugi::xml_parse_result r =
       doc_.load_buffer(data.data(), data.size(), pugi::parse_default | pugi::parse_fragment,
-                       wide ? pugi::encoding_auto : pugi::encoding_utf8);
+                       converted_ ? pugi::encoding_auto : pugi::encoding_utf8);
+  // pugixml reports an unexpected end one past the last byte (where its terminator is): the
+  // offset given is at most the file's end.
   if (!r)
-    throw FormatException(FormatError{ctx.name, "XML", static_cast<std::uint64_t>(r.offset),
-                                      std::string("is not well-formed: ") + r.description()});
+    throw FormatException(
+        FormatError{ctx.name, "XML",
+                    converted_ ? kNoOffset : std::min<std::uint64_t>(r.offset, size_),
+                    std::string("is not well-formed: ") + r.description()});
 }
 
 std::uint64_t Document::offsetOf(pugi::xml_node node) const {
-  if (!node) return kNoOffset;
+  if (!node || converted_) return kNoOffset;
   const std::ptrdiff_t at = node.offset_debug();  // the element's name, just after '<'
-  return at > 0 ? static_cast<std::uint64_t>(at - (node.type() == pugi::node_element ? 1 : 0))
+  return at > 0 ? std::min<std::uint64_t>(
+                      static_cast<std::uint64_t>(at - (node.type() == pugi::node_element ? 1 : 0)),
+                      size_)
                 : kNoOffset;
 }
 

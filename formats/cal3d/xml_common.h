@@ -153,6 +153,8 @@ class Document {
   Diagnostics& diagnostics_;
   pugi::xml_document doc_;
   std::uint64_t size_ = 0;
+  // A UTF-16/32 file: pugixml's offsets count the UTF-8 it converted to, not the file's bytes.
+  bool converted_ = false;
   std::uint64_t budget_ = 0;
   int version_ = 0;
   std::map<std::string, Repeated, std::less<>> repeated_;
