@@ -26,6 +26,11 @@ Basis dragonNestBasis() {
 
 namespace {
 
+glm::quat unit(const glm::quat& q) {
+  const float len = glm::length(q);
+  return len > 1e-6f && std::isfinite(len) ? q / len : glm::quat(1, 0, 0, 0);
+}
+
 Bone boneFromWorld(std::string name, const glm::mat4& world) {
   Bone b;
   b.name = std::move(name);
@@ -34,17 +39,15 @@ Bone boneFromWorld(std::string name, const glm::mat4& world) {
   if (!glm::decompose(world, b.scale, b.rotation, b.translation, skew, perspective) ||
       !std::isfinite(b.translation.x + b.translation.y + b.translation.z + b.scale.x + b.scale.y +
                      b.scale.z + b.rotation.x + b.rotation.y + b.rotation.z + b.rotation.w)) {
-    b = Bone{};
-    b.name = name;
-    b.translation = glm::vec3(world[3]);
+    // A singular or non-finite bind matrix (§3.2 stores its inverse) gives no rest pose: the
+    // bone keeps its name, what is finite of the translation, and no rotation or scale.
+    const glm::vec3 t(world[3]);
+    b.translation = std::isfinite(t.x + t.y + t.z) ? t : glm::vec3(0.0f);
+    b.rotation = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
+    b.scale = glm::vec3(1.0f);
   }
-  b.rotation = glm::normalize(b.rotation);
+  b.rotation = unit(b.rotation);
   return b;
-}
-
-glm::quat unit(const glm::quat& q) {
-  const float len = glm::length(q);
-  return len > 1e-6f && std::isfinite(len) ? q / len : glm::quat(1, 0, 0, 0);
 }
 
 class Builder {
