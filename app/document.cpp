@@ -1,10 +1,15 @@
 #include "app/document.h"
 
+#include <QCoreApplication>
 #include <QDir>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
+#include <QProcess>
+#include <QStandardPaths>
 
 #include <algorithm>
+#include <csignal>
 #include <cstring>
 #include <span>
 
@@ -13,7 +18,9 @@
 #include "formats/image/dds.h"
 #include "formats/image/tga.h"
 #include "formats/dragonnest/pak.h"
+#include "formats/io/detect.h"
 #include "formats/io/file.h"
+#include "formats/model/snapshot.h"
 #include "formats/registry.h"
 
 namespace marrow::app {
@@ -163,9 +170,22 @@ std::vector<QImage> decodeTextures(formats::Scene& scene) {
   return images;
 }
 
-formats::Result<Document> loadDocument(const QStringList& paths, Textures textures) {
-  if (paths.isEmpty()) return formats::FormatError{"", "", formats::kNoOffset, "no file given"};
+namespace {
+
+// The files of a model, read, with their contexts as the readers get them.
+struct Prepared {
   std::vector<formats::Input> inputs;
+  // Per input, the arguments that make `marrow-cli import-child` read it the same way: the file,
+  // or ARCHIVE.pak::entry and every .pak given. Empty for a Qt resource (built into the program,
+  // never a user's file), which is read in this process.
+  std::vector<QStringList> importArgs;
+  std::shared_ptr<const formats::dragonnest::PakSet> paks;
+};
+
+formats::Result<Prepared> prepare(const QStringList& paths, Textures textures) {
+  if (paths.isEmpty()) return formats::FormatError{"", "", formats::kNoOffset, "no file given"};
+  Prepared out;
+  auto& inputs = out.inputs;
   std::vector<QString> files;  // the file of each input
   std::vector<std::string> pakFiles;                         // every .pak given, once
   std::vector<std::pair<std::string, std::string>> pakEntries;  // ARCHIVE.pak::path inputs
@@ -194,17 +214,19 @@ formats::Result<Document> loadDocument(const QStringList& paths, Textures textur
     ctx.fetchTextures = textures != Textures::Skip;
     inputs.push_back({std::move(bytes).value(), std::move(ctx), {}});
     if (!record.empty()) inputs.back().records.push_back(record);
+    out.importArgs.push_back(path.startsWith(QStringLiteral(":/")) ? QStringList() : QStringList{path});
     files.push_back(path);
   }
   // Paks given together are one file system (spec §2.4): an entry's mesh and textures are
   // found by name in any of them.
-  std::shared_ptr<const formats::dragonnest::PakSet> paks;
   if (!pakFiles.empty()) {
     auto set = formats::dragonnest::PakSet::open(pakFiles);
     if (!set) return set.error();
-    paks = std::make_shared<const formats::dragonnest::PakSet>(std::move(set).value());
+    out.paks = std::make_shared<const formats::dragonnest::PakSet>(std::move(set).value());
+    QStringList allPaks;
+    for (const auto& p : pakFiles) allPaks << QString::fromStdString(p);
     for (const auto& [file, inner] : pakEntries) {
-      const auto ref = paks->find(inner);
+      const auto ref = out.paks->find(inner);
       if (!ref)
         return formats::FormatError{file, "entry", formats::kNoOffset,
                                     "no entry '" + inner + "' in the archive"};
@@ -212,23 +234,173 @@ formats::Result<Document> loadDocument(const QStringList& paths, Textures textur
       ctx.name = file + "::" + std::string(ref.pak->storedPath(*ref.entry));
       auto bytes = formats::dragonnest::PakSet::read(ref, ctx.limits);
       if (!bytes) return bytes.error();
-      ctx.resolve = paks->resolver(ctx.limits);
+      ctx.resolve = out.paks->resolver(ctx.limits);
       ctx.fetchTextures = textures != Textures::Skip;
       inputs.push_back({std::move(bytes).value(), std::move(ctx), {}});
+      out.importArgs.push_back(QStringList{QString::fromStdString(file + "::" + inner)} + allPaks);
     }
+  }
+  return out;
+}
+
+bool readsThroughAssimp(const formats::Input& in) {
+  const auto head = std::span(in.bytes).first(std::min<std::size_t>(in.bytes.size(), 1024));
+  return formats::detectFormat(head, in.ctx.name) == formats::FormatId::Assimp;
+}
+
+bool importsInChild(AssimpImport mode) {
+  if (mode != AssimpImport::Auto) return mode == AssimpImport::Child;
+  const QCoreApplication* app = QCoreApplication::instance();
+  return app && app->inherits("QApplication");
+}
+
+const char* signalName(int signal) {
+  switch (signal) {
+    case SIGSEGV: return ", SIGSEGV";
+    case SIGABRT: return ", SIGABRT";
+    case SIGBUS: return ", SIGBUS";
+    case SIGFPE: return ", SIGFPE";
+    case SIGILL: return ", SIGILL";
+    case SIGKILL: return ", SIGKILL: killed, perhaps for running out of memory";
+    default: return "";
+  }
+}
+
+// Reads one file through `marrow-cli import-child` (app/cli/cli.cpp): the scene comes back as a
+// snapshot on its standard output; a crash, a hang or a failure becomes an error naming `file`.
+formats::Result<formats::Scene> importInChild(const QStringList& args, const std::string& file,
+                                              const LoadOptions& options) {
+  const auto fail = [&](const std::string& message) {
+    return formats::FormatError{file, "", formats::kNoOffset, message};
+  };
+  const QString program = importProgram();
+  if (program.isEmpty())
+    return fail("not read: files in assimp's formats are read by marrow-cli in a process of its "
+                "own, and no marrow-cli was found beside this program or on PATH (MARROW_CLI "
+                "may name it)");
+  QStringList arguments{QStringLiteral("import-child")};
+  if (options.textures == Textures::Skip) arguments << QStringLiteral("--no-textures");
+  arguments << QStringLiteral("--") << args;
+  QProcess process;
+  process.setProgram(program);
+  process.setArguments(arguments);
+  process.setStandardInputFile(QProcess::nullDevice());
+  process.start();
+  if (!process.waitForStarted(60000))
+    return fail("not read: the import process " + program.toStdString() + " did not start (" +
+                process.errorString().toStdString() + ")");
+  QElapsedTimer clock;
+  clock.start();
+  while (process.state() != QProcess::NotRunning) {
+    if (process.waitForFinished(100)) break;
+    const bool cancelled = options.cancelled && options.cancelled();
+    const bool late = clock.elapsed() > options.importTimeoutMs;
+    if (!cancelled && !late) continue;
+    process.kill();
+    process.waitForFinished(-1);
+    if (cancelled) return fail("cancelled");
+    const int ms = options.importTimeoutMs;
+    return fail("the assimp importer had not finished reading " + file + " after " +
+                (ms % 1000 ? std::to_string(ms) + " ms" : std::to_string(ms / 1000) + " s") +
+                " and was stopped");
+  }
+  const QByteArray out = process.readAllStandardOutput();
+  if (process.exitStatus() == QProcess::CrashExit) {
+    // For a process a signal ended, Qt gives the signal as the exit code.
+    const int signal = process.exitCode();
+    return fail("the assimp importer crashed (signal " + std::to_string(signal) +
+                signalName(signal) + ") while reading " + file + "; nothing was loaded");
+  }
+  const auto bytes =
+      std::as_bytes(std::span(out.constData(), static_cast<std::size_t>(out.size())));
+  if (!formats::isSnapshot(bytes)) {
+    QList<QByteArray> lines = process.readAllStandardError().trimmed().split('\n');
+    const std::string last = lines.isEmpty() ? std::string() : lines.back().trimmed().toStdString();
+    return fail("the import process " + program.toStdString() + " ended with exit code " +
+                std::to_string(process.exitCode()) + " and no model" +
+                (last.empty() ? std::string() : ": " + last));
+  }
+  // A failure comes back as the reader's own error (file, field, offset), carried as it was.
+  formats::ReadContext ctx;
+  ctx.name = file + " (the import process's snapshot)";
+  return formats::readSnapshot(bytes, ctx);
+}
+
+}  // namespace
+
+QString importProgram() {
+  const QString named = qEnvironmentVariable("MARROW_CLI");
+  if (!named.isEmpty()) return named;
+  if (QCoreApplication::instance()) {
+    const QString beside = QCoreApplication::applicationDirPath() + QStringLiteral("/marrow-cli");
+    if (QFileInfo(beside).isExecutable()) return beside;
+  }
+  return QStandardPaths::findExecutable(QStringLiteral("marrow-cli"));
+}
+
+formats::Result<formats::Scene> readImportInput(const QStringList& paths, Textures textures) {
+  auto prepared = prepare(paths, textures);
+  if (!prepared) return prepared.error();
+  if (prepared->inputs.size() != 1)
+    return formats::FormatError{paths.join(QStringLiteral(", ")).toStdString(), "", formats::kNoOffset,
+                                "the import process reads one model file, not " +
+                                    std::to_string(prepared->inputs.size())};
+  const formats::Input& in = prepared->inputs.front();
+  return formats::readScene(in.bytes, in.ctx);
+}
+
+formats::Result<Document> loadDocument(const QStringList& paths, Textures textures) {
+  LoadOptions options;
+  options.textures = textures;
+  return loadDocument(paths, options);
+}
+
+formats::Result<Document> loadDocument(const QStringList& paths, const LoadOptions& options) {
+  auto prepared = prepare(paths, options.textures);
+  if (!prepared) return prepared.error();
+  std::vector<formats::Input> inputs = std::move(prepared->inputs);
+  // Files assimp reads come back from their import processes as parts of the model; the rest are
+  // read here, as one part where the first of them was.
+  std::vector<formats::Part> parts;
+  std::size_t othersAt = 0;
+  if (importsInChild(options.assimp)) {
+    std::vector<formats::Input> others;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      if (prepared->importArgs[i].isEmpty() || !readsThroughAssimp(inputs[i])) {
+        if (others.empty()) othersAt = parts.size();
+        others.push_back(std::move(inputs[i]));
+        continue;
+      }
+      auto scene = importInChild(prepared->importArgs[i], inputs[i].ctx.name, options);
+      if (!scene) return scene.error();
+      parts.push_back({inputs[i].ctx.name, std::move(scene).value()});
+    }
+    inputs = std::move(others);
   }
   formats::Diagnostics notes;
   orderCal3dMaterials(inputs, notes);
   formats::Archives archives;
-  auto scene = formats::readInputs(std::move(inputs), &archives);
+  formats::Result<formats::Scene> scene = formats::Scene{};
+  if (parts.empty()) {
+    scene = formats::readInputs(std::move(inputs), &archives);
+  } else {
+    if (!inputs.empty()) {
+      const std::string name = inputs.front().ctx.name;
+      auto rest = formats::readInputs(std::move(inputs), &archives);
+      if (!rest) return rest.error();
+      parts.insert(parts.begin() + static_cast<std::ptrdiff_t>(othersAt),
+                   formats::Part{name, std::move(rest).value()});
+    }
+    scene = formats::combine(std::move(parts));
+  }
   if (!scene) return scene.error();
   notes.append(scene->diagnostics);
   scene->diagnostics = std::move(notes);
   Document doc;
   doc.paths = paths;
   doc.brf = std::move(archives.brf);
-  doc.paks = std::move(paks);
-  if (textures == Textures::Decode) doc.textures = decodeTextures(*scene);
+  doc.paks = std::move(prepared->paks);
+  if (options.textures == Textures::Decode) doc.textures = decodeTextures(*scene);
   doc.scene = std::make_shared<const formats::Scene>(std::move(scene).value());
   return doc;
 }

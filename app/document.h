@@ -6,6 +6,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -39,7 +40,39 @@ struct Document {
 // How much of the textures a caller needs: none (posing, converting), the files found (info
 // says which are missing), or decoded images (drawing).
 enum class Textures { Skip, Find, Decode };
+
+// Where files in a format read through assimp (formats/io/detect.h: FormatId::Assimp) are read.
+// assimp (Debian's 5.2.5) has known memory-safety bugs, so the viewer never runs it on a user's
+// file in its own process: `marrow-cli import-child` reads the file, fetching its textures by the
+// same rules, and hands back a lossless snapshot of the scene (formats/model/snapshot.h); a
+// crash, a hang or a failure there is a load error naming the file, and nothing else changes.
+enum class AssimpImport {
+  Auto,       // Child in the viewer (the application is a QApplication), else InProcess
+  InProcess,  // marrow-cli itself, which is the child, and the libraries' tests
+  Child,
+};
+
+struct LoadOptions {
+  Textures textures = Textures::Decode;
+  AssimpImport assimp = AssimpImport::Auto;
+  // Polled while an import process runs (a few times a second): true kills it and the load
+  // fails with "cancelled".
+  std::function<bool()> cancelled;
+  // An import process that has not finished by then is killed and the load fails.
+  int importTimeoutMs = 10 * 60 * 1000;
+};
+
 formats::Result<Document> loadDocument(const QStringList& paths, Textures textures = Textures::Decode);
+formats::Result<Document> loadDocument(const QStringList& paths, const LoadOptions& options);
+
+// The program that imports assimp formats for the viewer: $MARROW_CLI when set, else marrow-cli
+// beside the running program, else marrow-cli on PATH; empty when there is none.
+QString importProgram();
+
+// What `marrow-cli import-child` runs: the one model file `paths` name (a disk file, or an
+// ARCHIVE.pak::entry with the .pak files of its file system) read in this process exactly as
+// loadDocument reads it, validated.
+formats::Result<formats::Scene> readImportInput(const QStringList& paths, Textures textures);
 
 // The scene's textures decoded as loadDocument does (one per scene.textures entry, null where
 // absent or undecodable, with a diagnostic in scene.diagnostics): for a scene made after loading,

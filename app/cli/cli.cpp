@@ -5,8 +5,12 @@
 #include <cstdio>
 #include <cstring>
 
+#include <unistd.h>
+
 #include "app/cli/batch.h"
+#include "app/cli/common.h"
 #include "app/document.h"
+#include "formats/model/snapshot.h"
 
 namespace marrow::app::cli {
 namespace {
@@ -80,6 +84,70 @@ void printHelp(std::FILE* out) {
                "3 nothing to convert (no mesh and no skeleton; a batch skips such files).\n");
 }
 
+// The viewer's import process (app/document.h, AssimpImport): not for people, so not in the
+// help. `marrow-cli import-child [--no-textures] [--] INPUT [ARCHIVE.pak...]` reads the one model
+// INPUT (a file, or ARCHIVE.pak::entry with the paks of its file system) in this process and
+// writes the scene as a snapshot (formats/model/snapshot.h) to stdout, its diagnostics to stderr;
+// on failure an error snapshot to stdout, the one-line error to stderr and exit code 1.
+constexpr const char* kImportChildUsage =
+    "import-child [--no-textures] [--] INPUT [ARCHIVE.pak...]  (internal: the viewer's import "
+    "process; writes a binary scene snapshot to stdout)";
+
+bool writeAll(const std::vector<std::byte>& bytes) {
+  const bool ok = std::fwrite(bytes.data(), 1, bytes.size(), stdout) == bytes.size();
+  return std::fflush(stdout) == 0 && ok;
+}
+
+int runImportChild(int argc, char** argv) {
+  Textures textures = Textures::Find;
+  QStringList inputs;
+  bool optionsEnd = false;
+  for (int i = 2; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (!optionsEnd && a == "--") {
+      optionsEnd = true;
+    } else if (!optionsEnd && a == "--no-textures") {
+      textures = Textures::Skip;
+    } else if (!optionsEnd && a.size() > 1 && a[0] == '-') {
+      std::fprintf(stderr, "marrow-cli: unknown option '%s'\nusage: marrow-cli %s\n", a.c_str(),
+                   kImportChildUsage);
+      return kUsage;
+    } else {
+      inputs << QString::fromStdString(a);
+    }
+  }
+  if (inputs.isEmpty()) {
+    std::fprintf(stderr, "marrow-cli: no INPUT given\nusage: marrow-cli %s\n", kImportChildUsage);
+    return kUsage;
+  }
+  if (isatty(STDOUT_FILENO)) {
+    std::fprintf(stderr, "marrow-cli: import-child writes a binary snapshot for the viewer; "
+                         "redirect its standard output\n");
+    return kUsage;
+  }
+  auto scene = readImportInput(inputs, textures);
+  std::vector<std::byte> bytes;
+  if (scene) {
+    try {
+      bytes = formats::writeSnapshot(*scene);
+    } catch (const std::exception& e) {  // a vector of 2^32 elements, or no memory for the copy
+      scene = formats::FormatError{inputs.front().toStdString(), "", formats::kNoOffset,
+                                   std::string("the model cannot be handed over: ") + e.what()};
+    }
+  }
+  if (!scene) {
+    std::fprintf(stderr, "marrow-cli: %s\n", scene.error().describe().c_str());
+    writeAll(formats::writeSnapshotError(scene.error()));
+    return kLoadError;
+  }
+  printDiagnostics(scene->diagnostics);
+  if (!writeAll(bytes)) {
+    std::fprintf(stderr, "marrow-cli: could not write the snapshot to the standard output\n");
+    return kLoadError;
+  }
+  return kOk;
+}
+
 }  // namespace
 
 const std::string* Args::option(const std::string& name) const {
@@ -113,6 +181,7 @@ int main(int argc, char** argv) {
     printHelp(stdout);
     return kOk;
   }
+  if (command == "import-child") return runImportChild(argc, argv);
   const CommandSpec* spec = findCommand(command);
   if (!spec) return usageError("", "unknown command '" + command + "'");
 
