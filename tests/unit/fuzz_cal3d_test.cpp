@@ -21,7 +21,9 @@ ReadContext named(std::string name) {
 // pugixml reports a document that ends inside a tag one byte past its end; an error's offset is
 // a byte of the file (or its end), never past it.
 TEST(Cal3dFuzzFinding, ErrorOffsetOfATruncatedTagIsWithinTheFile) {
-  constexpr std::string_view kText = "<RRRF\xbc\x0d" "C";  // an attribute cut off by the end
+  constexpr std::string_view kText =
+      "<RRRF\xbc\x0d"
+      "C";  // an attribute cut off by the end
   auto r = readXrf(bytesOf(kText), named("cut.xrf"));
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().file, "cut.xrf");

@@ -1,0 +1,7 @@
+// cal3d .crf, the binary material file, read with fixed companions
+// (cal3d_target.h), then the model validation.
+#include "tests/fuzz/cal3d_target.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  return marrow::fuzz::fuzzCal3dFile(data, size, "fuzz.crf", marrow::fuzz::Companions::None);
+}

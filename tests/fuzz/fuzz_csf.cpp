@@ -1,0 +1,8 @@
+// cal3d .csf, the binary skeleton file, read with fixed companions
+// (cal3d_target.h), then the model validation.
+#include "tests/fuzz/cal3d_target.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  return marrow::fuzz::fuzzCal3dFile(data, size, "fuzz.csf",
+                                     marrow::fuzz::Companions::MeshAndAnimation);
+}

@@ -1,0 +1,6 @@
+// Dragon Nest .dnt tables (§8): readDnt, the CSV export, the table's consistency.
+#include "tests/fuzz/table_target.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  return marrow::fuzz::fuzzTable(data, size, "fuzz.dnt", marrow::formats::dragonnest::readDnt);
+}

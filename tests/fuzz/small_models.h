@@ -1,0 +1,33 @@
+// Small, valid files our own writers make: the fixed companions some targets read the fuzzed
+// file with (a skeleton for a mesh or an animation, the mesh a skin names), and seeds.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "formats/model/scene.h"
+
+namespace marrow::fuzz {
+
+struct NamedFile {
+  std::string name;
+  std::vector<std::byte> bytes;
+};
+
+// The Dragon Nest test character (tests/unit/dragonnest_test_character.h) at MSH `version`
+// (10–13): "Character.msh", "Character.skn", "Character.ani".
+std::vector<NamedFile> dragonNestCharacter(int version);
+
+// That character as a model (three bones, three meshes, two clips, three materials).
+const formats::Scene& smallCharacter();
+
+// The small character as a whole cal3d model written by formats/cal3d/writer.h: "small.cfg",
+// "small.csf", meshes, materials and animations, binary or XML, at `version`.
+std::vector<NamedFile> smallCal3dModel(bool xml, int version);
+
+// A skeleton of `bones` bones named "b0", "b1", … (bone i's parent (i − 1) / 2) as a CSF 1100:
+// cal3d meshes and animations refer to bones by index, and the fixtures name up to ~100.
+std::vector<std::byte> wideSkeletonCsf(int bones = 128);
+
+}  // namespace marrow::fuzz
