@@ -98,6 +98,8 @@ void finding(const std::string& what) {
 }
 
 void checkError(const formats::FormatError& error, std::string_view file, std::size_t size) {
+  static const bool verbose = std::getenv("MARROW_FUZZ_VERBOSE") != nullptr;
+  if (verbose) std::fprintf(stderr, "error: %s\n", error.describe().c_str());
   if (error.message.empty()) finding("an error without a message: " + error.describe());
   if (error.file == file && error.offset != formats::kNoOffset && error.offset > size)
     finding("an error's offset lies past the " + std::to_string(size) +

@@ -209,6 +209,7 @@ void snapshotSeeds(Corpus& c, const formats::Scene& demo) {
 
 void ddsSeeds(Corpus& c) {
   for (const auto& [name, bytes] : fuzz::seeds::ddsImages()) c.add("dds", name, bytes, false);
+  for (const auto& [name, bytes] : fuzz::seeds::tgaImages()) c.add("tga", name, bytes, false);
 }
 
 // A BRF fixture gives itself, and one small file per record (gather, both versions), so that

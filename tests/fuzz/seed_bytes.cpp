@@ -235,4 +235,98 @@ std::vector<std::pair<std::string, std::vector<std::byte>>> ddsImages() {
   return out;
 }
 
+namespace {
+
+struct TgaSpec {
+  std::uint8_t type = 2, depth = 24, descriptor = 0;
+  std::uint16_t width = 4, height = 3;
+  std::uint8_t mapDepth = 0;
+  std::uint16_t mapFirst = 0, mapLength = 0;
+  std::string id;
+  bool footer = false;
+};
+
+std::vector<std::byte> tga(const TgaSpec& s) {
+  ByteWriter w;
+  w.u8(static_cast<std::uint8_t>(s.id.size()));
+  w.u8(s.mapLength ? 1 : 0);
+  w.u8(s.type);
+  w.u16(s.mapFirst);
+  w.u16(s.mapLength);
+  w.u8(s.mapDepth);
+  w.u16(0);  // x origin
+  w.u16(0);  // y origin
+  w.u16(s.width);
+  w.u16(s.height);
+  w.u8(s.depth);
+  w.u8(s.descriptor);
+  for (char c : s.id) w.u8(static_cast<std::uint8_t>(c));
+  std::uint32_t seed = 777;
+  const auto next = [&seed] {
+    seed = seed * 1103515245u + 12345u;
+    return static_cast<std::uint8_t>(seed >> 16);
+  };
+  for (std::uint32_t i = 0; i < std::uint32_t{s.mapLength} * ((s.mapDepth + 7) / 8); ++i)
+    w.u8(next());
+  const std::uint32_t pixels = std::uint32_t{s.width} * s.height;
+  const std::uint32_t bytesPerPixel = (s.depth + 7) / 8;
+  const auto pixel = [&] {
+    for (std::uint32_t b = 0; b < bytesPerPixel; ++b)
+      w.u8(s.mapLength && b == 0 ? static_cast<std::uint8_t>(s.mapFirst + next() % s.mapLength)
+                                 : next());
+  };
+  if (s.type >= 9) {
+    // Alternating run and raw packets of 3 pixels, crossing row ends (allowed by 2.0).
+    for (std::uint32_t done = 0, k = 0; done < pixels; ++k) {
+      const std::uint32_t n = std::min<std::uint32_t>(3, pixels - done);
+      if (k % 2 == 0) {
+        w.u8(static_cast<std::uint8_t>(0x80 | (n - 1)));
+        pixel();
+      } else {
+        w.u8(static_cast<std::uint8_t>(n - 1));
+        for (std::uint32_t i = 0; i < n; ++i) pixel();
+      }
+      done += n;
+    }
+  } else {
+    for (std::uint32_t i = 0; i < pixels; ++i) pixel();
+  }
+  if (s.footer) {
+    w.u32(0);
+    w.u32(0);
+    for (char c : std::string_view("TRUEVISION-XFILE.")) w.u8(static_cast<std::uint8_t>(c));
+    w.u8(0);
+  }
+  return w.take();
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::vector<std::byte>>> tgaImages() {
+  std::vector<std::pair<std::string, std::vector<std::byte>>> out;
+  auto add = [&](std::string name, TgaSpec s) { out.emplace_back(std::move(name), tga(s)); };
+  for (std::uint8_t depth : {15, 16, 24, 32}) {
+    TgaSpec s;
+    s.depth = depth;
+    s.descriptor = depth == 32 ? 8 : depth == 16 ? 1 : 0;
+    add("true" + std::to_string(depth) + ".tga", s);
+    s.type = 10;
+    s.descriptor |= 0x20;  // top-left origin
+    add("rle_true" + std::to_string(depth) + ".tga", s);
+  }
+  TgaSpec grey;
+  grey.type = 3, grey.depth = 8, grey.id = "grey", grey.footer = true;
+  add("grey8_footer.tga", grey);
+  grey.type = 11, grey.depth = 16, grey.descriptor = 0x18;  // grey + alpha, top-right origin
+  add("rle_grey16.tga", grey);
+  for (std::uint8_t mapDepth : {15, 16, 24, 32}) {
+    TgaSpec m;
+    m.type = 1, m.depth = 8, m.mapDepth = mapDepth, m.mapFirst = 2, m.mapLength = 6;
+    add("mapped" + std::to_string(mapDepth) + ".tga", m);
+    m.type = 9;
+    add("rle_mapped" + std::to_string(mapDepth) + ".tga", m);
+  }
+  return out;
+}
+
 }  // namespace marrow::fuzz::seeds

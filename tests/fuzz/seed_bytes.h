@@ -19,4 +19,8 @@ std::vector<std::byte> extTable();
 // luminance, 16-bit formats, DX10 headers, a cube map.
 std::vector<std::pair<std::string, std::vector<std::byte>>> ddsImages();
 
+// TGA files (Truevision TGA 2.0): every image type (1, 2, 3, 9, 10, 11), depths 8–32, colour
+// maps, origins, run-length packets across rows, the 2.0 footer.
+std::vector<std::pair<std::string, std::vector<std::byte>>> tgaImages();
+
 }  // namespace marrow::fuzz::seeds
