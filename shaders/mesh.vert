@@ -12,12 +12,14 @@ uniform mat4 uDisplay;      // native → display (basis conversion)
 uniform mat4 uView;
 uniform mat4 uProjection;
 uniform mat3 uDisplayNormal;  // inverse transpose of uDisplay's 3×3
+uniform int uWeightBone;      // the bone whose weights vWeight carries (-1: none)
 
 out vec3 vSkinnedPosition;  // model space, before the basis conversion (captured by tests)
 out vec3 vViewPosition;
 out vec3 vViewNormal;
 out vec2 vUv;
 out vec4 vColor;
+out float vWeight;
 
 void main() {
   // Blend shapes first, then skinning (render/anim/morph.h, skinning.h).
@@ -36,5 +38,6 @@ void main() {
   vViewNormal = mat3(uView) * (uDisplayNormal * n);
   vUv = aUv;
   vColor = aColor;
+  vWeight = uWeightBone >= 0 ? weightOf(uWeightBone) : 0.0;
   gl_Position = uProjection * viewPos;
 }

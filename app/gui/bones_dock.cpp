@@ -1,7 +1,10 @@
 #include <QFontDatabase>
+#include <QMenu>
 #include <QPlainTextEdit>
 #include <QSplitter>
 #include <QTreeWidget>
+
+#include <algorithm>
 
 #include <glm/gtc/quaternion.hpp>
 
@@ -27,7 +30,70 @@ BonesDock::BonesDock(QWidget* parent) : QDockWidget(tr("Bones"), parent) {
     showTransforms();
     emit boneSelected(selected_);
   });
+  tree_->setContextMenuPolicy(Qt::CustomContextMenu);
+  connect(tree_, &QWidget::customContextMenuRequested, this, &BonesDock::contextMenu);
 }
+
+void BonesDock::contextMenu(const QPoint& at) {
+  QTreeWidgetItem* item = tree_->itemAt(at);
+  const int bone = item ? item->data(0, Qt::UserRole).toInt() : -1;
+  QMenu menu(this);
+  if (bone >= 0) {
+    const bool hidden = static_cast<std::size_t>(bone) < hidden_.size() && hidden_[bone];
+    const QString name = item->text(0);
+    if (hidden)
+      menu.addAction(tr("Show %1 and Its Children").arg(name), this,
+                     [this, bone] { setSubtreeHidden(bone, false); });
+    else
+      menu.addAction(tr("Hide %1 and Its Children").arg(name), this,
+                     [this, bone] { setSubtreeHidden(bone, true); });
+  }
+  QAction* all = menu.addAction(tr("Show All Bones"), this, &BonesDock::showAllBones);
+  all->setEnabled(std::find(hidden_.begin(), hidden_.end(), true) != hidden_.end());
+  menu.exec(tree_->viewport()->mapToGlobal(at));
+}
+
+void BonesDock::setSubtreeHidden(int bone, bool hidden) {
+  if (!scene_ || bone < 0 || static_cast<std::size_t>(bone) >= hidden_.size()) return;
+  const auto& bones = scene_->skeleton.bones;
+  // Parents precede children (model invariant): one pass marks the whole subtree.
+  std::vector<bool> inSubtree(bones.size(), false);
+  inSubtree[bone] = true;
+  for (std::size_t i = static_cast<std::size_t>(bone) + 1; i < bones.size(); ++i)
+    inSubtree[i] = bones[i].parent >= 0 && inSubtree[bones[i].parent];
+  std::vector<bool> next = hidden_;
+  for (std::size_t i = 0; i < bones.size(); ++i)
+    if (inSubtree[i]) next[i] = hidden;
+  if (next == hidden_) return;
+  hidden_ = std::move(next);
+  paintHidden();
+  emit hiddenBonesChanged(hidden_);
+}
+
+void BonesDock::showAllBones() {
+  if (std::find(hidden_.begin(), hidden_.end(), true) == hidden_.end()) return;
+  hidden_.assign(hidden_.size(), false);
+  paintHidden();
+  emit hiddenBonesChanged(hidden_);
+}
+
+void BonesDock::paintHidden() {
+  const QBrush shown = tree_->palette().brush(QPalette::Text);
+  const QBrush greyed = tree_->palette().brush(QPalette::Disabled, QPalette::Text);
+  for (std::size_t i = 0; i < items_.size(); ++i) {
+    const bool h = i < hidden_.size() && hidden_[i];
+    QFont f = items_[i]->font(0);
+    f.setItalic(h);
+    for (int c = 0; c < 2; ++c) {
+      items_[i]->setFont(c, f);
+      items_[i]->setForeground(c, h ? greyed : shown);
+    }
+    items_[i]->setToolTip(0, h ? tr("Hidden: not drawn, nor the triangles it weighs most")
+                               : QString());
+  }
+}
+
+QString BonesDock::transformsText() const { return transforms_->toPlainText(); }
 
 void BonesDock::setScene(const formats::Scene* scene) {
   const QSignalBlocker block(tree_);
@@ -37,8 +103,10 @@ void BonesDock::setScene(const formats::Scene* scene) {
   selected_ = -1;
   pose_ = {};
   transforms_->clear();
+  hidden_.clear();
   if (!scene) return;
   const auto& bones = scene->skeleton.bones;
+  hidden_.assign(bones.size(), false);
   items_.resize(bones.size());
   for (std::size_t i = 0; i < bones.size(); ++i) {
     const int p = bones[i].parent;  // parents precede children (model invariant)
@@ -58,9 +126,10 @@ void BonesDock::setPose(const anim::Pose& pose) {
 
 void BonesDock::selectBone(int bone) {
   if (bone == selected_) return;
-  if (bone >= 0 && static_cast<std::size_t>(bone) < items_.size())
+  if (bone >= 0 && static_cast<std::size_t>(bone) < items_.size()) {
     tree_->setCurrentItem(items_[bone]);
-  else
+    tree_->scrollToItem(items_[bone]);
+  } else
     tree_->setCurrentItem(nullptr);
 }
 

@@ -19,37 +19,51 @@ namespace marrow::app {
 
 enum class ItemKind { Scene, Mesh, Skeleton, Clip, Material, Texture };
 
-// The model as a tree: meshes, skeleton, clips, materials, textures.
+// The model as a tree: meshes, skeleton, clips, materials, textures. Each material has a
+// check box: unchecked, the meshes using it are not drawn.
 class SceneDock : public QDockWidget {
   Q_OBJECT
  public:
   explicit SceneDock(QWidget* parent = nullptr);
   void setDocument(const Document* doc);  // null clears
   void selectClip(int index);
+  void setMaterialVisible(int material, bool visible);  // checks or unchecks its box
+  bool materialVisible(int material) const;
 
  signals:
   void itemSelected(marrow::app::ItemKind kind, int index);
   void clipActivated(int index);
+  void materialVisibilityChanged(int material, bool visible);
 
  private:
   QTreeWidget* tree_;
 };
 
-// The bone hierarchy, and the selected bone's local and model transform at the current time.
+// The bone hierarchy, and the selected bone's local and model transform at the current time
+// (updated with every pose, so live while playing). A bone can be hidden with its subtree
+// (context menu); hidden bones are greyed.
 class BonesDock : public QDockWidget {
   Q_OBJECT
  public:
   explicit BonesDock(QWidget* parent = nullptr);
   void setScene(const formats::Scene* scene);
   void setPose(const anim::Pose& pose);
-  void selectBone(int bone);
+  void selectBone(int bone);  // and scrolls to it
   int selectedBone() const { return selected_; }
+  // Hides (or shows) a bone and every bone under it.
+  void setSubtreeHidden(int bone, bool hidden);
+  void showAllBones();
+  const std::vector<bool>& hiddenBones() const { return hidden_; }
+  QString transformsText() const;
 
  signals:
   void boneSelected(int bone);
+  void hiddenBonesChanged(const std::vector<bool>& hidden);
 
  private:
   void showTransforms();
+  void contextMenu(const QPoint& at);
+  void paintHidden();
 
   QTreeWidget* tree_;
   QPlainTextEdit* transforms_;
@@ -57,6 +71,7 @@ class BonesDock : public QDockWidget {
   const formats::Scene* scene_ = nullptr;
   anim::Pose pose_;
   int selected_ = -1;
+  std::vector<bool> hidden_;
 };
 
 // What the user has set on the meshes: blend shape weights, level of detail.

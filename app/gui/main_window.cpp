@@ -1,6 +1,7 @@
 #include "app/gui/main_window.h"
 
 #include <QAction>
+#include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
 #include <QDir>
@@ -91,6 +92,16 @@ void MainWindow::createDocks() {
     timeline_->play();
   });
   connect(bones_, &BonesDock::boneSelected, this, &MainWindow::onBoneSelected);
+  connect(bones_, &BonesDock::hiddenBonesChanged, viewport_, &Viewport::setHiddenBones);
+  connect(viewport_, &Viewport::bonePicked, bones_, &BonesDock::selectBone);
+  connect(viewport_, &Viewport::boneHovered, this, [this](int bone) {
+    if (!doc_ || bone < 0 || static_cast<std::size_t>(bone) >= doc_->scene->skeleton.bones.size())
+      return statusBar()->clearMessage();
+    const auto& name = doc_->scene->skeleton.bones[static_cast<std::size_t>(bone)].name;
+    statusBar()->showMessage(
+        tr("Bone %1 (#%2): click to select").arg(QString::fromStdString(name)).arg(bone));
+  });
+  connect(scene_, &SceneDock::materialVisibilityChanged, viewport_, &Viewport::setMaterialVisible);
   connect(archive_, &ArchiveDock::recordsSelected, this, &MainWindow::showPickedRecords);
   connect(archive_, &ArchiveDock::skeletonChosen, this, &MainWindow::showPickedRecords);
   connect(pak_, &PakDock::openRequested, this, &MainWindow::openFiles);
@@ -165,6 +176,7 @@ void MainWindow::createActions() {
   bodies_->setShortcut(QKeySequence(Qt::Key_B));
   connect(bodies_, &QAction::toggled, viewport_, &Viewport::setBodiesVisible);
   bodies_->setChecked(true);
+  createInspectionActions();
   viewMenu_->addSeparator();
   viewMenu_->addAction(tables_->toggleViewAction());
   for (QDockWidget* d : std::initializer_list<QDockWidget*>{scene_, archive_, pak_, bones_, properties_, timeline_, log_})
@@ -189,6 +201,95 @@ void MainWindow::createActions() {
     QMessageBox::about(this, tr("About Marrow"),
                        tr("<b>Marrow</b> %1<br>A viewer for legacy skinned models and game archives.")
                            .arg(QApplication::applicationVersion()));
+  });
+}
+
+void MainWindow::createInspectionActions() {
+  auto toggle = [this](QMenu* menu, const QString& text, QKeySequence key, bool on, auto setter) {
+    QAction* a = menu->addAction(text);
+    a->setCheckable(true);
+    a->setShortcut(key);
+    connect(a, &QAction::toggled, this, [this, setter](bool v) {
+      setter(viewport_->options(), v);
+      viewport_->update();
+    });
+    a->setChecked(on);
+    setter(viewport_->options(), on);
+    return a;
+  };
+  matcap_ = toggle(viewMenu_, tr("&Matcap Look"), QKeySequence(Qt::Key_M), false,
+                   [](render::ViewOptions& o, bool v) { o.matcap = v; });
+  matcap_->setToolTip(tr("A clay material lit by a fixed studio sphere: the shape, whatever the "
+                         "materials and lights"));
+  culling_ = toggle(viewMenu_, tr("Backface &Culling"), QKeySequence(Qt::Key_C), false,
+                    [](render::ViewOptions& o, bool v) { o.cullBackfaces = v; });
+  ground_ = toggle(viewMenu_, tr("Ground &Contact"), {}, true,
+                   [](render::ViewOptions& o, bool v) { o.groundContact = v; });
+  ground_->setToolTip(tr("A soft disc on the ground under the model (drawn with the grid)"));
+
+  QMenu* overlays = viewMenu_->addMenu(tr("&Overlays"));
+  overlays->setToolTipsVisible(true);
+  auto overlay = [&](const QString& text, QKeySequence key, auto setter) {
+    return toggle(overlays, text, key, false, setter);
+  };
+  normals_ = overlay(tr("&Normals"), QKeySequence(Qt::Key_N),
+                     [](render::ViewOptions& o, bool v) { o.showNormals = v; });
+  tangents_ = overlay(tr("&Tangents"), QKeySequence(Qt::SHIFT | Qt::Key_N),
+                      [](render::ViewOptions& o, bool v) { o.showTangents = v; });
+  bounds_ = overlay(tr("&Bounding Boxes"), QKeySequence(Qt::Key_X),
+                    [](render::ViewOptions& o, bool v) { o.showBounds = v; });
+  bounds_->setToolTip(tr("The model's box (white) and each mesh's (orange), in the current pose"));
+
+  QMenu* shading = viewMenu_->addMenu(tr("&Surface Colour"));
+  shading->setToolTipsVisible(true);
+  shading_ = new QActionGroup(this);
+  const std::pair<QString, render::Shading> modes[] = {
+      {tr("&Materials"), render::Shading::Material},
+      {tr("Selected Bone's &Weights"), render::Shading::BoneWeights},
+      {tr("&Influences per Vertex"), render::Shading::InfluenceCount}};
+  int key = Qt::Key_1;
+  for (const auto& [text, mode] : modes) {
+    QAction* a = shading->addAction(text);
+    a->setCheckable(true);
+    a->setData(static_cast<int>(mode));
+    a->setShortcut(QKeySequence(Qt::CTRL | static_cast<Qt::Key>(key++)));
+    a->setChecked(mode == render::Shading::Material);
+    shading_->addAction(a);
+  }
+  shading->actions()[1]->setToolTip(
+      tr("The selected bone's weight at every vertex: blue 0, green ½, red 1"));
+  shading->actions()[2]->setToolTip(
+      tr("Vertices by their number of bones (1, 2, 3, 4, more than 4) as the file stores them; "
+         "magenta where the stored weights do not sum to 1, with points on flagged vertices"));
+  connect(shading_, &QActionGroup::triggered, this, [this](QAction* a) {
+    viewport_->setShading(static_cast<render::Shading>(a->data().toInt()));
+  });
+
+  QMenu* skinning = viewMenu_->addMenu(tr("S&kinning"));
+  skinning->setToolTipsVisible(true);
+  skinning_ = new QActionGroup(this);
+  const QString dqCaveat =
+      tr("Dual-quaternion skinning keeps each bone's rotation, translation and uniform scale: "
+         "non-uniform scale and shear are ignored");
+  const std::pair<QString, render::SkinningMethod> methods[] = {
+      {tr("&Linear Blend"), render::SkinningMethod::LinearBlend},
+      {tr("&Dual Quaternion"), render::SkinningMethod::DualQuaternion}};
+  for (const auto& [text, method] : methods) {
+    QAction* a = skinning->addAction(text);
+    a->setCheckable(true);
+    a->setData(static_cast<int>(method));
+    a->setChecked(method == render::SkinningMethod::LinearBlend);
+    skinning_->addAction(a);
+  }
+  skinning->actions()[0]->setToolTip(tr("The weighted sum of the bones' matrices (the default)"));
+  skinning->actions()[1]->setToolTip(dqCaveat);
+  connect(skinning_, &QActionGroup::triggered, this, [this, dqCaveat](QAction* a) {
+    const auto method = static_cast<render::SkinningMethod>(a->data().toInt());
+    viewport_->setSkinningMethod(method);
+    if (method == render::SkinningMethod::DualQuaternion)
+      statusBar()->showMessage(dqCaveat, 10000);
+    else
+      statusBar()->showMessage(tr("Linear blend skinning"), 3000);
   });
 }
 
@@ -422,6 +523,15 @@ void MainWindow::readSettings() {
   lighting_->setChecked(s.value(QStringLiteral("view/lighting"), true).toBool());
   textures_->setChecked(s.value(QStringLiteral("view/textures"), true).toBool());
   bodies_->setChecked(s.value(QStringLiteral("view/bodies"), true).toBool());
+  matcap_->setChecked(s.value(QStringLiteral("view/matcap"), false).toBool());
+  culling_->setChecked(s.value(QStringLiteral("view/culling"), false).toBool());
+  ground_->setChecked(s.value(QStringLiteral("view/groundContact"), true).toBool());
+  normals_->setChecked(s.value(QStringLiteral("view/normals"), false).toBool());
+  tangents_->setChecked(s.value(QStringLiteral("view/tangents"), false).toBool());
+  bounds_->setChecked(s.value(QStringLiteral("view/bounds"), false).toBool());
+  const int method = s.value(QStringLiteral("view/skinning"), 0).toInt();
+  for (QAction* a : skinning_->actions())
+    if (a->data().toInt() == method && !a->isChecked()) a->trigger();
   rebuildRecentMenu();
 }
 
@@ -435,6 +545,13 @@ void MainWindow::writeSettings() {
   s.setValue(QStringLiteral("view/lighting"), lighting_->isChecked());
   s.setValue(QStringLiteral("view/textures"), textures_->isChecked());
   s.setValue(QStringLiteral("view/bodies"), bodies_->isChecked());
+  s.setValue(QStringLiteral("view/matcap"), matcap_->isChecked());
+  s.setValue(QStringLiteral("view/culling"), culling_->isChecked());
+  s.setValue(QStringLiteral("view/groundContact"), ground_->isChecked());
+  s.setValue(QStringLiteral("view/normals"), normals_->isChecked());
+  s.setValue(QStringLiteral("view/tangents"), tangents_->isChecked());
+  s.setValue(QStringLiteral("view/bounds"), bounds_->isChecked());
+  s.setValue(QStringLiteral("view/skinning"), skinning_->checkedAction()->data().toInt());
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

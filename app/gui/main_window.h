@@ -16,6 +16,7 @@
 #include "render/gl/camera.h"
 
 class QAction;
+class QActionGroup;
 class QMenu;
 
 namespace marrow::app {
@@ -96,6 +97,8 @@ class MainWindow : public QMainWindow {
 
  private:
   void createActions();
+  // The View menu's inspection part: looks, overlays, weight views, skinning method.
+  void createInspectionActions();
   void createDocks();
   void loadFinished();
   void setDocument(Document doc);
@@ -146,6 +149,14 @@ class MainWindow : public QMainWindow {
   QAction* lighting_ = nullptr;
   QAction* textures_ = nullptr;
   QAction* bodies_ = nullptr;
+  QAction* matcap_ = nullptr;
+  QAction* culling_ = nullptr;
+  QAction* normals_ = nullptr;
+  QAction* tangents_ = nullptr;
+  QAction* bounds_ = nullptr;
+  QAction* ground_ = nullptr;
+  QActionGroup* shading_ = nullptr;     // data: render::Shading
+  QActionGroup* skinning_ = nullptr;    // data: render::SkinningMethod
 
   std::unique_ptr<Document> doc_;  // the files, and the model shown now (its scene, textures)
   // The model of the whole files as loaded, shown again when no record is picked.

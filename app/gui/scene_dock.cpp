@@ -30,6 +30,12 @@ SceneDock::SceneDock(QWidget* parent) : QDockWidget(tr("Scene"), parent) {
     emit itemSelected(static_cast<ItemKind>(cur->data(0, kKindRole).toInt()),
                       cur->data(0, kIndexRole).toInt());
   });
+  connect(tree_, &QTreeWidget::itemChanged, this, [this](QTreeWidgetItem* it, int column) {
+    if (column != 0 || static_cast<ItemKind>(it->data(0, kKindRole).toInt()) != ItemKind::Material)
+      return;
+    emit materialVisibilityChanged(it->data(0, kIndexRole).toInt(),
+                                   it->checkState(0) == Qt::Checked);
+  });
   connect(tree_, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem* it) {
     if (static_cast<ItemKind>(it->data(0, kKindRole).toInt()) == ItemKind::Clip)
       emit clipActivated(it->data(0, kIndexRole).toInt());
@@ -84,9 +90,16 @@ void SceneDock::setDocument(const Document* doc) {
            ItemKind::Scene, -1);
   }
   auto* mats = item(root, tr("Materials"), QString::number(s.materials.size()), ItemKind::Scene, -1);
-  for (std::size_t i = 0; i < s.materials.size(); ++i)
-    item(mats, QString::fromStdString(s.materials[i].name), {}, ItemKind::Material,
-         static_cast<int>(i));
+  for (std::size_t i = 0; i < s.materials.size(); ++i) {
+    int users = 0;
+    for (const auto& m : s.meshes) users += m.material == static_cast<int>(i);
+    auto* row = item(mats, QString::fromStdString(s.materials[i].name),
+                     users == 1 ? tr("1 mesh") : tr("%1 meshes").arg(users), ItemKind::Material,
+                     static_cast<int>(i));
+    row->setFlags(row->flags() | Qt::ItemIsUserCheckable);
+    row->setCheckState(0, Qt::Checked);
+    row->setToolTip(0, tr("Unchecked: the meshes of this material are not drawn"));
+  }
   if (!s.textures.empty()) {
     auto* texs = item(root, tr("Textures"), QString::number(s.textures.size()), ItemKind::Scene, -1);
     for (std::size_t i = 0; i < s.textures.size(); ++i) {
@@ -99,6 +112,23 @@ void SceneDock::setDocument(const Document* doc) {
     }
   }
   tree_->expandToDepth(0);
+}
+
+void SceneDock::setMaterialVisible(int material, bool visible) {
+  for (QTreeWidgetItemIterator it(tree_); *it; ++it)
+    if (static_cast<ItemKind>((*it)->data(0, kKindRole).toInt()) == ItemKind::Material &&
+        (*it)->data(0, kIndexRole).toInt() == material) {
+      (*it)->setCheckState(0, visible ? Qt::Checked : Qt::Unchecked);  // emits the change
+      return;
+    }
+}
+
+bool SceneDock::materialVisible(int material) const {
+  for (QTreeWidgetItemIterator it(tree_); *it; ++it)
+    if (static_cast<ItemKind>((*it)->data(0, kKindRole).toInt()) == ItemKind::Material &&
+        (*it)->data(0, kIndexRole).toInt() == material)
+      return (*it)->checkState(0) == Qt::Checked;
+  return true;
 }
 
 void SceneDock::selectClip(int index) {

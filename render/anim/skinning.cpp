@@ -4,6 +4,8 @@
 #include <array>
 #include <cmath>
 
+#include <glm/gtc/quaternion.hpp>
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -652,6 +654,98 @@ void skin(std::span<const glm::vec3> positions, std::span<const glm::vec3> norma
     runPlan(plan, positions.data(), normals.data(), palette.data(), positionsOut.data(),
             normalsTo);
   if (doNormals) normalizeAll(*normalsOut);
+}
+
+// ---- Dual-quaternion skinning (skinning.h). Plain scalar code: a viewer option and the
+// reference of its shader, not the hot path. ----
+
+glm::mat4 encodeDualQuat(const glm::mat4& m) {
+  glm::vec3 c[3] = {glm::vec3(m[0]), glm::vec3(m[1]), glm::vec3(m[2])};
+  const float len[3] = {glm::length(c[0]), glm::length(c[1]), glm::length(c[2])};
+  const float scale = (len[0] + len[1] + len[2]) / 3.0f;
+  glm::quat r(1.0f, 0.0f, 0.0f, 0.0f);
+  if (len[0] > 0.0f && len[1] > 0.0f && len[2] > 0.0f && std::isfinite(scale)) {
+    for (int i = 0; i < 3; ++i) c[i] /= len[i];
+    // A mirror (negative determinant) is no rotation: its first axis is turned back.
+    if (glm::dot(glm::cross(c[0], c[1]), c[2]) < 0.0f) c[0] = -c[0];
+    r = glm::normalize(glm::quat_cast(glm::mat3(c[0], c[1], c[2])));
+  }
+  const glm::vec3 t(m[3]);
+  const glm::quat d = glm::quat(0.0f, t.x, t.y, t.z) * r * 0.5f;
+  glm::mat4 e(0.0f);
+  e[0] = glm::vec4(r.x, r.y, r.z, r.w);
+  e[1] = glm::vec4(d.x, d.y, d.z, d.w);
+  e[2] = glm::vec4(scale, 0.0f, 0.0f, 0.0f);
+  return e;
+}
+
+void encodeDualQuats(std::span<const glm::mat4> palette, std::vector<glm::mat4>& encoded) {
+  encoded.resize(palette.size());
+  for (std::size_t i = 0; i < palette.size(); ++i) encoded[i] = encodeDualQuat(palette[i]);
+}
+
+glm::mat4 dualQuatMatrix(const PackedInfluences& packed, std::size_t v,
+                         std::span<const glm::mat4> encoded) {
+  glm::vec4 real(0.0f), dual(0.0f), first(0.0f);
+  float scale = 0.0f, total = 0.0f;
+  bool haveFirst = false;
+  for (int g = 0; g < packed.groups; ++g) {
+    const glm::uvec4& b = g == 0 ? packed.bones0[v] : packed.bones1[v];
+    const glm::vec4& w = g == 0 ? packed.weights0[v] : packed.weights1[v];
+    for (int k = 0; k < 4; ++k) {
+      if (w[k] == 0.0f || b[k] >= encoded.size()) continue;
+      const glm::mat4& q = encoded[b[k]];
+      if (!haveFirst) {
+        first = q[0];
+        haveFirst = true;
+      }
+      const float sw = glm::dot(first, q[0]) < 0.0f ? -w[k] : w[k];
+      real += q[0] * sw;
+      dual += q[1] * sw;
+      scale += q[2].x * w[k];
+      total += w[k];
+    }
+  }
+  const float norm = glm::length(real);
+  if (total == 0.0f || !(norm > 0.0f)) return glm::mat4(1.0f);
+  real /= norm;
+  dual /= norm;
+  scale /= total;
+  const glm::quat r(real.w, real.x, real.y, real.z);
+  const glm::vec3 rv(real), dv(dual);
+  // 2 (e q*).xyz for unit q: the translation the dual quaternion carries.
+  const glm::vec3 t = 2.0f * (real.w * dv - dual.w * rv + glm::cross(rv, dv));
+  glm::mat4 m(glm::mat3_cast(r) * scale);
+  m[3] = glm::vec4(t, 1.0f);
+  return m;
+}
+
+void skinDualQuat(std::span<const glm::vec3> positions, std::span<const glm::vec3> normals,
+                  const PackedInfluences& packed, std::span<const glm::mat4> palette,
+                  std::vector<glm::vec3>& positionsOut, std::vector<glm::vec3>* normalsOut) {
+  const std::size_t n = positions.size();
+  const bool doNormals = normalsOut && normals.size() == n;
+  std::vector<glm::vec3> pos(n), nrm(doNormals ? n : 0);  // output may be the input
+  if (packed.groups == 0 || packed.bones0.size() != n) {
+    std::copy(positions.begin(), positions.end(), pos.begin());
+    if (doNormals) std::copy(normals.begin(), normals.end(), nrm.begin());
+  } else {
+    std::vector<glm::mat4> encoded;
+    encodeDualQuats(palette, encoded);
+    for (std::size_t v = 0; v < n; ++v) {
+      const glm::mat4 m = dualQuatMatrix(packed, v, encoded);
+      pos[v] = glm::vec3(m * glm::vec4(positions[v], 1.0f));
+      if (doNormals) nrm[v] = glm::mat3(m) * normals[v];
+    }
+  }
+  positionsOut = std::move(pos);
+  if (doNormals) {
+    for (auto& x : nrm) {
+      const float len = glm::length(x);
+      if (len > 0.0f) x /= len;
+    }
+    *normalsOut = std::move(nrm);
+  }
 }
 
 }  // namespace marrow::anim

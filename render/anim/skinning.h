@@ -73,4 +73,42 @@ void skin(std::span<const glm::vec3> positions, std::span<const glm::vec3> norma
           const PackedInfluences& packed, std::span<const glm::mat4> palette,
           std::vector<glm::vec3>& positionsOut, std::vector<glm::vec3>* normalsOut = nullptr);
 
+// ---- Dual-quaternion skinning (Kavan, Collins, Žára, O'Sullivan 2007) ----
+//
+// The alternative to the linear blend above, chosen in the viewer (View › Skinning). Each palette
+// matrix M is split into what a unit dual quaternion and one number hold:
+//
+//   r   = the rotation of M's 3×3 part with its columns normalised (unit quaternion)
+//   d   = ½ (0, t) r                       t = M's translation (last column)
+//   s   = mean length of M's three columns (uniform scale)
+//
+// Non-uniform scale, shear and mirroring are dropped: a palette with them skins differently
+// from the linear blend (the caveat the viewer shows). Per vertex, with its packed influences in
+// packed order (zero weights and bones beyond the palette left out):
+//
+//   σ_i = sign(r_0 · r_i)                  one hemisphere, r_0 the first influence's rotation
+//   R = Σ w_i σ_i r_i,  D = Σ w_i σ_i d_i,  S = Σ w_i s_i / Σ w_i
+//   q = R / |R|,  e = D / |R|
+//   M = [S · rot(q) | 2 (e q*).xyz]         identity when the weights sum to 0
+//   p' = M p,  n' = normalize(mat3(M) n)
+//
+// A vertex of one influence of weight 1 gets exactly that bone's rotation, translation and
+// uniform scale: the linear blend's result when the palette entry has no other scale or shear.
+// The GPU (shaders/skin.glsl) reads the encoded palette below and does the same steps.
+
+// One palette matrix encoded as the shader reads it: column 0 the rotation r (x, y, z, w),
+// column 1 the dual part d (x, y, z, w), column 2 (s, 0, 0, 0), column 3 zero.
+glm::mat4 encodeDualQuat(const glm::mat4& m);
+void encodeDualQuats(std::span<const glm::mat4> palette, std::vector<glm::mat4>& encoded);
+
+// The blended M of vertex v from an encoded palette (the formula above).
+glm::mat4 dualQuatMatrix(const PackedInfluences& packed, std::size_t v,
+                         std::span<const glm::mat4> encoded);
+
+// CPU dual-quaternion skinning, called as skin is: `palette` holds matrices (skinPalette).
+void skinDualQuat(std::span<const glm::vec3> positions, std::span<const glm::vec3> normals,
+                  const PackedInfluences& packed, std::span<const glm::mat4> palette,
+                  std::vector<glm::vec3>& positionsOut,
+                  std::vector<glm::vec3>* normalsOut = nullptr);
+
 }  // namespace marrow::anim

@@ -2,6 +2,7 @@
 
 #include <QImage>
 
+#include <algorithm>
 #include <vector>
 
 #include "formats/image/dds.h"
@@ -9,13 +10,12 @@
 #include "render/anim/skinning.h"
 
 namespace marrow::render {
-namespace {
 
-// Area-weighted smooth normals for meshes that bring none.
 std::vector<glm::vec3> smoothNormals(const formats::Mesh& mesh) {
   std::vector<glm::vec3> n(mesh.vertexCount(), glm::vec3(0.0f));
   for (std::size_t i = 0; i + 2 < mesh.indices.size(); i += 3) {
     const auto a = mesh.indices[i], b = mesh.indices[i + 1], c = mesh.indices[i + 2];
+    if (a >= n.size() || b >= n.size() || c >= n.size()) continue;
     const glm::vec3 f = glm::cross(mesh.positions[b] - mesh.positions[a],
                                    mesh.positions[c] - mesh.positions[a]);
     n[a] += f;
@@ -28,6 +28,8 @@ std::vector<glm::vec3> smoothNormals(const formats::Mesh& mesh) {
   }
   return n;
 }
+
+namespace {
 
 template <class T>
 void floatAttribute(QOpenGLFunctions_3_3_Core* gl, GLuint& buffer, GLuint location,
@@ -53,6 +55,11 @@ void uintAttribute(QOpenGLFunctions_3_3_Core* gl, GLuint& buffer, GLuint locatio
 }  // namespace
 
 GpuMesh GpuMesh::upload(QOpenGLFunctions_3_3_Core* gl, const formats::Mesh& mesh) {
+  return upload(gl, mesh, anim::packInfluences(mesh));
+}
+
+GpuMesh GpuMesh::upload(QOpenGLFunctions_3_3_Core* gl, const formats::Mesh& mesh,
+                        const anim::PackedInfluences& packed) {
   GpuMesh g;
   g.vertexCount = mesh.vertexCount();
   g.indexCount = static_cast<GLsizei>(mesh.indices.size());
@@ -76,7 +83,6 @@ GpuMesh GpuMesh::upload(QOpenGLFunctions_3_3_Core* gl, const formats::Mesh& mesh
   else
     floatAttribute(gl, g.buffers[kColor], kColor, std::vector<glm::vec4>(g.vertexCount, glm::vec4(1.0f)), 4);
 
-  const anim::PackedInfluences packed = anim::packInfluences(mesh);
   g.influenceGroups = packed.groups;
   if (packed.groups >= 1) {
     uintAttribute(gl, g.buffers[kBones0], kBones0, packed.bones0);
@@ -184,6 +190,14 @@ void GpuMesh::setIndices(QOpenGLFunctions_3_3_Core* gl, const std::vector<std::u
   indexCount = static_cast<GLsizei>(indices.size());
 }
 
+void GpuMesh::bindColors(QOpenGLFunctions_3_3_Core* gl, GLuint buffer) {
+  gl->glBindVertexArray(vao);
+  gl->glBindBuffer(GL_ARRAY_BUFFER, buffer ? buffer : buffers[kColor]);
+  gl->glVertexAttribPointer(kColor, 4, GL_FLOAT, GL_FALSE, 0, nullptr);
+  gl->glBindVertexArray(0);
+  gl->glBindBuffer(GL_ARRAY_BUFFER, 0);
+}
+
 void GpuMesh::release(QOpenGLFunctions_3_3_Core* gl) {
   for (GLuint& b : buffers) {
     if (b) gl->glDeleteBuffers(1, &b);
@@ -204,6 +218,33 @@ void GpuMesh::release(QOpenGLFunctions_3_3_Core* gl) {
   indexBuffer = vao = 0;
 }
 
+namespace {
+
+// The next mip level of an RGBA8 image: each texel the rounded mean of a 2×2 block, a last odd
+// row or column left out (a box filter, as glGenerateMipmap is on the common drivers).
+std::vector<std::uint8_t> halve(const std::uint8_t* src, int w, int h, int& outW, int& outH) {
+  outW = std::max(w / 2, 1);
+  outH = std::max(h / 2, 1);
+  std::vector<std::uint8_t> out(static_cast<std::size_t>(outW) * static_cast<std::size_t>(outH) *
+                                4);
+  const auto row = static_cast<std::size_t>(w) * 4;
+  for (int y = 0; y < outH; ++y) {
+    const std::uint8_t* r0 = src + static_cast<std::size_t>(std::min(2 * y, h - 1)) * row;
+    const std::uint8_t* r1 = src + static_cast<std::size_t>(std::min(2 * y + 1, h - 1)) * row;
+    std::uint8_t* o = out.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(outW) * 4;
+    for (int x = 0; x < outW; ++x) {
+      const auto x0 = static_cast<std::size_t>(std::min(2 * x, w - 1)) * 4;
+      const auto x1 = static_cast<std::size_t>(std::min(2 * x + 1, w - 1)) * 4;
+      for (std::size_t c = 0; c < 4; ++c)
+        o[static_cast<std::size_t>(x) * 4 + c] =
+            static_cast<std::uint8_t>((r0[x0 + c] + r0[x1 + c] + r1[x0 + c] + r1[x1 + c] + 2) / 4);
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
 GLuint uploadTexture(QOpenGLFunctions_3_3_Core* gl, const QImage& image) {
   if (image.isNull()) return 0;
   // Row 0 of a QImage is the top row; uploaded first, it sits at t = 0: the model's convention.
@@ -212,9 +253,27 @@ GLuint uploadTexture(QOpenGLFunctions_3_3_Core* gl, const QImage& image) {
   gl->glGenTextures(1, &tex);
   gl->glBindTexture(GL_TEXTURE_2D, tex);
   gl->glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
-  gl->glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, rgba.width(), rgba.height(), 0, GL_RGBA,
-                   GL_UNSIGNED_BYTE, rgba.constBits());
-  gl->glGenerateMipmap(GL_TEXTURE_2D);
+  // The mip levels are made here rather than by glGenerateMipmap: Mesa's llvmpipe compiles a
+  // shader for its first glGenerateMipmap, over 100 ms of the first frame (docs/viewport.md);
+  // box-filtering a texture on the CPU takes well under a millisecond for game textures.
+  int w = rgba.width(), h = rgba.height();
+  std::vector<std::uint8_t> level;
+  if (rgba.bytesPerLine() == static_cast<qsizetype>(w) * 4) {
+    level.assign(rgba.constBits(), rgba.constBits() + static_cast<std::size_t>(rgba.sizeInBytes()));
+  } else {
+    level.resize(static_cast<std::size_t>(w) * static_cast<std::size_t>(h) * 4);
+    for (int y = 0; y < h; ++y)
+      std::copy_n(rgba.constScanLine(y), static_cast<std::size_t>(w) * 4,
+                  level.data() + static_cast<std::size_t>(y) * static_cast<std::size_t>(w) * 4);
+  }
+  for (GLint i = 0;; ++i) {
+    gl->glTexImage2D(GL_TEXTURE_2D, i, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, level.data());
+    if (w == 1 && h == 1) break;
+    int nw = 0, nh = 0;
+    level = halve(level.data(), w, h, nw, nh);
+    w = nw;
+    h = nh;
+  }
   gl->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_LINEAR_MIPMAP_LINEAR);
   gl->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_LINEAR);
   gl->glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);

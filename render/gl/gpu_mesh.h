@@ -16,6 +16,9 @@ class QImage;
 namespace marrow::formats {
 struct DdsImage;
 }
+namespace marrow::anim {
+struct PackedInfluences;
+}
 
 namespace marrow::render {
 
@@ -60,6 +63,9 @@ struct GpuMesh {
   // Packs the mesh's influences (anim::packInfluences) and uploads every attribute; missing
   // normals are computed smooth, missing colours are white.
   static GpuMesh upload(QOpenGLFunctions_3_3_Core* gl, const formats::Mesh& mesh);
+  // The same with the influences packed already (packInfluences(mesh)).
+  static GpuMesh upload(QOpenGLFunctions_3_3_Core* gl, const formats::Mesh& mesh,
+                        const anim::PackedInfluences& packed);
   void draw(QOpenGLFunctions_3_3_Core* gl) const;
   void release(QOpenGLFunctions_3_3_Core* gl);
 
@@ -69,7 +75,13 @@ struct GpuMesh {
                        std::span<const float> weights);
   // Draws only these triangles from now on (level of detail).
   void setIndices(QOpenGLFunctions_3_3_Core* gl, const std::vector<std::uint32_t>& indices);
+  // The colour attribute reads `buffer` (RGBA floats, one per vertex) from now on; 0 puts the
+  // mesh's own colours back.
+  void bindColors(QOpenGLFunctions_3_3_Core* gl, GLuint buffer);
 };
+
+// Area-weighted smooth normals, for meshes that bring none.
+std::vector<glm::vec3> smoothNormals(const formats::Mesh& mesh);
 
 // RGBA8 texture with mipmaps; 0 for a null image.
 GLuint uploadTexture(QOpenGLFunctions_3_3_Core* gl, const QImage& image);

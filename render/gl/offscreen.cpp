@@ -3,6 +3,7 @@
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
 #include <QOpenGLFramebufferObject>
+#include <QOpenGLFunctions>
 #include <QSurfaceFormat>
 
 namespace marrow::render {
@@ -12,8 +13,29 @@ void setDefaultSurfaceFormat() {
   f.setVersion(3, 3);
   f.setProfile(QSurfaceFormat::CoreProfile);
   f.setDepthBufferSize(24);
-  f.setSamples(4);
+  // No multisampling for every window: with Qt compositing a window that holds a GL widget
+  // through GL, a multisampled window costs llvmpipe half its frame rate. The viewport asks for
+  // it for its own framebuffer (app/gui/viewport.cpp), OffscreenGL::render for its own.
   QSurfaceFormat::setDefaultFormat(f);
+}
+
+std::string probeRendererName() {
+  QOpenGLContext context;
+  if (!context.create()) return {};
+  QOffscreenSurface surface;
+  surface.setFormat(context.format());
+  surface.create();
+  if (!context.makeCurrent(&surface)) return {};
+  const auto* name = reinterpret_cast<const char*>(context.functions()->glGetString(GL_RENDERER));
+  std::string out = name ? name : "";
+  context.doneCurrent();
+  return out;
+}
+
+bool isSoftwareRenderer(const std::string& name) {
+  for (const char* cpu : {"llvmpipe", "softpipe", "swrast", "Software Rasterizer", "GDI Generic"})
+    if (name.find(cpu) != std::string::npos) return true;
+  return false;
 }
 
 OffscreenGL::OffscreenGL() = default;
@@ -58,7 +80,7 @@ QImage OffscreenGL::render(Renderer& renderer, const Camera& camera, int width, 
   if (!makeCurrent()) return {};
   QOpenGLFramebufferObjectFormat ms;
   ms.setAttachment(QOpenGLFramebufferObject::Depth);
-  ms.setSamples(4);
+  ms.setSamples(kViewportSamples);
   QOpenGLFramebufferObject fbo(width, height, ms);
   if (!fbo.bind()) return {};
   renderer.render(camera, width, height, options);

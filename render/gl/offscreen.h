@@ -15,8 +15,17 @@ class QOffscreenSurface;
 
 namespace marrow::render {
 
-// The surface format the whole program should ask for: GL 3.3 core, depth, 4× multisampling.
+// The surface format the whole program should ask for: GL 3.3 core, depth. Multisampling is
+// asked for per framebuffer (kViewportSamples), not for every window.
 void setDefaultSurfaceFormat();
+inline constexpr int kViewportSamples = 4;
+
+// The GL_RENDERER string of a context made with the default surface format ("llvmpipe (LLVM
+// 15.0.6, 256 bits)"), empty when none can be made. Makes a context: call it once, early.
+std::string probeRendererName();
+// Whether that renderer rasterises on the CPU (Mesa's llvmpipe, softpipe, swrast; Microsoft's
+// GDI generic): there 4× multisampling halves the frame rate (docs/viewport.md).
+bool isSoftwareRenderer(const std::string& rendererName);
 
 class OffscreenGL {
  public:

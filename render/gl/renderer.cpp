@@ -1,9 +1,6 @@
 #include "render/gl/renderer.h"
 
-#include <QFile>
 #include <QOpenGLContext>
-#include <QOpenGLFunctions_3_3_Core>
-#include <QOpenGLShaderProgram>
 #include <QOpenGLVersionFunctionsFactory>
 
 #include <algorithm>
@@ -14,11 +11,8 @@
 #include <glm/mat3x3.hpp>
 
 #include "render/anim/morph.h"
-#include "render/anim/skinning.h"
 #include "render/gl/attachments.h"
-#include "render/gl/bodies.h"
-#include "render/gl/gpu_mesh.h"
-#include "render/gl/shaders.h"
+#include "render/gl/renderer_impl.h"
 
 namespace marrow::render {
 
@@ -27,16 +21,6 @@ float Bounds::radius() const { return valid ? std::max(glm::length(hi - lo) * 0.
 namespace {
 
 constexpr int kUboBones = 256;
-
-using LineVertex = ColoredVertex;
-
-// One skin palette on the GPU: a uniform block up to 256 bones, a texture buffer beyond.
-struct PaletteBuffer {
-  std::vector<glm::mat4> matrices;
-  GLuint buffer = 0;
-  GLuint texture = 0;  // texture buffer view (TBO path only)
-  bool dirty = true;
-};
 
 void extend(Bounds& b, const glm::vec3& p) {
   if (!b.valid) {
@@ -49,39 +33,6 @@ void extend(Bounds& b, const glm::vec3& p) {
 }
 
 }  // namespace
-
-struct Renderer::Impl {
-  QOpenGLFunctions_3_3_Core* gl = nullptr;
-  ShaderSet shaders;
-  std::shared_ptr<const formats::Scene> scene;
-  std::vector<GpuMesh> meshes;
-  std::vector<GLuint> textures;         // one per Scene::textures entry, 0 when missing
-  bool s3tc = false;                    // the driver takes DXT1/3/5 blocks as they are
-  std::vector<int> paletteOfMesh;       // index into palettes
-  std::vector<PaletteBuffer> palettes;  // [0]: the skeleton's inverse binds; then per-mesh ones
-  bool useTbo = false;
-  std::vector<std::vector<float>> morphWeights;  // per mesh
-  std::vector<float> levels;                     // per mesh
-  glm::mat4 display{1.0f};
-  bool flipWinding = false;
-  anim::Pose pose;
-  Bounds rest;
-  GLuint lineVao = 0, lineVbo = 0;
-  BodyGeometry bodies;  // display space, drawn through the line program
-  bool bodiesVisible = true;
-  std::vector<LineVertex> lineScratch;
-  std::vector<glm::mat4> paletteScratch;
-
-  void uploadPalettes();
-  void bindPalette(std::size_t index, QOpenGLShaderProgram& program);
-  void drawLines(const std::vector<LineVertex>& v, GLenum mode, const glm::mat4& viewProj,
-                 float pointSize);
-  void drawGrid(const glm::mat4& viewProj);
-  void drawSkeleton(const glm::mat4& viewProj, int selected, bool onlySelected);
-  void drawBodies(const glm::mat4& viewProj);
-  void drawAttachments(const glm::mat4& viewProj);
-  void freeScene();
-};
 
 Renderer::Renderer() : d_(std::make_unique<Impl>()) {}
 Renderer::~Renderer() = default;
@@ -114,9 +65,16 @@ bool Renderer::initialize(QOpenGLContext* context, std::string* error) {
 }
 
 void Renderer::Impl::freeScene() {
+  invalidateSkinned();
+  skinned.clear();
   if (!gl) return;
   for (auto& m : meshes) m.release(gl);
   meshes.clear();
+  for (auto& st : state)
+    if (st.influenceColors) gl->glDeleteBuffers(1, &st.influenceColors);
+  state.clear();
+  hiddenBones.clear();
+  hiddenMaterials.clear();
   for (GLuint t : textures)
     if (t) gl->glDeleteTextures(1, &t);
   textures.clear();
@@ -151,8 +109,11 @@ void Renderer::setScene(std::shared_ptr<const formats::Scene> scene,
     d.textures[i] = uploadSceneTexture(d.gl, s.textures[i], images[i], d.s3tc);
 
   d.palettes.resize(1);
-  for (const auto& mesh : s.meshes) {
-    GpuMesh g = GpuMesh::upload(d.gl, mesh);
+  d.state.resize(s.meshes.size());
+  for (std::size_t m = 0; m < s.meshes.size(); ++m) {
+    const auto& mesh = s.meshes[m];
+    d.state[m].packed = anim::packInfluences(mesh);
+    GpuMesh g = GpuMesh::upload(d.gl, mesh, d.state[m].packed);
     if (mesh.material >= 0) {
       const auto& mat = s.materials[mesh.material];
       g.baseColor = mat.diffuse;
@@ -172,6 +133,7 @@ void Renderer::setScene(std::shared_ptr<const formats::Scene> scene,
   }
   d.morphWeights.assign(s.meshes.size(), {});
   d.levels.assign(s.meshes.size(), 1.0f);
+  d.hiddenMaterials.assign(s.materials.size(), false);
   for (const auto& mesh : s.meshes)
     for (const auto& p : mesh.positions) extend(d.rest, glm::vec3(d.display * glm::vec4(p, 1.0f)));
   d.bodies = tessellateBodies(s.bodies, d.display);
@@ -203,19 +165,41 @@ void Renderer::setPose(const anim::Pose& pose) {
     anim::skinPalette(s.skeleton, s.meshes[m], d.pose, d.palettes[p].matrices);
     d.palettes[p].dirty = true;
   }
+  if (d.skinning == SkinningMethod::DualQuaternion) d.encodePalettes();
+  d.invalidateSkinned();
 }
 
-void Renderer::Impl::uploadPalettes() {
+void Renderer::Impl::encodePalettes() {
   for (auto& p : palettes) {
-    if (!p.dirty || p.matrices.empty()) continue;
-    const auto bytes = static_cast<GLsizeiptr>(p.matrices.size() * sizeof(glm::mat4));
+    anim::encodeDualQuats(p.matrices, p.encoded);
+    p.dirty = true;
+  }
+}
+
+void Renderer::setSkinningMethod(SkinningMethod method) {
+  Impl& d = *d_;
+  if (method == d.skinning) return;
+  d.skinning = method;
+  if (method == SkinningMethod::DualQuaternion) d.encodePalettes();
+  for (auto& p : d.palettes) p.dirty = true;
+  d.invalidateSkinned();
+}
+
+SkinningMethod Renderer::skinningMethod() const { return d_->skinning; }
+
+void Renderer::Impl::uploadPalettes() {
+  const bool dq = skinning == SkinningMethod::DualQuaternion;
+  for (auto& p : palettes) {
+    const std::vector<glm::mat4>& data = dq ? p.encoded : p.matrices;
+    if (!p.dirty || data.empty()) continue;
+    const auto bytes = static_cast<GLsizeiptr>(data.size() * sizeof(glm::mat4));
     if (useTbo) {
       if (!p.buffer) {
         gl->glGenBuffers(1, &p.buffer);
         gl->glGenTextures(1, &p.texture);
       }
       gl->glBindBuffer(GL_TEXTURE_BUFFER, p.buffer);
-      gl->glBufferData(GL_TEXTURE_BUFFER, bytes, p.matrices.data(), GL_STREAM_DRAW);
+      gl->glBufferData(GL_TEXTURE_BUFFER, bytes, data.data(), GL_STREAM_DRAW);
       gl->glBindTexture(GL_TEXTURE_BUFFER, p.texture);
       gl->glTexBuffer(GL_TEXTURE_BUFFER, GL_RGBA32F, p.buffer);
       gl->glBindTexture(GL_TEXTURE_BUFFER, 0);
@@ -225,7 +209,7 @@ void Renderer::Impl::uploadPalettes() {
       gl->glBindBuffer(GL_UNIFORM_BUFFER, p.buffer);
       // Always the full block: std140 arrays are read whole, whatever the bone count.
       gl->glBufferData(GL_UNIFORM_BUFFER, kUboBones * sizeof(glm::mat4), nullptr, GL_STREAM_DRAW);
-      gl->glBufferSubData(GL_UNIFORM_BUFFER, 0, bytes, p.matrices.data());
+      gl->glBufferSubData(GL_UNIFORM_BUFFER, 0, bytes, data.data());
       gl->glBindBuffer(GL_UNIFORM_BUFFER, 0);
     }
     p.dirty = false;
@@ -249,15 +233,86 @@ void Renderer::setMorphWeights(std::size_t mesh, std::span<const float> weights)
   if (!d.gl || !d.scene || mesh >= d.meshes.size()) return;
   d.morphWeights[mesh].assign(weights.begin(), weights.end());
   d.meshes[mesh].setMorphWeights(d.gl, d.scene->meshes[mesh], weights);
+  d.invalidateSkinned();
 }
 
 void Renderer::setLevelOfDetail(std::size_t mesh, float level) {
   Impl& d = *d_;
   if (!d.gl || !d.scene || mesh >= d.meshes.size() || d.scene->meshes[mesh].lod.empty()) return;
   d.levels[mesh] = level;
-  std::vector<std::uint32_t> indices;
-  anim::lodIndices(d.scene->meshes[mesh], level, indices);
-  d.meshes[mesh].setIndices(d.gl, indices);
+  d.refreshIndices(mesh);
+}
+
+void Renderer::Impl::refreshIndices(std::size_t m) {
+  const formats::Mesh& mesh = scene->meshes[m];
+  MeshState& st = state[m];
+  const bool lod = !mesh.lod.empty() && levels[m] < 1.0f;
+  const bool hide = anyBoneHidden();
+  if (!lod && !hide) {
+    if (st.filtered) meshes[m].setIndices(gl, mesh.indices);
+    st.filtered = false;
+    st.indices.clear();
+    return;
+  }
+  if (lod)
+    anim::lodIndices(mesh, levels[m], st.indices);
+  else
+    st.indices = mesh.indices;
+  if (hide) {
+    if (st.dominant.size() != mesh.vertexCount()) {
+      st.dominant.resize(mesh.vertexCount());
+      for (std::size_t v = 0; v < st.dominant.size(); ++v) st.dominant[v] = dominantBone(mesh, v);
+    }
+    const std::size_t n = st.dominant.size();
+    auto hiddenCorner = [&](std::uint32_t v) { return v < n && boneHidden(st.dominant[v]); };
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i + 2 < st.indices.size(); i += 3) {
+      if (hiddenCorner(st.indices[i]) || hiddenCorner(st.indices[i + 1]) ||
+          hiddenCorner(st.indices[i + 2]))
+        continue;
+      for (int k = 0; k < 3; ++k) st.indices[kept++] = st.indices[i + static_cast<std::size_t>(k)];
+    }
+    st.indices.resize(kept);
+  }
+  st.filtered = true;
+  meshes[m].setIndices(gl, st.indices);
+}
+
+bool Renderer::Impl::anyBoneHidden() const {
+  return std::find(hiddenBones.begin(), hiddenBones.end(), true) != hiddenBones.end();
+}
+
+bool Renderer::Impl::meshHidden(std::size_t mesh) const {
+  const int mat = scene->meshes[mesh].material;
+  return mat >= 0 && static_cast<std::size_t>(mat) < hiddenMaterials.size() && hiddenMaterials[mat];
+}
+
+const std::vector<std::uint32_t>& Renderer::Impl::drawnIndices(std::size_t mesh) const {
+  return state[mesh].filtered ? state[mesh].indices : scene->meshes[mesh].indices;
+}
+
+void Renderer::setHiddenBones(std::vector<bool> hidden) {
+  Impl& d = *d_;
+  if (!d.scene) return;
+  hidden.resize(d.scene->skeleton.bones.size(), false);
+  if (hidden == d.hiddenBones) return;
+  d.hiddenBones = std::move(hidden);
+  if (!d.gl) return;
+  for (std::size_t m = 0; m < d.meshes.size(); ++m) d.refreshIndices(m);
+}
+
+const std::vector<bool>& Renderer::hiddenBones() const { return d_->hiddenBones; }
+
+void Renderer::setMaterialVisible(int material, bool visible) {
+  Impl& d = *d_;
+  if (material < 0 || static_cast<std::size_t>(material) >= d.hiddenMaterials.size()) return;
+  d.hiddenMaterials[material] = !visible;
+}
+
+bool Renderer::materialVisible(int material) const {
+  const Impl& d = *d_;
+  return material < 0 || static_cast<std::size_t>(material) >= d.hiddenMaterials.size() ||
+         !d.hiddenMaterials[material];
 }
 
 void Renderer::setBodiesVisible(bool visible) { d_->bodiesVisible = visible; }
@@ -269,15 +324,9 @@ Bounds Renderer::poseBounds() const {
   const Impl& d = *d_;
   Bounds b;
   if (!d.scene) return b;
-  const auto& s = *d.scene;
-  std::vector<glm::vec3> skinned;
-  for (std::size_t m = 0; m < s.meshes.size(); ++m) {
-    const auto& pal = d.palettes[d.paletteOfMesh[m]].matrices;
-    std::vector<glm::vec3> positions, normals;
-    anim::applyMorphs(s.meshes[m], d.morphWeights[m], positions, normals);
-    anim::skin(positions, {}, anim::packInfluences(s.meshes[m]), pal, skinned);
-    for (const auto& p : skinned) extend(b, glm::vec3(d.display * glm::vec4(p, 1.0f)));
-  }
+  d.ensureSkinned(false, false);
+  for (const auto& sk : d.skinned)
+    for (const auto& p : sk.positions) extend(b, glm::vec3(d.display * glm::vec4(p, 1.0f)));
   if (!b.valid)
     for (const auto& v : d.bodies.triangles) extend(b, v.position);
   if (!b.valid)
@@ -329,28 +378,43 @@ void Renderer::Impl::drawGrid(const glm::mat4& viewProj) {
   drawLines(lineScratch, GL_LINES, viewProj, 1.0f);
 }
 
-void Renderer::Impl::drawSkeleton(const glm::mat4& viewProj, int selected, bool onlySelected) {
+// Hidden bones and the segments to them are left out, even selected; the selected and the
+// hovered bone (its segment from the parent and its joint) are drawn over the rest, and alone
+// with `onlyMarked`.
+void Renderer::Impl::drawSkeleton(const glm::mat4& viewProj, int selected, int hovered,
+                                  bool onlyMarked) {
   const auto& bones = scene->skeleton.bones;
   if (bones.empty() || pose.model.size() != bones.size()) return;
-  if (onlySelected && (selected < 0 || static_cast<std::size_t>(selected) >= bones.size())) return;
+  const auto valid = [&](int b) { return b >= 0 && static_cast<std::size_t>(b) < bones.size(); };
+  auto shown = [&](int i) { return !boneHidden(i); };
+  if (!valid(selected) || !shown(selected)) selected = -1;
+  if (!valid(hovered) || !shown(hovered)) hovered = -1;
+  if (onlyMarked && selected < 0 && hovered < 0) return;
   const glm::vec4 boneColor(0.55f, 0.8f, 1.0f, 0.9f);
   const glm::vec4 selectedColor(1.0f, 0.65f, 0.1f, 1.0f);
+  const glm::vec4 hoveredColor(1.0f, 1.0f, 0.85f, 1.0f);
   auto at = [&](std::size_t i) { return glm::vec3(display * pose.model[i][3]); };
   lineScratch.clear();
-  for (std::size_t i = 0; i < bones.size(); ++i) {
+  for (std::size_t i = 0; i < bones.size() && !onlyMarked; ++i) {
     const int p = bones[i].parent;
-    const bool sel = static_cast<int>(i) == selected;
-    if (p < 0 || (onlySelected && !sel)) continue;
-    lineScratch.push_back({at(p), sel ? selectedColor : boneColor});
-    lineScratch.push_back({at(i), sel ? selectedColor : boneColor});
+    if (p < 0 || !shown(p) || !shown(static_cast<int>(i))) continue;
+    lineScratch.push_back({at(p), boneColor});
+    lineScratch.push_back({at(i), boneColor});
+  }
+  const std::pair<int, glm::vec4> marked[] = {{hovered, hoveredColor}, {selected, selectedColor}};
+  for (const auto& [bone, color] : marked) {
+    if (bone < 0 || bones[bone].parent < 0) continue;
+    lineScratch.push_back({at(bones[bone].parent), color});
+    lineScratch.push_back({at(bone), color});
   }
   drawLines(lineScratch, GL_LINES, viewProj, 1.0f);
   lineScratch.clear();
-  for (std::size_t i = 0; i < bones.size() && !onlySelected; ++i)
-    lineScratch.push_back({at(i), static_cast<int>(i) == selected ? selectedColor : boneColor});
+  for (std::size_t i = 0; i < bones.size() && !onlyMarked; ++i)
+    if (shown(static_cast<int>(i))) lineScratch.push_back({at(i), boneColor});
   drawLines(lineScratch, GL_POINTS, viewProj, 6.0f);
-  if (selected >= 0 && static_cast<std::size_t>(selected) < bones.size()) {
-    lineScratch.assign(1, {at(selected), selectedColor});
+  for (const auto& [bone, color] : marked) {
+    if (bone < 0) continue;
+    lineScratch.assign(1, {at(bone), color});
     drawLines(lineScratch, GL_POINTS, viewProj, 10.0f);
   }
 }
@@ -392,10 +456,14 @@ void Renderer::render(const Camera& camera, int width, int height, const ViewOpt
   const glm::mat4 proj = camera.projection(static_cast<float>(width) / std::max(height, 1));
   const glm::mat4 viewProj = proj * view;
 
-  if (o.showGrid) d.drawGrid(viewProj);
+  if (o.showGrid) {
+    d.drawGrid(viewProj);
+    if (o.groundContact && d.scene) d.drawGroundContact(viewProj);
+  }
 
   if (d.scene && o.showMeshes && !d.meshes.empty()) {
     d.uploadPalettes();
+    d.bindInfluenceColors(o.shading == Shading::InfluenceCount);
     auto& prog = d.useTbo ? *d.shaders.meshTbo : *d.shaders.meshUbo;
     prog.bind();
     gl->glUniformMatrix4fv(prog.uniformLocation("uDisplay"), 1, GL_FALSE, glm::value_ptr(d.display));
@@ -406,9 +474,18 @@ void Renderer::render(const Camera& camera, int width, int height, const ViewOpt
                            glm::value_ptr(normalMatrix));
     prog.setUniformValue("uDiffuse", 0);
     prog.setUniformValue("uLit", o.lit);
+    prog.setUniformValue("uMatcap", o.matcap);
+    prog.setUniformValue("uShading", static_cast<int>(o.shading));
+    prog.setUniformValue("uWeightBone", o.shading == Shading::BoneWeights ? o.selectedBone : -1);
+    prog.setUniformValue("uDualQuat", d.skinning == SkinningMethod::DualQuaternion);
     gl->glFrontFace(d.flipWinding ? GL_CW : GL_CCW);
+    if (o.cullBackfaces) {
+      gl->glEnable(GL_CULL_FACE);
+      gl->glCullFace(GL_BACK);
+    }
     if (o.wireframe) gl->glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
     for (std::size_t m = 0; m < d.meshes.size(); ++m) {
+      if (d.meshHidden(m)) continue;
       const GpuMesh& g = d.meshes[m];
       d.bindPalette(static_cast<std::size_t>(d.paletteOfMesh[m]), prog);
       prog.setUniformValue("uInfluenceGroups", g.influenceGroups);
@@ -423,19 +500,73 @@ void Renderer::render(const Camera& camera, int width, int height, const ViewOpt
       g.draw(gl);
     }
     if (o.wireframe) gl->glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+    gl->glDisable(GL_CULL_FACE);
     gl->glFrontFace(GL_CCW);
   }
 
+  if (d.scene) d.drawInspection(viewProj, o);
   if (d.scene && d.bodiesVisible) d.drawBodies(viewProj);
 
   const bool skeleton = o.showSkeleton || (o.skeletonWhenNoMeshes && d.meshes.empty());
-  if (d.scene && (skeleton || o.selectedBone >= 0)) {
+  if (d.scene && (skeleton || o.selectedBone >= 0 || o.hoveredBone >= 0)) {
     // The selected bone shows even with the overlay off, so that picking it in a list shows it.
     gl->glDisable(GL_DEPTH_TEST);
-    d.drawSkeleton(viewProj, o.selectedBone, !skeleton);
+    d.drawSkeleton(viewProj, o.selectedBone, o.hoveredBone, !skeleton);
     if (skeleton) d.drawAttachments(viewProj);  // dummies belong to the skeleton overlay
     gl->glEnable(GL_DEPTH_TEST);
   }
+}
+
+void Renderer::Impl::drawGroundContact(const glm::mat4& viewProj) {
+  lineScratch.clear();
+  groundDisc(lineScratch);
+  if (lineScratch.empty()) return;
+  // Over the grid lines it lies on, under everything else: no depth writes.
+  gl->glDepthMask(GL_FALSE);
+  gl->glDepthFunc(GL_LEQUAL);
+  drawLines(lineScratch, GL_TRIANGLES, viewProj, 1.0f);
+  gl->glDepthFunc(GL_LESS);
+  gl->glDepthMask(GL_TRUE);
+}
+
+void Renderer::Impl::bindInfluenceColors(bool on) {
+  for (std::size_t m = 0; m < meshes.size(); ++m) {
+    MeshState& st = state[m];
+    if (st.influenceBound == on) continue;
+    if (on && !st.influenceColors) {
+      if (!st.influence) st.influence = influenceView(scene->meshes[m]);
+      gl->glGenBuffers(1, &st.influenceColors);
+      gl->glBindBuffer(GL_ARRAY_BUFFER, st.influenceColors);
+      gl->glBufferData(GL_ARRAY_BUFFER,
+                       static_cast<GLsizeiptr>(st.influence->colors.size() * sizeof(glm::vec4)),
+                       st.influence->colors.data(), GL_STATIC_DRAW);
+      gl->glBindBuffer(GL_ARRAY_BUFFER, 0);
+    }
+    meshes[m].bindColors(gl, on ? st.influenceColors : 0);
+    st.influenceBound = on;
+  }
+}
+
+// Normals and tangents (depth tested: they belong to the surface), the influence view's flagged
+// vertices and the bounding boxes (over everything: they are looked for).
+void Renderer::Impl::drawInspection(const glm::mat4& viewProj, const ViewOptions& o) {
+  if (o.showMeshes && (o.showNormals || o.showTangents)) {
+    lineScratch.clear();
+    normalLines(o.showNormals, o.showTangents, lineScratch);
+    drawLines(lineScratch, GL_LINES, viewProj, 1.0f);
+  }
+  gl->glDisable(GL_DEPTH_TEST);
+  if (o.showMeshes && o.shading == Shading::InfluenceCount) {
+    lineScratch.clear();
+    flaggedPoints(lineScratch);
+    drawLines(lineScratch, GL_POINTS, viewProj, 5.0f);
+  }
+  if (o.showBounds) {
+    lineScratch.clear();
+    boundsLines(lineScratch);
+    drawLines(lineScratch, GL_LINES, viewProj, 1.0f);
+  }
+  gl->glEnable(GL_DEPTH_TEST);
 }
 
 std::vector<glm::vec3> Renderer::captureSkinnedPositions(std::size_t meshIndex) {
@@ -450,6 +581,8 @@ std::vector<glm::vec3> Renderer::captureSkinnedPositions(std::size_t meshIndex) 
   prog->bind();
   d.bindPalette(static_cast<std::size_t>(d.paletteOfMesh[meshIndex]), *prog);
   prog->setUniformValue("uInfluenceGroups", g.influenceGroups);
+  prog->setUniformValue("uDualQuat", d.skinning == SkinningMethod::DualQuaternion);
+  prog->setUniformValue("uWeightBone", -1);
   gl->glUniform4fv(prog->uniformLocation("uMorphWeights"), 1, glm::value_ptr(g.morphWeights));
   const glm::mat4 identity(1.0f);
   for (const char* name : {"uDisplay", "uView", "uProjection"})

@@ -1,9 +1,14 @@
-// GL 3.3 core renderer of a Scene in a Pose: GPU-skinned lit meshes, skeleton overlay (bones and
-// the attachment points as axis crosses), grid.
-// Every call needs the GL context it was initialised in to be current.
+// GL 3.3 core renderer of a Scene in a Pose: GPU-skinned lit meshes (linear blend or dual
+// quaternion), skeleton overlay (bones and the attachment points as axis crosses), grid and a
+// soft ground contact, and the inspection overlays: weight views, normals and tangents, bounding
+// boxes; CPU picking of bones and surfaces.
+// Calls that draw or upload need the GL context the renderer was initialised in to be current;
+// picking and the CPU queries do not.
 #pragma once
 
+#include <array>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -18,6 +23,21 @@ class QOpenGLContext;
 
 namespace marrow::render {
 
+struct Ray;
+
+// How the surface is coloured.
+enum class Shading {
+  Material,        // material colour × vertex colour × texture
+  BoneWeights,     // the weights of ViewOptions::selectedBone on a ramp (weight_view.h)
+  InfluenceCount,  // vertices by their number of bones; stored weights not summing to 1 flagged
+};
+
+enum class SkinningMethod {
+  LinearBlend,     // render/anim/skinning.h: M = Σ w_i palette_i
+  DualQuaternion,  // the same file's dual-quaternion blend: no candy-wrapper collapse at twisted
+                   // joints, but non-uniform scale and shear in the palette are dropped
+};
+
 struct ViewOptions {
   bool showMeshes = true;
   bool showSkeleton = true;
@@ -26,8 +46,28 @@ struct ViewOptions {
   bool wireframe = false;
   bool lit = true;
   bool textured = true;
+  bool matcap = false;         // a clay matcap instead of the lights (shape over material)
+  bool cullBackfaces = false;  // back faces (by the file's winding) are not drawn
+  bool showNormals = false;    // short lines along the skinned normals
+  bool showTangents = false;   // and tangents (meshes that have them)
+  bool showBounds = false;     // bounding boxes of the model and of each mesh, in the pose
+  bool groundContact = true;   // a soft dark disc on the ground under the model (with the grid)
+  Shading shading = Shading::Material;
   int selectedBone = -1;
+  int hoveredBone = -1;        // drawn highlighted with the skeleton
   glm::vec3 background{0.22f, 0.23f, 0.25f};
+};
+
+// What a pick hit on a surface: the mesh, the triangle (index into its index list / 3), the
+// triangle's corner nearest the hit (a vertex index), where (display space) and the bone that
+// owns it (largest stored weight at that vertex; -1 for a mesh without bones).
+struct SurfaceHit {
+  std::size_t mesh = 0;
+  std::size_t triangle = 0;
+  std::uint32_t vertex = 0;
+  glm::vec3 point{0.0f};
+  float distance = 0.0f;  // from the ray's origin, in display units
+  int bone = -1;
 };
 
 // Bounds of what is drawn, in display space.
@@ -69,6 +109,40 @@ class Renderer {
   // Whether the scene's collision bodies are drawn (translucent, over the meshes). Default true.
   void setBodiesVisible(bool visible);
   bool bodiesVisible() const;
+
+  // Linear blend (default) or dual-quaternion skinning, for drawing, capture and picking.
+  void setSkinningMethod(SkinningMethod method);
+  SkinningMethod skinningMethod() const;
+
+  // Bones hidden (one flag per bone; shorter vectors leave the rest shown): their skeleton lines
+  // and joints are not drawn, nor is any triangle with a corner whose largest stored weight is
+  // theirs (weight_view.h dominantBone). Such triangles cannot be picked either.
+  void setHiddenBones(std::vector<bool> hidden);
+  const std::vector<bool>& hiddenBones() const;
+
+  // Meshes of a hidden material are neither drawn nor picked. Every material shows by default.
+  void setMaterialVisible(int material, bool visible);
+  bool materialVisible(int material) const;
+
+  // Vertices per influence class over every mesh, and those flagged (weight_view.h).
+  struct InfluenceSummary {
+    std::array<std::size_t, 6> counts{};  // per InfluenceClass
+    std::size_t overFour = 0;
+    std::size_t unnormalised = 0;
+  };
+  InfluenceSummary influenceSummary() const;
+
+  // Picking (CPU; no GL context needed). `ray` in display space (picking.h rayThroughPixel).
+  // Surfaces: the nearest drawn triangle of the current pose, skinned as drawn; O(triangles).
+  std::optional<SurfaceHit> pickSurface(const Ray& ray) const;
+  // Bones: the joint nearest to `pixel` within `radius` pixels, else the bone whose segment (from
+  // its parent's joint to its own) passes nearest within radius / 2; hidden bones are skipped.
+  int pickBone(const Camera& camera, int width, int height, const glm::vec2& pixel,
+               float radius) const;
+  // A bone's joint in display space, in the current pose.
+  glm::vec3 boneDisplayPosition(int bone) const;
+  // The current pose's skinned positions of one mesh in display space (as picking sees them).
+  std::vector<glm::vec3> displayPositions(std::size_t mesh) const;
 
   // Bounds of the scene at rest and of the current pose, in display space: the meshes; without
   // meshes, the collision bodies; without either, the bones.
