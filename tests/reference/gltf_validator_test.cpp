@@ -77,27 +77,21 @@ TEST_P(GltfValidator, ExportedGlbHasNoErrors) {
 
 INSTANTIATE_TEST_SUITE_P(Models, GltfValidator, testing::ValuesIn(gltf_testing::kExportModels));
 
-// Models no one here has looked at: every model of assimp's test corpus that Marrow reads is
-// converted by `marrow-cli convert FOLDER -o OUT/` (the batch path, a child process per model) and
-// every .glb it writes passes the validator with no error. Models that do not load (the corpus
-// has broken files on purpose, and formats assimp 5.2 cannot read) are reported by the batch,
-// not checked here.
-TEST(GltfValidatorCorpus, EveryModelOfAssimpsCorpusExportsWithoutErrors) {
-  const std::string corpus = MARROW_ASSIMP_MODELS_DIR;
-  if (!fs::is_directory(corpus)) GTEST_SKIP() << corpus << " is absent (Debian: assimp-testmodels)";
-  if (const std::string why = ensureValidator(); !why.empty()) GTEST_SKIP() << why;
-  const std::string out = kTools + "/corpus";
+// Converts every model under `folder` with `marrow-cli convert FOLDER -o OUT/` (the batch path: a
+// child process per model) and validates every .glb written, in one node process per hundred
+// files. Returns how many were checked; each must have no error.
+std::size_t exportAndValidateFolder(const std::string& folder, const std::string& name) {
+  const std::string out = kTools + "/" + name;
   fs::remove_all(out);
   int status = 0;
-  run("'" MARROW_CLI "' convert '" + corpus + "' -o '" + out + "/' --to glb --timeout 120 --quiet > '" +
-          kTools + "/corpus.json' 2>&1",
+  run("'" MARROW_CLI "' convert '" + folder + "' -o '" + out + "/' --to glb --timeout 120 --quiet > '" +
+          kTools + "/" + name + ".log' 2>&1",
       status);
   std::vector<std::string> glbs;
-  for (const auto& e : fs::recursive_directory_iterator(out))
-    if (e.is_regular_file() && e.path().extension() == ".glb") glbs.push_back(e.path().string());
+  if (fs::is_directory(out))
+    for (const auto& e : fs::recursive_directory_iterator(out))
+      if (e.is_regular_file() && e.path().extension() == ".glb") glbs.push_back(e.path().string());
   std::sort(glbs.begin(), glbs.end());
-  ASSERT_GT(glbs.size(), 200u) << "the batch converted too few of the corpus's models";
-  // One node process validates them all (a file list on its command line, in chunks).
   std::size_t checked = 0, clean = 0;
   for (std::size_t first = 0; first < glbs.size(); first += 100) {
     std::string command = "node '" MARROW_GLTF_VALIDATE_JS "' '" + kTools + "'";
@@ -117,7 +111,26 @@ TEST(GltfValidatorCorpus, EveryModelOfAssimpsCorpusExportsWithoutErrors) {
     }
   }
   EXPECT_EQ(checked, glbs.size());
-  std::printf("[ validator ] assimp corpus: %zu of %zu exported models have no error\n", clean, checked);
+  std::printf("[ validator ] %s: %zu of %zu exported models have no error\n", name.c_str(), clean, checked);
+  return checked;
+}
+
+// Models no one here has looked at: every model of assimp's test corpus that Marrow reads. Models
+// that do not load (the corpus has broken files on purpose, and formats assimp 5.2 cannot read)
+// are reported by the batch, not checked here.
+TEST(GltfValidatorCorpus, EveryModelOfAssimpsCorpusExportsWithoutErrors) {
+  const std::string corpus = MARROW_ASSIMP_MODELS_DIR;
+  if (!fs::is_directory(corpus)) GTEST_SKIP() << corpus << " is absent (Debian: assimp-testmodels)";
+  if (const std::string why = ensureValidator(); !why.empty()) GTEST_SKIP() << why;
+  EXPECT_GT(exportAndValidateFolder(corpus, "corpus"), 200u) << "the batch converted too few of the corpus's models";
+}
+
+// Every model of the project's fixtures (cal3d, BRF, Dragon Nest), each file as the batch finds it.
+TEST(GltfValidatorCorpus, EveryFixtureModelExportsWithoutErrors) {
+  const std::string fixtures = MARROW_FIXTURES_DIR;
+  if (!fs::is_directory(fixtures)) GTEST_SKIP() << fixtures << " is absent";
+  if (const std::string why = ensureValidator(); !why.empty()) GTEST_SKIP() << why;
+  EXPECT_GE(exportAndValidateFolder(fixtures, "fixtures"), 10u);
 }
 
 }  // namespace
