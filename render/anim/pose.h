@@ -26,6 +26,7 @@ struct Binding {
   std::vector<std::string> tracksWithoutBone;  // bones the clip animates that the skeleton lacks
   std::vector<std::string> bonesWithoutTrack;  // skeleton bones the clip leaves at rest
   // The clip was made for another skeleton (Clip::skeleton names one, not this): nothing binds.
+  // (Retargeting it, render/anim/retarget.h, makes it the skeleton's.)
   bool otherSkeleton = false;
   std::size_t matched() const;
 };
