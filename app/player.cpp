@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <span>
 
 #include "render/anim/morph.h"
@@ -39,7 +40,10 @@ void Player::updateMismatch() {
   const bool other = bindings_[static_cast<std::size_t>(clip_)].otherSkeleton;
   // A clip made for a named skeleton drives it bone by bone, so a skeleton of that name with
   // another bone count is no better than another skeleton.
-  const bool count = !c->skeleton.empty() && c->tracks.size() != skeleton.bones.size();
+  // (Unless every track names a bone of it: then it plays, as anim::bind says.)
+  const auto& binding = bindings_[static_cast<std::size_t>(clip_)];
+  const bool count = !c->skeleton.empty() && c->tracks.size() != skeleton.bones.size() &&
+                     binding.matched() != c->tracks.size();
   if (!other && !count && !skeleton.bones.empty()) return;
   const std::string tracks = std::to_string(c->tracks.size()) + " bones";
   // BRF names an animation's skeleton "(N bones)" when no open skeleton has its bone count.
@@ -112,14 +116,35 @@ void Player::advance(double dt) {
     case anim::PlayMode::Loop: playhead_ = std::fmod(playhead_, d); break;
     case anim::PlayMode::PingPong: playhead_ = std::fmod(playhead_, 2.0 * d); break;
   }
-  dirty_ = true;
+  // No dirty_: pose() samples again when the sample time moved (once per frame when stepped).
 }
 
 double Player::frameRate() const {
   return clip() && clip()->frameRate > 0.0f ? clip()->frameRate : 30.0;
 }
 
-int Player::frame() const { return static_cast<int>(std::lround(time() * frameRate())); }
+void Player::setStepped(bool stepped) {
+  if (stepped == stepped_) return;
+  stepped_ = stepped;
+  dirty_ = true;
+}
+
+namespace {
+// A time a whole frame was set to (setFrame: f / rate) lands on that frame despite rounding.
+constexpr double kFrameSlack = 1e-6;
+}  // namespace
+
+double Player::sampleTime() const {
+  const double t = time();
+  if (!stepped_) return t;
+  const double rate = frameRate();
+  return std::min(std::floor(t * rate + kFrameSlack) / rate, duration());
+}
+
+int Player::frame() const {
+  const double f = time() * frameRate();
+  return static_cast<int>(stepped_ ? std::floor(f + kFrameSlack) : std::lround(f));
+}
 
 int Player::frameCount() const {
   return clip() ? static_cast<int>(std::lround(duration() * frameRate())) + 1 : 0;
@@ -136,13 +161,16 @@ void Player::stepFrames(int delta) {
 
 const anim::Pose& Player::pose() {
   if (!scene_) return pose_;
-  if (dirty_ || pose_.local.size() != scene_->skeleton.bones.size()) {
+  const double t = sampleTime();
+  // Stepped playback samples again only when a new frame begins.
+  if (dirty_ || t != posedAt_ || pose_.local.size() != scene_->skeleton.bones.size()) {
     pose_ = anim::restPose(scene_->skeleton);
     if (const auto* c = clip(); c && mismatch_.empty())
       anim::sample(*c, bindings_[static_cast<std::size_t>(clip_)], scene_->skeleton,
-                   static_cast<float>(time()), pose_, &cache_, mode_ == anim::PlayMode::Loop);
+                   static_cast<float>(t), pose_, &cache_, mode_ == anim::PlayMode::Loop);
     anim::computeModel(scene_->skeleton, pose_);
     dirty_ = false;
+    posedAt_ = t;
   }
   return pose_;
 }
@@ -155,8 +183,36 @@ bool Player::animatesMorphs() const {
 std::vector<std::vector<float>> Player::morphWeights(std::vector<std::vector<float>> base) const {
   const auto* c = clip();
   if (!scene_ || !c || c->morphTracks.empty()) return base;
-  anim::sampleMorphWeights(*c, static_cast<float>(time()), std::span(scene_->meshes), base);
+  anim::sampleMorphWeights(*c, static_cast<float>(sampleTime()), std::span(scene_->meshes), base);
   return base;
+}
+
+std::string poseAsText(const formats::Skeleton& skeleton, const anim::Pose& pose) {
+  std::string out = "bone\tparent";
+  for (const char* which : {"local", "model"})
+    for (int c = 0; c < 4; ++c)
+      for (int r = 0; r < 4; ++r) {
+        char name[24];
+        std::snprintf(name, sizeof name, "\t%s[%d][%d]", which, c, r);
+        out += name;
+      }
+  out += '\n';
+  const std::size_t n = std::min({skeleton.bones.size(), pose.local.size(), pose.model.size()});
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto& b = skeleton.bones[i];
+    out += b.name;
+    out += '\t';
+    if (b.parent >= 0) out += skeleton.bones[static_cast<std::size_t>(b.parent)].name;
+    for (const glm::mat4& m : {pose.local[i].matrix(), pose.model[i]})
+      for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r) {
+          char v[32];
+          std::snprintf(v, sizeof v, "\t%.9g", static_cast<double>(m[c][r]));
+          out += v;
+        }
+    out += '\n';
+  }
+  return out;
 }
 
 }  // namespace marrow::app

@@ -40,8 +40,18 @@ class Player {
   // Moves the playhead by dt seconds of wall time × speed. Once mode stops at the end.
   void advance(double dtSeconds);
 
+  // Stepped playback shows the clip at the file's own frame rate, frame by frame (the pose of
+  // the last whole frame at or before the playhead); smooth playback interpolates between keys
+  // at any time. Smooth by default.
+  bool stepped() const { return stepped_; }
+  void setStepped(bool stepped);
+  // The clip time the pose is sampled at: time(), or its whole frame when stepped.
+  double sampleTime() const;
+
   double frameRate() const;
-  int frame() const;       // nearest whole frame at the clip's frame rate
+  // The frame shown: the nearest whole frame at the clip's frame rate (the last one begun when
+  // stepped).
+  int frame() const;
   int frameCount() const;  // frames from 0 to the last, inclusive
   void setFrame(int frame);
   void stepFrames(int delta);  // pauses
@@ -74,6 +84,13 @@ class Player {
   anim::Pose pose_;
   anim::SamplingCache cache_;
   bool dirty_ = true;
+  bool stepped_ = false;
+  double posedAt_ = -1.0;  // the sample time pose_ holds
 };
+
+// The pose as text for a spreadsheet or a bug report: a header line, then per bone its name,
+// its parent's name ("" for a root), its local matrix and its model matrix, each 16 numbers in
+// column-major order (m[column][row], as `marrow-cli pose --json` lists them), tab-separated.
+std::string poseAsText(const formats::Skeleton& skeleton, const anim::Pose& pose);
 
 }  // namespace marrow::app

@@ -3,6 +3,7 @@
 
 #include <map>
 
+#include "app/cli/animations.h"
 #include "app/cli/common.h"
 #include "app/cli/records.h"
 #include "render/anim/pose.h"
@@ -29,7 +30,7 @@ std::vector<std::string> texturePaths(const formats::Scene& s, const formats::Ma
   return out;
 }
 
-void printJson(const Args& args, const Document& doc) {
+void printJson(const Args& args, const Document& doc, const Retargeting& retargeting) {
   const formats::Scene& s = *doc.scene;
   JsonWriter j;
   j.beginObject();
@@ -75,7 +76,8 @@ void printJson(const Args& args, const Document& doc) {
   j.endObject();
 
   j.key("clips").beginArray();
-  for (const auto& c : s.clips) {
+  for (std::size_t i = 0; i < s.clips.size(); ++i) {
+    const auto& c = s.clips[i];
     const anim::Binding b = anim::bind(c, s.skeleton);
     j.beginObject()
         .field("name", c.name)
@@ -86,7 +88,19 @@ void printJson(const Args& args, const Document& doc) {
     j.key("unmatched_tracks").beginArray();
     for (const auto& n : b.tracksWithoutBone) j.value(n);
     j.endArray();
+    writeBinding(j, c, s.skeleton, retargeting.find(static_cast<int>(i)), false);
     j.endObject();
+  }
+  j.endArray();
+
+  // Clips of --animations that could not be retargeted (made for another skeleton, no bones).
+  j.key("clips_not_retargeted").beginArray();
+  for (const auto& r : retargeting.clips) {
+    if (r.clip >= 0) continue;
+    j.beginObject().field("name", r.report.clip).field("from", r.from);
+    j.key("tracks").beginArray();
+    for (const auto& n : r.report.tracksWithoutBone) j.value(n);
+    j.endArray().endObject();
   }
   j.endArray();
 
@@ -146,7 +160,7 @@ void printJson(const Args& args, const Document& doc) {
   std::printf("%s\n", j.str().c_str());
 }
 
-void printText(const Document& doc) {
+void printText(const Document& doc, const Retargeting& retargeting) {
   const formats::Scene& s = *doc.scene;
   std::printf("%s\n", doc.title().toStdString().c_str());
   std::printf("  format: %s\n  basis:  %s\n", s.format.c_str(), formats::describe(s.basis).c_str());
@@ -162,13 +176,21 @@ void printText(const Document& doc) {
   std::printf("skeleton: %s%s%zu bones, %zu roots\n", s.skeleton.name.c_str(),
               s.skeleton.name.empty() ? "" : ", ", s.skeleton.bones.size(), s.skeleton.rootCount());
   std::printf("clips: %zu\n", s.clips.size());
-  for (const auto& c : s.clips) {
+  for (std::size_t i = 0; i < s.clips.size(); ++i) {
+    const auto& c = s.clips[i];
     const std::size_t unbound = anim::bind(c, s.skeleton).tracksWithoutBone.size();
     std::printf("  %-24s %8.3f s  %6.2f fps  %4zu tracks  %7zu keys", c.name.c_str(), c.duration,
                 c.frameRate, c.tracks.size(), c.keyCount());
     if (unbound) std::printf("  (%zu tracks without a bone)", unbound);
     std::printf("\n");
+    if (const RetargetedClip* r = retargeting.find(static_cast<int>(i)))
+      std::printf("    retargeted from %s: %s\n",
+                  r->source >= 0 ? r->from.c_str() : "the model (bone map)",
+                  describe(r->report).c_str());
   }
+  for (const auto& r : retargeting.clips)
+    if (r.clip < 0)
+      std::printf("  %-24s from %s: not retargeted\n", r.report.clip.c_str(), r.from.c_str());
   if (!s.bodies.empty()) std::printf("bodies: %zu\n", s.bodies.size());
   for (const auto& t : s.tables)
     std::printf("table: %s  %zu columns  %zu rows\n", t.name.c_str(), t.columns.size(), t.rows.size());
@@ -190,10 +212,12 @@ void printText(const Document& doc) {
 int runInfo(const Args& args) {
   auto doc = loadInputs(args, Textures::Find);  // info says which textures are missing
   if (!doc) return kLoadError;
+  Retargeting retargeting;
+  if (!applyAnimationOptions(args, *doc, retargeting)) return kLoadError;
   if (args.has("--json"))
-    printJson(args, *doc);
+    printJson(args, *doc, retargeting);
   else
-    printText(*doc);
+    printText(*doc, retargeting);
   return kOk;
 }
 

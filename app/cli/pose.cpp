@@ -1,6 +1,7 @@
 // marrow-cli pose: bone model matrices and skinned vertex positions at a time of a clip.
 #include <cstdio>
 
+#include "app/cli/animations.h"
 #include "app/cli/common.h"
 #include "render/anim/morph.h"
 #include "render/anim/skinning.h"
@@ -17,10 +18,15 @@ int runPose(const Args& args) {
   if (!playModeOption(args, mode)) return kUsage;
   auto doc = loadInputs(args);
   if (!doc) return kLoadError;
+  Retargeting retargeting;
+  if (!applyAnimationOptions(args, *doc, retargeting)) return kLoadError;
   const formats::Scene& s = *doc->scene;
   int clipIndex = -1;
   if (!chooseClip(args, s, clipIndex)) return kUsage;
+  if (!args.option("--clip") && firstRetargetedClip(retargeting) >= 0)
+    clipIndex = firstRetargetedClip(retargeting);
   const formats::Clip* clip = clipIndex >= 0 ? &s.clips[clipIndex] : nullptr;
+  const RetargetedClip* retargeted = clip ? retargeting.find(clipIndex) : nullptr;
 
   const float t = clip ? anim::clipTime(static_cast<float>(time), clip->duration, mode) : 0.0f;
   const anim::Pose pose = anim::evaluate(s.skeleton, clip, t, mode == anim::PlayMode::Loop);
@@ -41,10 +47,21 @@ int runPose(const Args& args) {
     else
       j.null();
     j.field("time", static_cast<float>(time)).field("clip_time", t).field("space", space);
+    if (clip) writeBinding(j, *clip, s.skeleton, retargeted);
     j.key("bones").beginArray();
   } else {
     std::printf("clip: %s  time: %g s (clip time %g s)  space: %s\n",
                 clip ? clip->name.c_str() : "(rest pose)", time, t, space.c_str());
+    if (retargeted) {
+      std::printf("retargeted from %s: %s\n",
+                  retargeted->source >= 0 ? retargeted->from.c_str() : "the model (bone map)",
+                  describe(retargeted->report).c_str());
+    } else if (clip) {
+      const anim::Binding b = anim::bind(*clip, s.skeleton);
+      if (!b.tracksWithoutBone.empty())
+        std::printf("%zu of %zu tracks name no bone of the skeleton\n", b.tracksWithoutBone.size(),
+                    clip->tracks.size());
+    }
     std::printf("%-28s %-28s %12s %12s %12s\n", "bone", "parent", "x", "y", "z");
   }
   for (std::size_t i = 0; i < s.skeleton.bones.size(); ++i) {

@@ -3,11 +3,15 @@
 
 #include <QGuiApplication>
 #include <QImageWriter>
+#include <QSaveFile>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
+#include "app/cli/animations.h"
 #include "app/cli/common.h"
+#include "app/frame_output.h"
 #include "render/anim/morph.h"
 #include "render/gl/offscreen.h"
 
@@ -65,6 +69,23 @@ int runRender(int argc, char** argv, const Args& args) {
 
   anim::PlayMode mode;
   if (!playModeOption(args, mode)) return kUsage;
+  // An image sequence (or an animated PNG) of the clip: --frames N and/or --fps F.
+  double frameCount = 0.0, fps = 0.0;
+  if (!numberOption(args, "--frames", frameCount) || !numberOption(args, "--fps", fps))
+    return kUsage;
+  const bool sequence = args.option("--frames") || args.option("--fps");
+  if (sequence &&
+      (frameCount != std::floor(frameCount) || frameCount < 0 || frameCount > kMaxFrames))
+    return usageError("render",
+                      "--frames is a whole number from 1 to " + std::to_string(kMaxFrames));
+  if (args.option("--frames") && frameCount < 1)
+    return usageError("render",
+                      "--frames is a whole number from 1 to " + std::to_string(kMaxFrames));
+  if (args.option("--fps") && !(fps > 0.0 && fps <= 1000.0))
+    return usageError("render", "--fps is above 0 and at most 1000");
+  const QString output = QString::fromStdString(*out);
+  if (isAnimatedPngPath(output) && !sequence)
+    return usageError("render", "an animated PNG (.apng) needs --frames N or --fps F");
 
   reexecUnderXvfb(argc, argv);
   render::setDefaultSurfaceFormat();
@@ -74,11 +95,27 @@ int runRender(int argc, char** argv, const Args& args) {
 
   auto doc = loadInputs(args, Textures::Decode);
   if (!doc) return kLoadError;
+  Retargeting retargeting;
+  if (!applyAnimationOptions(args, *doc, retargeting)) return kLoadError;
   const formats::Scene& s = *doc->scene;
   int clipIndex = -1;
   if (!chooseClip(args, s, clipIndex)) return kUsage;
+  if (!args.option("--clip") && firstRetargetedClip(retargeting) >= 0)
+    clipIndex = firstRetargetedClip(retargeting);
   const formats::Clip* clip = clipIndex >= 0 ? &s.clips[clipIndex] : nullptr;
-  const float t = clip ? anim::clipTime(static_cast<float>(time), clip->duration, mode) : 0.0f;
+  std::vector<double> playheads = {time};
+  FramePlan plan;
+  if (sequence) {
+    if (!clip) return usageError("render", "--frames and --fps need a clip; the model has none");
+    FramePlanResult r = planFrames(clip->duration, mode, static_cast<int>(frameCount), fps, time);
+    if (!r.error.empty()) return usageError("render", r.error);
+    plan = std::move(r.plan);
+    playheads = plan.playheads;
+  }
+  const auto clipTimeAt = [&](double playhead) {
+    return clip ? anim::clipTime(static_cast<float>(playhead), clip->duration, mode) : 0.0f;
+  };
+  const bool looping = mode == anim::PlayMode::Loop;
 
   render::OffscreenGL gl;
   std::string error;
@@ -92,13 +129,15 @@ int runRender(int argc, char** argv, const Args& args) {
     return kLoadError;
   }
   renderer.setScene(doc->scene, doc->textures);
-  renderer.setPose(anim::evaluate(s.skeleton, clip, t, mode == anim::PlayMode::Loop));
-  if (clip) {
-    std::vector<std::vector<float>> weights;
-    anim::sampleMorphWeights(*clip, t, s.meshes, weights);
-    for (std::size_t m = 0; m < weights.size(); ++m)
-      if (!weights[m].empty()) renderer.setMorphWeights(m, weights[m]);
-  }
+  const auto poseAt = [&](float t) {
+    renderer.setPose(anim::evaluate(s.skeleton, clip, t, looping));
+    if (clip) {
+      std::vector<std::vector<float>> weights;
+      anim::sampleMorphWeights(*clip, t, s.meshes, weights);
+      for (std::size_t m = 0; m < weights.size(); ++m)
+        if (!weights[m].empty()) renderer.setMorphWeights(m, weights[m]);
+    }
+  };
   renderer.setBodiesVisible(!args.has("--no-bodies"));
   for (std::size_t m = 0; m < s.meshes.size() && lod < 1.0; ++m)
     renderer.setLevelOfDetail(m, static_cast<float>(lod));
@@ -113,23 +152,68 @@ int runRender(int argc, char** argv, const Args& args) {
     view.selectedBone = s.skeleton.find(*b);
     view.showSkeleton = true;
   }
+  // One camera for every frame, framing all of them: a sequence does not jump about.
+  render::Bounds b;
+  for (double p : playheads) {
+    poseAt(clipTimeAt(p));
+    const render::Bounds f = renderer.poseBounds();
+    if (!f.valid) continue;
+    b.lo = b.valid ? glm::min(b.lo, f.lo) : f.lo;
+    b.hi = b.valid ? glm::max(b.hi, f.hi) : f.hi;
+    b.valid = true;
+  }
   render::Camera camera;
   camera.setAngles(static_cast<float>(yaw), static_cast<float>(pitch));
-  const render::Bounds b = renderer.poseBounds();
   camera.frame(b.center(), b.radius());
 
-  const QImage image = gl.render(renderer, camera, width, height, view);
+  const bool animated = sequence && isAnimatedPngPath(output);
+  ApngWriter apng(plan.fps);
+  for (std::size_t k = 0; k < playheads.size(); ++k) {
+    poseAt(clipTimeAt(playheads[k]));
+    const QImage image = gl.render(renderer, camera, width, height, view);
+    if (image.isNull()) {
+      renderer.release();
+      std::fprintf(stderr, "marrow-cli: render: frame %zu could not be drawn\n", k + 1);
+      return kLoadError;
+    }
+    if (animated) {
+      std::string why;
+      if (!apng.add(image, &why)) {
+        renderer.release();
+        std::fprintf(stderr, "marrow-cli: %s: %s\n", out->c_str(), why.c_str());
+        return kLoadError;
+      }
+      continue;
+    }
+    const QString path = sequence ? framePath(output, static_cast<int>(k) + 1) : output;
+    QImageWriter writer(path);
+    if (!writer.write(image)) {
+      renderer.release();
+      std::fprintf(stderr, "marrow-cli: %s: %s\n", path.toStdString().c_str(),
+                   writer.errorString().toStdString().c_str());
+      return kLoadError;
+    }
+  }
   renderer.release();
-  if (image.isNull()) {
-    std::fprintf(stderr, "marrow-cli: render: the frame could not be drawn\n");
-    return kLoadError;
+  if (animated) {
+    const std::vector<std::byte> bytes = apng.finish();
+    QSaveFile file(output);
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(reinterpret_cast<const char*>(bytes.data()),
+                   static_cast<qint64>(bytes.size())) != static_cast<qint64>(bytes.size()) ||
+        !file.commit()) {
+      std::fprintf(stderr, "marrow-cli: %s: %s\n", out->c_str(),
+                   file.errorString().toStdString().c_str());
+      return kLoadError;
+    }
   }
-  QImageWriter writer(QString::fromStdString(*out));
-  if (!writer.write(image)) {
-    std::fprintf(stderr, "marrow-cli: %s: %s\n", out->c_str(),
-                 writer.errorString().toStdString().c_str());
-    return kLoadError;
-  }
+  if (sequence)
+    std::printf("%zu frames at %g fps: %s\n", playheads.size(), plan.fps,
+                animated ? out->c_str()
+                         : (framePath(output, 1) + QStringLiteral(" … ") +
+                            framePath(output, static_cast<int>(playheads.size())))
+                               .toStdString()
+                               .c_str());
   printDiagnostics(s.diagnostics);
   return kOk;
 }

@@ -135,6 +135,8 @@ void MainWindow::createActions() {
   file->addAction(tr("&Reload"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::reload);
   file->addAction(tr("&Attach Animations…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A), this,
                   &MainWindow::attachAnimations);
+  file->addAction(tr("&Bone Name Map…"), this, &MainWindow::boneNameMapDialog)
+      ->setObjectName(QStringLiteral("boneNameMapAction"));
   file->addAction(tr("Open &Demo Character"), this, &MainWindow::openDemo);
   file->addSeparator();
   file->addAction(tr("&Export…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
@@ -142,8 +144,20 @@ void MainWindow::createActions() {
       ->setObjectName(QStringLiteral("exportAction"));
   file->addAction(tr("Save &Screenshot…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S), this,
                   &MainWindow::saveScreenshot);
+  file->addAction(tr("Render &Frames…"), timeline_, &TimelineDock::renderFramesDialog)
+      ->setObjectName(QStringLiteral("renderFramesAction"));
+  timeline_->setFrameGrabber([this] { return viewport_->grabFramebuffer(); });
+  connect(timeline_, &TimelineDock::framesRendered, this, [this](bool ok, const QString& m) {
+    if (!ok) log_->add(formats::Severity::Error, tr("Render Frames"), {}, formats::kNoOffset, m);
+    statusBar()->showMessage(ok ? m : tr("Render Frames: %1").arg(m), 10000);
+  });
   file->addSeparator();
   file->addAction(tr("&Quit"), QKeySequence::Quit, this, &QWidget::close);
+
+  QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+  edit->addAction(tr("&Copy Pose as Text"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C), this,
+                  &MainWindow::copyPoseAsText)
+      ->setObjectName(QStringLiteral("copyPoseAction"));
 
   viewMenu_ = menuBar()->addMenu(tr("&View"));
   viewMenu_->addAction(tr("&Frame All"), QKeySequence(Qt::Key_F), viewport_, &Viewport::frameAll);
@@ -189,6 +203,8 @@ void MainWindow::createActions() {
   play->addAction(tr("P&revious Frame"), QKeySequence(Qt::Key_Comma), timeline_, &TimelineDock::stepBackward);
   play->addAction(tr("&First Frame"), QKeySequence(Qt::Key_Home), timeline_, &TimelineDock::firstFrame);
   play->addAction(tr("&Last Frame"), QKeySequence(Qt::Key_End), timeline_, &TimelineDock::lastFrame);
+  play->addSeparator();
+  play->addAction(timeline_->steppedAction());
 
   QMenu* help = menuBar()->addMenu(tr("&Help"));
   help->addAction(tr("&Controls"), this, [this] {
@@ -328,6 +344,8 @@ void MainWindow::loadFinished() {
 }
 
 void MainWindow::setDocument(Document doc) {
+  if (!restore_) animations_.clearSources();  // a new model: other files' clips do not carry over
+  doc.scene = animations_.apply(doc.scene);
   doc_ = std::make_unique<Document>(std::move(doc));
   filesScene_ = doc_->scene;
   filesTextures_ = doc_->textures;
@@ -454,6 +472,11 @@ void MainWindow::attachAnimations() {
 }
 
 void MainWindow::attachFiles(const QStringList& files) {
+  if (!doc_ || files.isEmpty()) return;
+  attachAnimationSource(files);  // retargeted, or attachMerged
+}
+
+void MainWindow::attachMerged(const QStringList& files) {
   if (!doc_ || files.isEmpty()) return;
   QStringList paths = doc_->paths;
   for (const QString& f : files)

@@ -13,6 +13,7 @@
 #include "app/gui/archive_choice.h"
 #include "app/gui/docks.h"
 #include "app/player.h"
+#include "app/retarget.h"
 #include "render/gl/camera.h"
 
 class QAction;
@@ -74,7 +75,16 @@ class MainWindow : public QMainWindow {
   // Reloads the open files with clip files (.ani, .caf, …) picked in a dialog added to them,
   // keeping the camera as Reload does.
   void attachAnimations();
+  // Files that bring a skeleton of their own (hero.csf + walk.caf, an FBX) are read as a model
+  // of their own and their clips retargeted onto the model's skeleton (main_window_animation.cpp);
+  // others are read with the model's files.
   void attachFiles(const QStringList& files);
+  // Loads a bone-name map (lines `source = target`) that retargeted clips find their bones
+  // through, and shows the model again with it; an empty path clears the map. False (the error
+  // in the Log) when the file cannot be read.
+  bool setBoneNameMap(const QString& path);
+  // Edit › Copy Pose as Text: every bone's local and model matrix at the current time.
+  void copyPoseAsText();
   void openDemo();
   void saveScreenshot();
   // File › Export…: the model shown, in the format the dialog's name or filter says.
@@ -116,6 +126,12 @@ class MainWindow : public QMainWindow {
   void writeSettings();
   // Sets restore_ from what is shown now, for the next load (Reload, Attach Animations).
   void rememberView();
+
+  // Animations from other files (main_window_animation.cpp).
+  void attachMerged(const QStringList& files);  // read with the model's files, as Reload does
+  void attachAnimationSource(const QStringList& files);
+  void boneNameMapDialog();
+  void showWithAnimations();  // the model again, with the animation sources and the map
 
   // The archive dock (main_window_archive.cpp): picked records make the model shown.
   void showPickedRecords();
@@ -159,6 +175,7 @@ class MainWindow : public QMainWindow {
   QActionGroup* skinning_ = nullptr;    // data: render::SkinningMethod
 
   std::unique_ptr<Document> doc_;  // the files, and the model shown now (its scene, textures)
+  AnimationSet animations_;        // clips of other files retargeted onto it, the bone-name map
   // The model of the whole files as loaded, shown again when no record is picked.
   std::shared_ptr<const formats::Scene> filesScene_;
   std::vector<QImage> filesTextures_;

@@ -65,7 +65,7 @@ void ScrubBar::paintEvent(QPaintEvent*) {
     const double x = xAt(f / frameRate_);
     p.drawLine(QPointF(x, groove.top()), QPointF(x, groove.top() + 4));
   }
-  p.setPen(QPen(QColor(235, 190, 60), 2));
+  p.setPen(QPen(keyColor(), 2));
   for (float k : keys_) {
     const double x = xAt(k);
     p.drawLine(QPointF(x, groove.bottom() - 5), QPointF(x, groove.bottom() + 3));

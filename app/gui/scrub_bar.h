@@ -2,6 +2,7 @@
 // selected bone and the playhead; drag anywhere to seek (also while playing).
 #pragma once
 
+#include <QColor>
 #include <QWidget>
 
 #include <vector>
@@ -17,6 +18,10 @@ class ScrubBar : public QWidget {
   void setDuration(double seconds, double frameRate);
   void setTime(double seconds);
   void setKeyTimes(std::vector<float> times);
+  const std::vector<float>& keyTimes() const { return keys_; }  // the ticks drawn, in seconds
+  // Where the tick of a time is drawn, in the bar's pixels.
+  double positionOf(double seconds) const { return xAt(seconds); }
+  static QColor keyColor() { return {235, 190, 60}; }
   bool dragging() const { return dragging_; }
   QSize sizeHint() const override { return {400, 34}; }
 

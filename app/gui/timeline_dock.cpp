@@ -1,17 +1,27 @@
 #include "app/gui/timeline_dock.h"
 
+#include <QAction>
 #include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QFontDatabase>
+#include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QProgressDialog>
+#include <QSaveFile>
+#include <QSettings>
 #include <QSignalBlocker>
+#include <QSpinBox>
 #include <QStyle>
 #include <QToolButton>
 #include <QVBoxLayout>
-
 #include <algorithm>
 
+#include "app/frame_output.h"
 #include "app/gui/scrub_bar.h"
 
 namespace marrow::app {
@@ -68,6 +78,29 @@ TimelineDock::TimelineDock(Player* player, QWidget* parent)
   speed_->setToolTip(tr("Playback speed"));
   controls->addWidget(speed_);
 
+  stepped_ = new QAction(tr("&Stepped at the File's Frame Rate"), this);
+  stepped_->setObjectName(QStringLiteral("steppedAction"));
+  stepped_->setCheckable(true);
+  stepped_->setToolTip(
+      tr("Show the clip frame by frame at the frame rate of its file; off: "
+         "interpolate smoothly between keys"));
+  auto* steppedButton = new QToolButton(body);
+  steppedButton->setObjectName(QStringLiteral("stepped"));
+  steppedButton->setDefaultAction(stepped_);
+  steppedButton->setText(tr("Stepped"));
+  steppedButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  steppedButton->setFocusPolicy(Qt::NoFocus);
+  controls->addWidget(steppedButton);
+
+  renderButton_ = new QToolButton(body);
+  renderButton_->setObjectName(QStringLiteral("renderFrames"));
+  renderButton_->setText(tr("Render Frames…"));
+  renderButton_->setToolTip(
+      tr("Save the clip as numbered PNG images or one animated PNG, as the "
+         "viewport shows it"));
+  renderButton_->setFocusPolicy(Qt::NoFocus);
+  controls->addWidget(renderButton_);
+
   readout_ = new QLabel(body);
   readout_->setMinimumWidth(220);
   readout_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -82,6 +115,12 @@ TimelineDock::TimelineDock(Player* player, QWidget* parent)
   mismatch_->setStyleSheet(QStringLiteral("color: #d8a028"));
   mismatch_->hide();
   rows->addWidget(mismatch_);
+  binding_ = new QLabel(body);
+  binding_->setObjectName(QStringLiteral("binding"));
+  binding_->setWordWrap(true);
+  binding_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  binding_->hide();
+  rows->addWidget(binding_);
   body->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);  // the viewport gets the height
   setWidget(body);
 
@@ -98,6 +137,8 @@ TimelineDock::TimelineDock(Player* player, QWidget* parent)
     changed();
   });
   connect(speed_, &QDoubleSpinBox::valueChanged, this, [this](double v) { player_->setSpeed(v); });
+  connect(stepped_, &QAction::toggled, this, &TimelineDock::setStepped);
+  connect(renderButton_, &QToolButton::clicked, this, &TimelineDock::renderFramesDialog);
   connect(scrub_, &ScrubBar::dragStarted, this, [this] {
     resumeAfterDrag_ = player_->playing();
     pause();
@@ -113,7 +154,16 @@ TimelineDock::TimelineDock(Player* player, QWidget* parent)
   timer_.setInterval(15);
   timer_.setTimerType(Qt::PreciseTimer);
   connect(&timer_, &QTimer::timeout, this, &TimelineDock::tick);
+  stepped_->setChecked(QSettings().value(QStringLiteral("playback/stepped"), false).toBool());
   sceneChanged();
+}
+
+void TimelineDock::setStepped(bool stepped) {
+  if (stepped_->isChecked() != stepped) return stepped_->setChecked(stepped);  // comes back here
+  if (player_->stepped() == stepped) return;
+  player_->setStepped(stepped);
+  QSettings().setValue(QStringLiteral("playback/stepped"), stepped);
+  changed();
 }
 
 void TimelineDock::sceneChanged() {
@@ -255,10 +305,148 @@ void TimelineDock::refresh() {
     mismatch_->setText(mismatch);
     mismatch_->setVisible(!mismatch.isEmpty());
   }
+  // The clip's tracks and the skeleton's bones, when they do not all match.
+  QString binding, bindingTip;
+  const auto* clip = player_->clip();
+  const auto* b = player_->binding();
+  if (clip && b && mismatch.isEmpty() && !clip->tracks.empty() &&
+      (!b->tracksWithoutBone.empty() || !b->bonesWithoutTrack.empty())) {
+    const auto list = [](const std::vector<std::string>& names) {
+      QStringList l;
+      for (const auto& n : names) l << QString::fromStdString(n);
+      return l;
+    };
+    const QStringList tracks = list(b->tracksWithoutBone), bones = list(b->bonesWithoutTrack);
+    binding = tr("%1 of %2 tracks play on bones").arg(b->matched()).arg(clip->tracks.size());
+    if (!tracks.isEmpty())
+      binding +=
+          tr("; without a bone: %1")
+              .arg(tracks.mid(0, 6).join(QStringLiteral(", ")) +
+                   (tracks.size() > 6 ? tr(", … %1 more").arg(tracks.size() - 6) : QString()));
+    if (!bones.isEmpty())
+      binding += bones.size() == 1 ? tr("; 1 bone without a track")
+                                   : tr("; %1 bones without a track").arg(bones.size());
+    bindingTip = tr("Tracks without a bone:\n%1\n\nBones without a track (at rest):\n%2")
+                     .arg(tracks.isEmpty() ? tr("(none)") : tracks.join(QLatin1Char('\n')),
+                          bones.isEmpty() ? tr("(none)") : bones.join(QLatin1Char('\n')));
+  }
+  if (binding != binding_->text()) {
+    binding_->setText(binding);
+    binding_->setToolTip(bindingTip);
+    binding_->setVisible(!binding.isEmpty());
+  }
+  renderButton_->setEnabled(hasClip && player_->duration() > 0.0);
+  {
+    const QSignalBlocker blockStepped(stepped_);
+    stepped_->setChecked(player_->stepped());
+  }
   const QSignalBlocker block(clips_);
   clips_->setCurrentIndex(player_->clipIndex() + 1);
 }
 
 QString TimelineDock::mismatchText() const { return mismatch_->text(); }
+
+QString TimelineDock::bindingText() const {
+  return binding_->text();
+}
+
+QString TimelineDock::renderFrames(const QString& path, int frames, double fps) {
+  if (!grab_) return tr("there is no view to draw frames with");
+  if (!player_->clip()) return tr("no clip is chosen");
+  const FramePlanResult r = planFrames(player_->duration(), player_->mode(), frames, fps);
+  if (!r.error.empty()) return QString::fromStdString(r.error);
+  const std::vector<double>& playheads = r.plan.playheads;
+  const bool wasPlaying = player_->playing();
+  const double was = player_->time();
+  setPlaying(false);
+  QProgressDialog progress(tr("Rendering frames…"), tr("Cancel"), 0,
+                           static_cast<int>(playheads.size()), this);
+  progress.setWindowModality(Qt::WindowModal);
+  progress.setMinimumDuration(800);
+  const bool animated = isAnimatedPngPath(path);
+  ApngWriter apng(r.plan.fps);
+  QString error;
+  std::size_t written = 0;
+  for (std::size_t k = 0; k < playheads.size() && error.isEmpty(); ++k) {
+    progress.setValue(static_cast<int>(k));
+    if (progress.wasCanceled()) {
+      error = tr("cancelled after %1 of %2 frames").arg(k).arg(playheads.size());
+      break;
+    }
+    player_->setTime(anim::clipTime(static_cast<float>(playheads[k]),
+                                    static_cast<float>(player_->duration()), player_->mode()));
+    changed();  // the window poses the view
+    const QImage image = grab_();
+    std::string why;
+    if (image.isNull()) {
+      error = tr("frame %1 could not be drawn").arg(k + 1);
+    } else if (animated) {
+      if (!apng.add(image, &why)) error = QString::fromStdString(why);
+    } else {
+      const QString file = framePath(path, static_cast<int>(k) + 1);
+      if (!image.save(file, "PNG")) error = tr("%1 could not be written").arg(file);
+    }
+    if (error.isEmpty()) ++written;
+  }
+  progress.setValue(static_cast<int>(playheads.size()));
+  if (error.isEmpty() && animated) {
+    const std::vector<std::byte> bytes = apng.finish();
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly) ||
+        file.write(reinterpret_cast<const char*>(bytes.data()),
+                   static_cast<qint64>(bytes.size())) != static_cast<qint64>(bytes.size()) ||
+        !file.commit())
+      error = tr("%1: %2").arg(path, file.errorString());
+  }
+  player_->setTime(was);
+  changed();
+  if (wasPlaying) setPlaying(true);
+  if (!error.isEmpty()) {
+    emit framesRendered(false, error);
+    return error;
+  }
+  const QString count = written == 1 ? tr("1 frame") : tr("%1 frames").arg(written);
+  emit framesRendered(true, animated ? tr("Wrote %1 (%2)").arg(path, count)
+                                     : tr("Wrote %1: %2 …").arg(count, framePath(path, 1)));
+  return {};
+}
+
+void TimelineDock::renderFramesDialog() {
+  if (!player_->clip() || !(player_->duration() > 0.0)) return;
+  QDialog dialog(this);
+  dialog.setWindowTitle(tr("Render Frames"));
+  auto* form = new QFormLayout(&dialog);
+  auto* fps = new QDoubleSpinBox(&dialog);
+  fps->setRange(0.1, 1000.0);
+  fps->setDecimals(2);
+  fps->setValue(player_->frameRate());
+  fps->setSuffix(tr(" fps"));
+  form->addRow(tr("Frame rate"), fps);
+  auto* count = new QSpinBox(&dialog);
+  count->setRange(0, kMaxFrames);
+  count->setSpecialValueText(tr("the whole clip"));
+  count->setValue(0);
+  form->addRow(tr("Frames"), count);
+  form->addRow(new QLabel(tr("As the viewport shows it, at its size; %1 mode.")
+                              .arg(QString::fromLatin1(anim::playModeName(player_->mode()))),
+                          &dialog));
+  auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel, &dialog);
+  form->addRow(buttons);
+  connect(buttons, &QDialogButtonBox::accepted, &dialog, &QDialog::accept);
+  connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+  if (dialog.exec() != QDialog::Accepted) return;
+  QSettings settings;
+  const QString suggested = QFileInfo(settings.value(QStringLiteral("lastDirectory")).toString(),
+                                      QString::fromStdString(player_->clip()->name)
+                                              .replace(QLatin1Char('/'), QLatin1Char('_')) +
+                                          QStringLiteral(".png"))
+                                .filePath();
+  QString filter;
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Render frames to"), suggested,
+      tr("PNG image sequence (*.png);;Animated PNG (*.apng)"), &filter);
+  if (path.isEmpty()) return;
+  renderFrames(path, count->value(), fps->value());
+}
 
 }  // namespace marrow::app

@@ -4,10 +4,13 @@
 
 #include <QDockWidget>
 #include <QElapsedTimer>
+#include <QImage>
 #include <QTimer>
+#include <functional>
 
 #include "app/player.h"
 
+class QAction;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -28,6 +31,19 @@ class TimelineDock : public QDockWidget {
   void refresh();                 // sync every control from the player
   // What the timeline says about a clip that cannot play on the model (Player::mismatch()).
   QString mismatchText() const;
+  // What it says about the current clip's tracks and the skeleton's bones when they do not all
+  // match ("18 of 20 tracks play; …"), or empty.
+  QString bindingText() const;
+
+  // Stepped (the file's frame rate, frame by frame) or smooth playback: checkable, for menus.
+  QAction* steppedAction() const { return stepped_; }
+
+  // What Render Frames draws each frame with (the viewport's picture); without one it cannot.
+  void setFrameGrabber(std::function<QImage()> grab) { grab_ = std::move(grab); }
+  // Writes frames of the current clip as the viewer shows them (app/frame_output.h: `frames`
+  // and/or `fps`, 0 for unset): PATH_0001.png, … or one animated PNG when `path` ends in .apng.
+  // The playhead comes back where it was. Returns an error message, empty on success.
+  QString renderFrames(const QString& path, int frames, double fps);
 
  public slots:
   void togglePlay();
@@ -40,10 +56,15 @@ class TimelineDock : public QDockWidget {
   void lastFrame();
   void setClip(int index);
   void seek(double seconds);  // keeps playing if playing
+  void setStepped(bool stepped);
+  // Asks for a frame rate, a number of frames and a file, then renderFrames().
+  void renderFramesDialog();
 
  signals:
   void poseChanged();
   void clipChanged(int index);
+  // Render Frames ended: `ok`, and what was written or why not.
+  void framesRendered(bool ok, const QString& message);
 
  private:
   void tick();
@@ -59,6 +80,10 @@ class TimelineDock : public QDockWidget {
   ScrubBar* scrub_;
   QLabel* readout_;
   QLabel* mismatch_;
+  QLabel* binding_;
+  QAction* stepped_;
+  QToolButton* renderButton_;
+  std::function<QImage()> grab_;
   QTimer timer_;
   QElapsedTimer clock_;
   int selectedBone_ = -1;
