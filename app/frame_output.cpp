@@ -14,7 +14,8 @@ namespace marrow::app {
 
 namespace {
 
-constexpr double kSlack = 1e-9;
+// In frames: a duration read as a float (1.1 s is 1.10000002 s) must not give a frame more.
+constexpr double kSlack = 1e-4;
 
 void put32(std::vector<std::byte>& out, std::uint32_t v) {
   for (int s = 24; s >= 0; s -= 8) out.push_back(static_cast<std::byte>((v >> s) & 0xff));

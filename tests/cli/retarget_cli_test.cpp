@@ -350,6 +350,9 @@ TEST(FramePlan, AFrameRateOnceRunsToTheEndInclusive) {
   ASSERT_EQ(r.plan.playheads.size(), 6u);
   for (std::size_t k = 0; k < 6; ++k) EXPECT_NEAR(r.plan.playheads[k], 0.2 * k, 1e-12);
   EXPECT_EQ(planFrames(1.0, PlayMode::Once, 0, 4.0).plan.playheads.size(), 5u);  // 0 … 1
+  // A duration read as a float: 1.1f s at 30 fps loops in 33 frames, not 34.
+  EXPECT_EQ(planFrames(1.1f, PlayMode::Loop, 0, 30.0).plan.playheads.size(), 33u);
+  EXPECT_EQ(planFrames(1.1f, PlayMode::Once, 0, 30.0).plan.playheads.size(), 34u);
 }
 
 TEST(FramePlan, ALoopLeavesOutItsEndWhichIsItsStart) {
