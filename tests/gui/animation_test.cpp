@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
+#include <glm/gtc/quaternion.hpp>
 
 #include "app/gui/docks.h"
 #include "app/gui/main_window.h"
@@ -174,6 +175,42 @@ class AnimationTest : public QObject {
     // Opening another model leaves the attached clips behind.
     QVERIFY(waitLoaded(w, [&] { w.openFiles({omf_}); }));
     QCOMPARE(w.player().clipCount(), 0);
+  }
+
+  // A clip made for a named skeleton of another bone count (a BRF animation) plays on a skeleton
+  // whose bones it all names (the same game's armature under another name), and only then.
+  void aClipOfAnotherBoneCountPlaysWhenEveryTrackNamesABone() {
+    auto scene = std::make_shared<marrow::formats::Scene>();
+    for (const char* name : {"root", "spine", "head", "weapon"}) {
+      marrow::formats::Bone b;
+      b.name = name;
+      b.parent = static_cast<int>(scene->skeleton.bones.size()) - 1;
+      b.translation = {0, 1, 0};
+      scene->skeleton.bones.push_back(b);
+    }
+    marrow::formats::Clip c;
+    c.name = "walk";
+    c.duration = 1.0f;
+    c.skeleton = "skel_human";  // three bones there
+    for (const char* name : {"root", "spine", "head"}) {
+      marrow::formats::Track t;
+      t.bone = name;
+      t.rotation.add(0.0f, glm::quat(1, 0, 0, 0));
+      t.rotation.add(1.0f, glm::angleAxis(1.0f, glm::vec3(0, 0, 1)));
+      c.tracks.push_back(t);
+    }
+    scene->clips.push_back(c);
+    c.name = "other";
+    c.tracks[2].bone = "tail";
+    scene->clips.push_back(c);
+    marrow::app::Player p;
+    p.setScene(scene);
+    p.setClip(0);
+    QVERIFY2(p.mismatch().empty(), p.mismatch().c_str());
+    p.setTime(0.5);
+    QVERIFY(p.pose().local[1].rotation != glm::quat(1, 0, 0, 0));  // the spine turned
+    p.setClip(1);
+    QVERIFY(!p.mismatch().empty());
   }
 
   void keyTicksAreTheSelectedBonesKeyTimes() {
