@@ -24,12 +24,13 @@ struct CommandSpec {
 
 const std::vector<CommandSpec>& commands() {
   static const std::vector<CommandSpec> specs = {
-      {"info", "info INPUT... [--json]", {}, {"--json"}},
+      {"info", "info INPUT... [--animations FILE[,FILE...]] [--bone-map FILE] [--json]",
+       {"--animations", "--bone-map"}, {"--json"}},
       {"list", "list INPUT...|ARCHIVE.pak... [--json]", {}, {"--json"}},
       {"pose",
        "pose INPUT... [--clip NAME|INDEX|none] [--time SECONDS] [--space native|display] "
-       "[--mode once|loop|ping-pong] [--json]",
-       {"--clip", "--time", "--space", "--mode"},
+       "[--mode once|loop|ping-pong] [--animations FILE[,FILE...]] [--bone-map FILE] [--json]",
+       {"--clip", "--time", "--space", "--mode", "--animations", "--bone-map"},
        {"--json"}},
       {"convert",
        "convert INPUT... -o OUTPUT.(omf|cfg|csf|cmf|caf|crf|xsf|xmf|xaf|xrf|brf|glb|gltf) [--version N] "
@@ -41,9 +42,10 @@ const std::vector<CommandSpec>& commands() {
       {"render",
        "render INPUT... -o OUT.png [--clip NAME|INDEX|none] [--time SECONDS] [--size WxH] "
        "[--mode once|loop|ping-pong] [--yaw DEG] [--pitch DEG] [--lod 0..1] [--wireframe] "
-       "[--no-grid] [--skeleton] [--bone NAME] [--no-bodies]",
+       "[--no-grid] [--skeleton] [--bone NAME] [--no-bodies] [--frames N] [--fps F] "
+       "[--animations FILE[,FILE...]] [--bone-map FILE]",
        {"-o", "--output", "--clip", "--time", "--size", "--yaw", "--pitch", "--bone", "--mode",
-        "--lod"},
+        "--lod", "--frames", "--fps", "--animations", "--bone-map"},
        {"--wireframe", "--no-grid", "--no-skeleton", "--skeleton", "--no-bodies"}},
       {"extract",
        "extract ARCHIVE.pak... -o DIR [PATH|FOLDER...] [--quiet]",
