@@ -16,6 +16,7 @@
 #include <QMimeData>
 #include <QSettings>
 #include <QStatusBar>
+#include <QToolButton>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include "app/export.h"
@@ -133,6 +134,17 @@ void MainWindow::createActions() {
   file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
   recentMenu_ = file->addMenu(tr("Open &Recent"));
   file->addAction(tr("&Reload"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::reload);
+  cancelLoadAction_ = file->addAction(tr("&Cancel Loading"), QKeySequence(Qt::Key_Escape), this,
+                                      &MainWindow::cancelLoading);
+  cancelLoadAction_->setEnabled(false);
+  auto* cancelButton = new QToolButton(this);
+  cancelButton->setDefaultAction(cancelLoadAction_);
+  cancelButton->setToolButtonStyle(Qt::ToolButtonTextOnly);
+  cancelButton->setText(tr("Cancel"));
+  cancelButton->setToolTip(tr("Stop loading (Esc); the model shown stays"));
+  cancelButton->hide();
+  statusBar()->addPermanentWidget(cancelButton);
+  cancelLoadButton_ = cancelButton;
   file->addAction(tr("&Attach Animations…"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A), this,
                   &MainWindow::attachAnimations);
   file->addAction(tr("&Bone Name Map…"), this, &MainWindow::boneNameMapDialog)
@@ -318,15 +330,43 @@ void MainWindow::openFiles(const QStringList& paths) {
   loadingPaths_ = paths;
   statusBar()->showMessage(tr("Loading %1…").arg(paths.join(QStringLiteral(", "))));
   QApplication::setOverrideCursor(Qt::BusyCursor);
-  watcher_->setFuture(QtConcurrent::run([paths] {
-    return std::make_shared<formats::Result<Document>>(loadDocument(paths));
+  loadCancelled_ = std::make_shared<std::atomic<bool>>(false);
+  cancelLoadAction_->setEnabled(true);
+  cancelLoadButton_->show();
+  LoadOptions options;
+  options.cancelled = [flag = loadCancelled_] { return flag->load(); };
+  watcher_->setFuture(QtConcurrent::run([paths, options] {
+    return std::make_shared<formats::Result<Document>>(loadDocument(paths, options));
   }));
+}
+
+void MainWindow::cancelLoading() {
+  if (!watcher_->isRunning()) return;
+  loadCancelled_->store(true);
+  // The old load finishes on its own (it touches only its own copies) and nobody waits for it:
+  // its watcher deletes itself then. A new watcher serves the next load at once.
+  QFutureWatcher<LoadResult>* old = watcher_;
+  disconnect(old, nullptr, this, nullptr);
+  connect(old, &QFutureWatcherBase::finished, old, &QObject::deleteLater);
+  watcher_ = new QFutureWatcher<LoadResult>(this);
+  connect(watcher_, &QFutureWatcherBase::finished, this, &MainWindow::loadFinished);
+  QApplication::restoreOverrideCursor();
+  cancelLoadAction_->setEnabled(false);
+  cancelLoadButton_->hide();
+  const QString what = loadingPaths_.join(QStringLiteral(", "));
+  log_->add(formats::Severity::Info, what, {}, formats::kNoOffset, tr("loading cancelled"));
+  statusBar()->showMessage(tr("Loading cancelled: %1").arg(what), 10000);
+  restore_.reset();
+  emit loadFailed(tr("loading cancelled"));
+  if (!queuedPaths_.isEmpty()) openFiles(std::exchange(queuedPaths_, {}));
 }
 
 bool MainWindow::loading() const { return watcher_->isRunning(); }
 
 void MainWindow::loadFinished() {
   QApplication::restoreOverrideCursor();
+  cancelLoadAction_->setEnabled(false);
+  cancelLoadButton_->hide();
   LoadResult r = watcher_->result();
   if (r && r->ok()) {
     setDocument(std::move(*r).value());

@@ -3,6 +3,7 @@
 
 #include <QFutureWatcher>
 #include <QMainWindow>
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -72,6 +73,9 @@ class MainWindow : public QMainWindow {
  public slots:
   void openDialog();
   void reload();
+  // Stops waiting for the running load: an import process is killed, a reader in this process
+  // runs on in the background and its result is dropped; the model shown stays.
+  void cancelLoading();
   // Reloads the open files with clip files (.ani, .caf, …) picked in a dialog added to them,
   // keeping the camera as Reload does.
   void attachAnimations();
@@ -188,6 +192,9 @@ class MainWindow : public QMainWindow {
   QFutureWatcher<LoadResult>* watcher_ = nullptr;
   QStringList loadingPaths_;
   QStringList queuedPaths_;
+  std::shared_ptr<std::atomic<bool>> loadCancelled_;  // the running load's flag
+  QAction* cancelLoadAction_ = nullptr;
+  QWidget* cancelLoadButton_ = nullptr;  // in the status bar while loading
   // What Reload puts back once the files are read again.
   struct ViewState {
     std::string clip;

@@ -179,6 +179,36 @@ class AssimpImportTest : public QObject {
     QCOMPARE(QString::fromStdString(doc.error().message), QStringLiteral("cancelled"));
   }
 
+  void cancellingALoadFreesTheWindowAndKeepsTheModel() {
+    QTemporaryDir dir;
+    const QString started = dir.filePath(QStringLiteral("started"));
+    ImportProgram program(script(dir, QStringLiteral("hang.sh"),
+                                 "touch '" + started.toLocal8Bit() + "'\nexec sleep 60\n"));
+    MainWindow w;
+    w.show();
+    w.activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(&w));
+    QVERIFY(openAndWait(w, {marrow::app::kDemoPath}));
+    const auto demo = w.document()->scene;
+
+    QSignalSpy failed(&w, &MainWindow::loadFailed);
+    w.openFiles({kModel});
+    QVERIFY(w.loading());
+    QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(started), 10000);  // the importer hangs now
+    QElapsedTimer clock;
+    clock.start();
+    QTest::keyClick(&w, Qt::Key_Escape);  // File › Cancel Loading
+    QVERIFY(!w.loading());
+    QVERIFY(clock.elapsed() < 1000);
+    QCOMPARE(failed.count(), 1);
+    QVERIFY(w.document() && w.document()->scene == demo);  // what was shown stays
+    QVERIFY2(logRows(w).join('\n').contains(QStringLiteral("loading cancelled")),
+             qPrintable(logRows(w).join('\n')));
+    // The window takes the next file at once, while the cancelled import is being stopped.
+    QVERIFY(openAndWait(w, {marrow::app::kDemoPath}));
+    QVERIFY(w.document()->scene != demo);
+  }
+
   void aMissingImportProgramIsAnError() {
     ImportProgram program(QStringLiteral("/nonexistent/marrow-cli"));
     const auto doc = marrow::app::loadDocument({kModel}, LoadOptions{marrow::app::Textures::Skip, AssimpImport::Child, {}, 600000});

@@ -21,6 +21,7 @@
 #include <QElapsedTimer>
 #include <QFileInfo>
 #include <QLabel>
+#include <QMouseEvent>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -45,6 +46,14 @@ namespace formats = marrow::formats;
 namespace render = marrow::render;
 
 namespace {
+
+// A mouse move delivered to the widget itself: QTest::mouseMove moves the pointer of the display,
+// whose event goes to whichever window is on top there (other GUI tests share the Xvfb display).
+void moveMouse(QWidget* w, QPoint p) {
+  QMouseEvent e(QEvent::MouseMove, QPointF(p), QPointF(w->mapToGlobal(p)), Qt::NoButton, Qt::NoButton,
+                Qt::NoModifier);
+  QApplication::sendEvent(w, &e);
+}
 
 enum Bone { kRoot, kLeft, kRight, kLeftTip, kExtra };
 
@@ -269,12 +278,12 @@ class ViewportInspectTest : public QObject {
 
   void hoverNamesTheBoneUnderTheMouse() {
     QSignalSpy hovered(view(), &marrow::app::Viewport::boneHovered);
-    QTest::mouseMove(view(), at(-1.5f, 2.7f));  // quad F
+    moveMouse(view(), at(-1.5f, 2.7f));  // quad F
     QVERIFY(QTest::qWaitFor([&] { return view()->hoveredBone() == kLeftTip; }, 3000));
     QCOMPARE(hovered.last().first().toInt(), int{kLeftTip});
     QVERIFY(QTest::qWaitFor([] { return QToolTip::isVisible(); }, 2000));
     QCOMPARE(QToolTip::text(), QStringLiteral("leftTip"));
-    QTest::mouseMove(view(), at(1.0f, 2.8f));  // nothing there
+    moveMouse(view(), at(1.0f, 2.8f));  // nothing there
     QVERIFY(QTest::qWaitFor([&] { return view()->hoveredBone() == -1; }, 3000));
   }
 
