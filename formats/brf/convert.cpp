@@ -13,6 +13,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "formats/brf/convert_internal.h"
+#include "formats/model/validate.h"
 
 namespace marrow::formats::brf::detail {
 namespace {
@@ -99,6 +100,11 @@ Result<BuiltSkeleton> buildSkeleton(const Source& src, const brf::Skeleton& in) 
     // not from their quaternions).
     out.skeleton.inverseBind[k] = glm::mat4(glm::inverse(world[k]));
   }
+  if (const auto deep = boneDeeperThan(out.skeleton, src.ctx.limits.maxHierarchyDepth))
+    return FormatError{
+        src.name, rec + " bone " + quoted(out.skeleton.bones[deep->bone].name), kNoOffset,
+        "is nested " + std::to_string(deep->depth) + " bones deep, over the limit of " +
+            std::to_string(src.ctx.limits.maxHierarchyDepth)};
   return out;
 }
 

@@ -6,6 +6,7 @@
 
 #include "formats/dragonnest/dragonnest_internal.h"
 #include "formats/io/detect.h"
+#include "formats/model/validate.h"
 
 namespace marrow::formats::dragonnest {
 
@@ -131,6 +132,14 @@ Result<Scene> gatherAll(std::span<const Input> inputs) {
     if (auto e = gatherAni(in->bytes, in->ctx, g)) return *e;
   // A skin whose mesh was missing still shows its materials.
   Scene scene = toScene(g.meshSources, g.anis);
+  // §5.2 parents are names: a chain of them may be as deep as the file has bones.
+  const Limits& limits = inputs.front().ctx.limits;
+  if (const auto deep = boneDeeperThan(scene.skeleton, limits.maxHierarchyDepth))
+    return FormatError{g.anis.empty() ? inputs.front().ctx.name : g.anis.front().file,
+                       "bone '" + scene.skeleton.bones[deep->bone].name + "'", kNoOffset,
+                       "is nested " + std::to_string(deep->depth) +
+                           " bones deep, over the limit of " +
+                           std::to_string(limits.maxHierarchyDepth)};
   for (const Skn& s : g.skins) {
     const bool used = std::any_of(g.meshSources.begin(), g.meshSources.end(),
                                   [&](const MeshSource& m) { return m.skin == &s; });

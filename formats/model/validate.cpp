@@ -138,6 +138,18 @@ void checkChannel(Collector& c, const std::string& what, const Channel<T>& ch) {
 
 }  // namespace
 
+std::optional<TooDeep> boneDeeperThan(const Skeleton& skeleton, std::uint32_t maxDepth) {
+  const auto& bones = skeleton.bones;
+  std::vector<std::uint32_t> depth(bones.size(), 1);
+  for (std::size_t i = 0; i < bones.size(); ++i) {
+    const int p = bones[i].parent;
+    if (p >= 0 && static_cast<std::size_t>(p) < i)
+      depth[i] = depth[static_cast<std::size_t>(p)] + 1;
+    if (depth[i] > maxDepth) return TooDeep{i, depth[i]};
+  }
+  return std::nullopt;
+}
+
 std::vector<std::string> validate(const Scene& s, std::size_t maxProblems) {
   Collector c(maxProblems);
   const auto& bones = s.skeleton.bones;

@@ -9,6 +9,7 @@
 
 #include "formats/io/byte_reader.h"
 #include "formats/io/guarded.h"
+#include "formats/model/validate.h"
 #include "formats/omf/omf.h"
 #include "formats/omf/omf_layout.h"
 
@@ -193,6 +194,11 @@ class Reader {
       if (b.parent < -1 || b.parent >= static_cast<std::int64_t>(i))
         r_.failAt(base + 20, label("Bone", i, "Parent Index"),
                   "is " + to_string(b.parent) + "; a parent precedes its child (-1 for a root)");
+      depth_.push_back(b.parent < 0 ? 1 : depth_[static_cast<std::size_t>(b.parent)] + 1);
+      if (depth_.back() > ctx_.limits.maxHierarchyDepth)
+        r_.failAt(base + 20, label("Bone", i, "Parent Index"),
+                  "nests the bone " + to_string(depth_.back()) + " bones deep, over the limit of " +
+                      to_string(ctx_.limits.maxHierarchyDepth));
       RigidPose rest;
       rest.position = vec3([&] { return label("Bone", i, "rest position"); });
       rest.rotation = quat([&] { return label("Bone", i, "rest rotation"); }, rotations_);
@@ -605,7 +611,8 @@ class Reader {
 
   std::uint32_t numParts_ = 0;
   std::uint64_t vertexHeader_ = 0, indexHeader_ = 0, armatureHeader_ = 0, animationHeader_ = 0;
-  std::vector<RigidPose> armature_;  // the rest pose as the file stores it: armature space
+  std::vector<RigidPose> armature_;   // the rest pose as the file stores it: armature space
+  std::vector<std::uint32_t> depth_;  // per bone: 1 for a root, its parent's + 1 otherwise
 
   std::uint64_t vertexCount_ = 0;
   std::uint16_t stride_ = 0;
