@@ -9,7 +9,9 @@
 #include <QDropEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QInputDialog>
 #include <QKeySequence>
+#include <QLineEdit>
 #include <QLocale>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -541,13 +543,40 @@ void MainWindow::rememberView() {
 void MainWindow::openDemo() { openFiles({kDemoPath}); }
 
 void MainWindow::saveScreenshot() {
+  // Any size: the viewport's own, or one typed here (e.g. 3840x2160 for a poster).
+  const QSize shown = viewport_->size() * viewport_->devicePixelRatioF();
+  QSettings settings;
+  bool ok = false;
+  const QString typed = QInputDialog::getText(
+      this, tr("Save Screenshot"), tr("Size in pixels (width x height):"), QLineEdit::Normal,
+      settings.value(QStringLiteral("screenshot/size"),
+                     QStringLiteral("%1x%2").arg(shown.width()).arg(shown.height()))
+          .toString(),
+      &ok);
+  if (!ok) return;
+  const QStringList wh = typed.simplified().remove(QLatin1Char(' ')).split(QLatin1Char('x'), Qt::SkipEmptyParts);
+  const QSize size = wh.size() == 2 ? QSize(wh[0].toInt(), wh[1].toInt()) : QSize();
+  if (size.width() < 1 || size.height() < 1 || size.width() > 16384 || size.height() > 16384) {
+    QMessageBox::warning(this, tr("Save Screenshot"),
+                         tr("'%1' is not a size: give WIDTHxHEIGHT, each 1 to 16384.").arg(typed));
+    return;
+  }
+  settings.setValue(QStringLiteral("screenshot/size"), typed.simplified());
   const QString path = QFileDialog::getSaveFileName(this, tr("Save screenshot"), QStringLiteral("marrow.png"),
                                                     tr("Images (*.png *.jpg *.bmp)"));
   if (path.isEmpty()) return;
-  if (viewport_->grabFramebuffer().save(path))
-    statusBar()->showMessage(tr("Saved %1").arg(path), 5000);
-  else
-    log_->add(formats::Severity::Error, path, {}, formats::kNoOffset, tr("could not be written"));
+  saveScreenshotTo(path, size);
+}
+
+bool MainWindow::saveScreenshotTo(const QString& path, QSize size) {
+  const QImage image = size.isEmpty() ? viewport_->grabFramebuffer() : viewport_->renderImage(size);
+  if (!image.isNull() && image.save(path)) {
+    statusBar()->showMessage(tr("Saved %1 (%2x%3)").arg(path).arg(image.width()).arg(image.height()), 5000);
+    return true;
+  }
+  log_->add(formats::Severity::Error, path, {}, formats::kNoOffset,
+            image.isNull() ? tr("the view could not be drawn at that size") : tr("could not be written"));
+  return false;
 }
 
 void MainWindow::addRecent(const QStringList& paths) {

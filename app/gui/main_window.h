@@ -90,7 +90,9 @@ class MainWindow : public QMainWindow {
   // Edit › Copy Pose as Text: every bone's local and model matrix at the current time.
   void copyPoseAsText();
   void openDemo();
-  void saveScreenshot();
+  void saveScreenshot();  // asks for a size and a file
+  // The viewport drawn at `size` (empty: as shown) into an image file; false (logged) on failure.
+  bool saveScreenshotTo(const QString& path, QSize size = {});
   // File › Export…: the model shown, in the format the dialog's name or filter says.
   void exportDialog();
   // The model shown, written to `path` off the GUI thread (the format by its extension; the

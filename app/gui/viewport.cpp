@@ -4,6 +4,7 @@
 #include <QLabel>
 #include <QMouseEvent>
 #include <QOpenGLContext>
+#include <QOpenGLFramebufferObject>
 #include <QToolTip>
 #include <QWheelEvent>
 #include <algorithm>
@@ -262,6 +263,25 @@ void Viewport::frameAll() {
 void Viewport::resetView() {
   camera_.setAngles(25.0f, 12.0f);
   frameAll();
+}
+
+QImage Viewport::renderImage(QSize size) {
+  if (!glReady_ || size.isEmpty()) return {};
+  makeCurrent();
+  QOpenGLFramebufferObjectFormat format;
+  format.setAttachment(QOpenGLFramebufferObject::Depth);
+  format.setSamples(render::kViewportSamples);
+  QImage image;
+  {
+    QOpenGLFramebufferObject fbo(size, format);
+    if (fbo.isValid() && fbo.bind()) {
+      renderer_.render(camera_, size.width(), size.height(), options_);
+      fbo.release();
+      image = fbo.toImage();
+    }
+  }
+  doneCurrent();
+  return image;
 }
 
 void Viewport::paintGL() {

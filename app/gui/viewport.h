@@ -28,6 +28,9 @@ class Viewport : public QOpenGLWidget {
   void setDocument(const Document& doc, bool frame = true);
   render::Camera& camera() { return camera_; }
   void setPose(const anim::Pose& pose);
+  // The view as drawn now, at any size (the camera's framing kept, the aspect ratio the image's);
+  // null when GL is not ready or the framebuffer cannot be made (too large for the driver).
+  QImage renderImage(QSize size);
 
   // Blend shape weights and level of detail of one mesh; kept and re-applied after uploads.
   void setMorphWeights(std::size_t mesh, const std::vector<float>& weights);

@@ -89,6 +89,31 @@ class MainWindowTest : public QObject {
     QVERIFY2(moved > 200, qPrintable(QStringLiteral("only %1 pixels changed").arg(moved)));
   }
 
+  void screenshotsAreSavedAtAnySize() {
+    MainWindow w;
+    w.resize(900, 600);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(openAndWait(w, {marrow::app::kDemoPath}));
+    if (!w.viewport()->glReady()) QSKIP("no OpenGL 3.3 core here");
+    w.timeline()->pause();
+    QTemporaryDir dir;
+    for (const QSize size : {QSize(1920, 1080), QSize(300, 600)}) {
+      const QString path = dir.filePath(QStringLiteral("shot_%1x%2.png").arg(size.width()).arg(size.height()));
+      QVERIFY(w.saveScreenshotTo(path, size));
+      const QImage img(path);
+      QCOMPARE(img.size(), size);
+      // The character is in the picture: a good share of it is not background.
+      const int drawn = colouredPixels(img);
+      QVERIFY2(drawn > size.width() * size.height() / 100,
+               qPrintable(QStringLiteral("only %1 coloured pixels at %2x%3").arg(drawn).arg(size.width()).arg(size.height())));
+    }
+    // Without a size: the viewport as shown.
+    const QString shown = dir.filePath(QStringLiteral("shown.png"));
+    QVERIFY(w.saveScreenshotTo(shown));
+    QCOMPARE(QImage(shown).size(), w.viewport()->grabFramebuffer().size());
+  }
+
   void badFileShowsItsErrorAndKeepsTheModelOpen() {
     MainWindow w;
     w.show();
