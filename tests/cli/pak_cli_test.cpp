@@ -192,6 +192,51 @@ TEST(PakCli, ADamagedPakIsAnErrorNamingTheField) {
   EXPECT_TRUE(r.err.contains("entry count")) << r.err.toStdString();
 }
 
+// A million entries, all sharing one stream (overlapping entries are legal bytes: a packer that
+// deduplicates makes them), plus one whose stream lies past the end of the file. The index opens,
+// the listing is whole, a folder of it extracts, and the entry outside the file is reported.
+TEST(PakCli, AMillionEntryIndexWithOverlappingAndOutOfFileEntries) {
+  constexpr int kEntries = 1000000;
+  const QByteArray stream = zlibOf(kText);
+  QByteArray bytes(1024, '\0');
+  std::memcpy(bytes.data(), "EyedentityGames Packing File 0.1", 32);
+  bytes += stream;
+  const quint32 tableOffset = static_cast<quint32>(bytes.size());
+  Packer::u32(bytes, 256, 11);
+  Packer::u32(bytes, 260, kEntries + 1);
+  Packer::u32(bytes, 264, tableOffset);
+  bytes.reserve(bytes.size() + (kEntries + 1) * 316);
+  QByteArray row(316, '\0');
+  auto addRow = [&](const QByteArray& name, quint32 offset) {
+    row.fill('\0');
+    std::memcpy(row.data(), name.constData(), static_cast<std::size_t>(name.size()));
+    Packer::u32(row, 256, static_cast<quint32>(stream.size()));
+    Packer::u32(row, 260, static_cast<quint32>(kText.size()));
+    Packer::u32(row, 264, static_cast<quint32>(stream.size()));
+    Packer::u32(row, 268, offset);
+    bytes += row;
+  };
+  for (int i = 0; i < kEntries; ++i)
+    addRow("\\d" + QByteArray::number(i / 1000) + "\\" + QByteArray::number(i) + ".txt", 1024);
+  addRow("\\outside.txt", 0x7FFFFF00u);
+  QTemporaryDir tmp;
+  const QString pak = tmp.filePath("million.pak");
+  ASSERT_TRUE(writeBytes(pak, bytes));
+  bytes.clear();
+
+  const CliRun listed = cli({"list", pak});
+  ASSERT_EQ(listed.code, 0) << listed.err.left(2000).toStdString();
+  EXPECT_GE(listed.out.count('\n'), kEntries);
+  const CliRun some = cli({"extract", pak, "-o", tmp.filePath("out"), "d7", "--quiet"});
+  ASSERT_EQ(some.code, 0) << some.err.left(2000).toStdString();
+  EXPECT_EQ(QDir(tmp.filePath("out/d7")).entryList(QDir::Files).size(), 1000);
+  EXPECT_EQ(readBytes(tmp.filePath("out/d7/7123.txt")), kText);
+  const CliRun outside = cli({"extract", pak, "-o", tmp.filePath("out2"), "outside.txt", "--quiet"});
+  EXPECT_EQ(outside.code, 1);
+  EXPECT_TRUE(outside.err.contains("outside.txt")) << outside.err.toStdString();
+  EXPECT_FALSE(QFile::exists(tmp.filePath("out2/outside.txt")));
+}
+
 TEST(PakCli, PacksAFolderThatListsAndExtractsBack) {
   QTemporaryDir tmp;
   ASSERT_TRUE(writeBytes(tmp.filePath("in/Char/hero.skn"), kSkin));
