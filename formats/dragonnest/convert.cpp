@@ -327,9 +327,25 @@ class Builder {
             part.polygons.push_back({base, base + 1, base + 2});
           }
       }
+      // §3.4 stores finite values, but corners and end points are sums of them: a box or
+      // capsule too large for floats has no shape to show.
+      if (!finiteShape(part)) {
+        scene_.diagnostics.warn(src.file, body.name, kNoOffset,
+                                "its shape does not fit in floats (a corner or end point is "
+                                "infinite); it is left out");
+        continue;
+      }
       body.parts.push_back(std::move(part));
       scene_.bodies.push_back(std::move(body));
     }
+  }
+
+  static bool finiteShape(const BodyPart& part) {
+    const auto finite = [](const glm::vec3& v) {
+      return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z);
+    };
+    if (!std::isfinite(part.radius) || !finite(part.a) || !finite(part.b)) return false;
+    return std::all_of(part.positions.begin(), part.positions.end(), finite);
   }
 
   // Keys at frame / 60 s, clamped to [0, length − 1], strictly increasing (§6).

@@ -47,5 +47,35 @@ TEST(DragonNestFuzzFinding, BoneWithProjectiveBindMatrixKeepsItsNameAndTranslati
   EXPECT_EQ(s->skeleton.bones[static_cast<std::size_t>(b)].translation, expected);
 }
 
+// Collision primitives store finite values, but a box's corners and a capsule's end are sums
+// of them: too large for floats, they were infinite in the model. Such a shape is left out, with
+// a warning, and the rest of the model stays.
+TEST(DragonNestFuzzFinding, ABoxTooLargeForFloatsIsLeftOut) {
+  Msh msh = characterMsh(13);
+  ASSERT_EQ(msh.collisions[1].type, MshCollision::Box);
+  msh.collisions[1].centre.x = 3e38f;
+  msh.collisions[1].extent.x = 3e38f;
+  auto s = readMeshAlone(msh);
+  ASSERT_TRUE(s) << s.error().describe();
+  EXPECT_TRUE(validate(*s).empty()) << validate(*s).front();
+  ASSERT_EQ(s->bodies.size(), 1u);  // the sphere
+  EXPECT_EQ(s->bodies[0].parts[0].kind, BodyPart::Kind::Sphere);
+  bool warned = false;
+  for (const auto& d : s->diagnostics.items) warned = warned || d.field.starts_with("collision 1");
+  EXPECT_TRUE(warned);
+}
+
+TEST(DragonNestFuzzFinding, ACapsuleWhoseEndIsInfiniteIsLeftOut) {
+  Msh msh = characterMsh(13);
+  msh.collisions[0].type = MshCollision::Capsule;
+  msh.collisions[0].centre = {-3e38f, 0, 0};
+  msh.collisions[0].segment = {-3e38f, 0, 0};
+  auto s = readMeshAlone(msh);
+  ASSERT_TRUE(s) << s.error().describe();
+  EXPECT_TRUE(validate(*s).empty()) << validate(*s).front();
+  ASSERT_EQ(s->bodies.size(), 1u);  // the box
+  EXPECT_EQ(s->bodies[0].parts[0].kind, BodyPart::Kind::Manifold);
+}
+
 }  // namespace
 }  // namespace marrow::formats::dragonnest
