@@ -199,6 +199,12 @@ class CafParser {
     if (boneId < 0)
       r_.failAt(boneAt, "boneId", "is " + to_string(boneId) + "; bone ids are not negative");
     if (!bones_.skeleton) {
+      // Without a skeleton readModel stands in a placeholder bone for every id up to the
+      // highest: ids are bounded as the mesh readers bound influence ids.
+      if (boneId >= static_cast<std::int64_t>(ctx_.limits.maxBones))
+        r_.failAt(boneAt, "boneId",
+                  "is " + to_string(boneId) + ", not a bone id (the limit is " +
+                      to_string(ctx_.limits.maxBones) + " bones)");
       t.bone = '#';
       t.bone += to_string(boneId);
       ++unbound_;

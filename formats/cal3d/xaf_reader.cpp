@@ -85,6 +85,12 @@ class XafReader {
       bone = &bones_.skeleton->bones[static_cast<std::size_t>(model)];
       track.bone = bone->name;
     } else {
+      // Without a skeleton readModel stands in a placeholder bone for every id up to the
+      // highest: ids are bounded as the mesh readers bound influence ids.
+      if (boneId >= static_cast<std::int64_t>(doc_.context().limits.maxBones))
+        doc_.fail(node, step(path, "BONEID"),
+                  "is " + std::to_string(boneId) + ", not a bone id (the limit is " +
+                      std::to_string(doc_.context().limits.maxBones) + " bones)");
       track.bone = '#';
       track.bone += std::to_string(boneId);
     }

@@ -3,7 +3,9 @@
 
 #include <string_view>
 
+#include "formats/cal3d/cal3d.h"
 #include "formats/cal3d/parts.h"
+#include "formats/io/byte_writer.h"
 
 namespace marrow::formats::cal3d {
 namespace {
@@ -44,6 +46,53 @@ TEST(Cal3dFuzzFinding, Utf16ErrorsGiveNoOffset) {
   auto r = readXmf(bytesOf(kText), named("wide.xmf"), BoneMap{});
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().offset, kNoOffset) << r.error().describe();
+}
+
+// Without a skeleton, readModel stands in a placeholder bone for every bone id up to the highest
+// an animation names. A CAF naming bone 2^30 made it allocate a billion bones (the registry
+// target ran out of memory); animation bone ids are bounded by Limits::maxBones as mesh
+// influence ids already were.
+std::vector<std::byte> cafNamingBone(std::int32_t bone) {
+  ByteWriter w;
+  for (char c : {'C', 'A', 'F', '\0'}) w.u8(static_cast<std::uint8_t>(c));
+  w.i32(700);
+  w.f32(1.0f);  // duration
+  w.i32(1);     // tracks
+  w.i32(bone);
+  w.i32(1);                                                                   // keyframes
+  for (float v : {0.0f, 1.0f, 2.0f, 3.0f, 0.0f, 0.0f, 0.0f, 1.0f}) w.f32(v);  // time, t, r
+  return w.take();
+}
+
+TEST(Cal3dFuzzFinding, AnAnimationAloneNamesNoBoneIdOverTheLimit) {
+  const auto caf = cafNamingBone(1 << 30);
+  const Input in{caf, named("walk.caf")};
+  auto r = readModel(std::span(&in, 1));
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().field, "track 0: boneId") << r.error().describe();
+  EXPECT_EQ(r.error().offset, 16u);  // after magic, version, duration and track count
+}
+
+TEST(Cal3dFuzzFinding, AnAnimationAloneGetsPlaceholderBonesUpToItsBoneId) {
+  const auto caf = cafNamingBone(99);
+  const Input in{caf, named("walk.caf")};
+  auto r = readModel(std::span(&in, 1));
+  ASSERT_TRUE(r) << r.error().describe();
+  EXPECT_EQ(r->skeleton.bones.size(), 100u);
+  EXPECT_EQ(r->clips.at(0).tracks.at(0).bone, "#99");
+}
+
+TEST(Cal3dFuzzFinding, AnXmlAnimationAloneNamesNoBoneIdOverTheLimit) {
+  constexpr std::string_view kText =
+      "<HEADER MAGIC=\"XAF\" VERSION=\"1000\"/>"
+      "<ANIMATION DURATION=\"1\" NUMTRACKS=\"1\">"
+      "<TRACK BONEID=\"1000000000\" NUMKEYFRAMES=\"1\"><KEYFRAME TIME=\"0\">"
+      "<TRANSLATION>0 0 0</TRANSLATION><ROTATION>0 0 0 1</ROTATION></KEYFRAME></TRACK>"
+      "</ANIMATION>";
+  const Input in{bytesOf(kText), named("walk.xaf")};
+  auto r = readModel(std::span(&in, 1));
+  ASSERT_FALSE(r);
+  EXPECT_NE(r.error().field.find("BONEID"), std::string::npos) << r.error().describe();
 }
 
 }  // namespace
