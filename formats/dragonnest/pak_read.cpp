@@ -13,6 +13,9 @@ namespace {
 // Deflate encodes at most 258 bytes in 2 bits: no zlib stream inflates to more than 1032 bytes
 // per input byte. A larger declared size is a lie, refused before anything is allocated.
 constexpr std::uint64_t kDeflateMaxRatio = 1032;
+// What zlib allocates besides the output while inflating (its state, about 7 KiB, and the
+// 32 KiB window), rounded up: it counts against the same allocation limit.
+constexpr std::uint64_t kInflateState = 64 << 10;
 
 class Inflater {
  public:
@@ -42,8 +45,9 @@ Result<std::vector<std::byte>> Pak::read(const PakEntry& e, const Limits& limits
     return fail("data", e.dataOffset,
                 std::to_string(e.packedSize) + " bytes at " + std::to_string(e.dataOffset) +
                     " end past the file's " + std::to_string(data_.size()) + " bytes");
-  const std::uint64_t cap =
-      std::min<std::uint64_t>(limits.maxAllocation(data_.size()), kDeflateMaxRatio * e.packedSize);
+  const std::uint64_t allowed = limits.maxAllocation(data_.size());
+  const std::uint64_t cap = std::min<std::uint64_t>(
+      allowed - std::min(allowed, kInflateState), kDeflateMaxRatio * e.packedSize);
   if (e.size > cap)
     return fail("original size", kNoOffset,
                 "declares " + std::to_string(e.size) + " bytes, more than a " +

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "dragonnest_test_character.h"
+#include "formats/dragonnest/pak.h"
+#include "formats/dragonnest/pak_writer.h"
 #include "formats/model/validate.h"
 
 namespace marrow::formats::dragonnest {
@@ -75,6 +77,28 @@ TEST(DragonNestFuzzFinding, ACapsuleWhoseEndIsInfiniteIsLeftOut) {
   EXPECT_TRUE(validate(*s).empty()) << validate(*s).front();
   ASSERT_EQ(s->bodies.size(), 1u);  // the box
   EXPECT_EQ(s->bodies[0].parts[0].kind, BodyPart::Kind::Manifold);
+}
+
+// Pak::read refuses an entry larger than the allocation limit allows; zlib's own state (about
+// 40 KiB) counts against that limit too, so an entry just under the limit could make the read
+// hold more than it (the pak_entry target's allocation watch saw 2104672 bytes held for
+// 2097920 allowed).
+TEST(DragonNestFuzzFinding, InflatingCountsZlibsStateAgainstTheAllocationLimit) {
+  const std::vector<PakFile> files = {{"\\a.bin", std::vector<std::byte>(40 << 10)},
+                                      {"\\b.bin", std::vector<std::byte>(30 << 10)}};
+  const auto bytes = writePak(files);
+  ASSERT_TRUE(bytes) << bytes.error().describe();
+  auto pak = Pak::parse(*bytes, "zeros.pak");
+  ASSERT_TRUE(pak) << pak.error().describe();
+  Limits limits;
+  limits.allocationFactor = 0;
+  limits.allocationSlack = 100 << 10;  // 100 KiB in all: 40 KiB + zlib's state would fit…
+  const auto big = pak->read(*pak->find("a.bin"), limits);
+  ASSERT_FALSE(big);  // …but not with the 64 KiB held back for zlib
+  EXPECT_EQ(big.error().field, "original size") << big.error().describe();
+  const auto small = pak->read(*pak->find("b.bin"), limits);
+  ASSERT_TRUE(small) << small.error().describe();
+  EXPECT_EQ(small->size(), 30u << 10);
 }
 
 }  // namespace
