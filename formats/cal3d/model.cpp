@@ -93,13 +93,21 @@ std::string summarize(const std::vector<std::string>& formats) {
 // Without a skeleton, meshes keep their file bone ids and tracks are named "#<id>": bones of those
 // names stand in, so that nothing of the files is lost (a lone .cmf converts with its
 // influences). They are not the real skeleton: poses mean nothing until its .csf is loaded.
-void standInPlaceholderBones(Scene& scene, const std::string& file) {
+void standInPlaceholderBones(Scene& scene, const std::string& file, const Limits& limits) {
   std::int64_t highest = -1;
   for (const Mesh& m : scene.meshes)
     for (const Influence& i : m.influences) highest = std::max<std::int64_t>(highest, i.bone);
   for (const Clip& c : scene.clips)
     for (const Track& t : c.tracks) highest = std::max<std::int64_t>(highest, t.sourceIndex);
   if (highest < 0) return;
+  // A bone id is a file's number: one past the bone limit would make millions of stand-ins.
+  if (highest >= static_cast<std::int64_t>(limits.maxBones)) {
+    scene.diagnostics.warn(file, "skeleton", kNoOffset,
+                           "no skeleton (.csf/.xsf) was given and the files use bone id " +
+                               std::to_string(highest) + ", past the limit of " +
+                               std::to_string(limits.maxBones) + " bones: no placeholder bones");
+    return;
+  }
   for (std::int64_t id = 0; id <= highest; ++id) {
     Bone b;
     b.name = "#" + std::to_string(id);
@@ -238,7 +246,8 @@ Result<Scene> readModel(std::span<const Input> inputs, float scale) {
     scene.diagnostics.append(part->diagnostics);
     formats.push_back(part->format);
   }
-  if (skeletons.empty() && !inputs.empty()) standInPlaceholderBones(scene, inputs.front().ctx.name);
+  if (skeletons.empty() && !inputs.empty())
+    standInPlaceholderBones(scene, inputs.front().ctx.name, inputs.front().ctx.limits);
   scene.format = summarize(formats);
   return scene;
 }
