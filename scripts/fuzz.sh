@@ -10,7 +10,8 @@
 #                                     targets in build-sanitize/, ctest -L "unit|reference" there,
 #                                     then every target for SECONDS (default 25) from its seeds
 #
-# Environment: BUILD (build dir for build/seed/run), JOBS (default 2), FUZZ_MAX_LEN (131072).
+# Environment: BUILD (build dir for build/seed/run), JOBS (default 2), FUZZ_MAX_LEN (131072),
+# STATS (the summary file, default BUILD/fuzz/stats.tsv; give each of two runs at once its own).
 # New corpus inputs accumulate in BUILD/fuzz/corpus/<target>; crashes are written to
 # BUILD/fuzz/artifacts/; per-target figures to BUILD/fuzz/stats.tsv.
 set -euo pipefail
@@ -93,7 +94,8 @@ run_targets() {  # BUILD_DIR SECONDS [TARGET...]
   local fz=$dir/fuzz
   mkdir -p "$fz/artifacts" "$fz/logs"
   cat tests/fuzz/dict/*.dict > "$fz/all.dict"
-  printf 'target\truns\texec/s\tcov\tft\tcorpus\tresult\n' > "$fz/stats.tsv"
+  local stats=${STATS:-$fz/stats.tsv}
+  printf 'target\truns\texec/s\tcov\tft\tcorpus\tresult\n' > "$stats"
   local failed=()
   for t in "${list[@]}"; do
     local exe=$dir/tests/fuzz/marrow_fuzz_$t
@@ -126,9 +128,9 @@ run_targets() {  # BUILD_DIR SECONDS [TARGET...]
     local corp=$(sed -nE 's/.* corp: ([0-9]+).*/\1/p' <<< "$status")
     local eps=$(sed -nE 's/.*stat::average_exec_per_sec: *([0-9]+).*/\1/p' "$log" | tail -1)
     printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$t" "${runs:-?}" "${eps:-?}" "${cov:-?}" "${ft:-?}" \
-      "${corp:-?}" "$result" >> "$fz/stats.tsv"
+      "${corp:-?}" "$result" >> "$stats"
   done
-  column -t -s $'\t' "$fz/stats.tsv"
+  column -t -s $'\t' "$stats"
   if [[ ${#failed[@]} -gt 0 ]]; then
     echo "findings in: ${failed[*]} (logs in $fz/logs, inputs in $fz/artifacts)"
     return 1

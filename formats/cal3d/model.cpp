@@ -3,10 +3,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
-#include <optional>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <memory>
+#include <optional>
+#include <string_view>
 
 #include "formats/cal3d/cal3d.h"
 #include "formats/cal3d/common.h"
@@ -280,6 +282,8 @@ Result<Scene> readConfig(std::span<const std::byte> data, const ReadContext& ctx
     std::vector<std::byte> bytes;
     std::string relative;  // where it was found, relative to the .cfg
     bool missing = false;  // a material not found: it keeps its slot (cal3d.h Input::missing)
+    int line = 0;
+    int sameAs = -1;       // a material named again: index in files of the one read first
   };
   Diagnostics missing;
   auto fetch = [&](const ConfigEntry& e) -> std::optional<Loaded> {
@@ -289,25 +293,71 @@ Result<Scene> readConfig(std::span<const std::byte> data, const ReadContext& ctx
     if (baseName(e.file) != e.file) candidates.push_back(baseName(e.file));
     if (ctx.resolve)
       for (const auto& c : candidates)
-        if (auto bytes = ctx.resolve(c)) return Loaded{std::move(*bytes), c};
+        if (auto bytes = ctx.resolve(c)) return Loaded{std::move(*bytes), c, false, e.line};
     missing.warn(ctx.name, "line " + std::to_string(e.line), kNoOffset,
                  "'" + e.file + "' was not found" +
                      (e.path.empty() ? std::string() : " (nor under path " + e.path + ")"));
     return std::nullopt;
   };
 
+  // A file named again (by the same name or another: the same bytes) is read once. A mesh or an
+  // animation named twice would be drawn or listed twice; a material named again keeps its slot
+  // (§9: thread i is the i-th material= line) as a copy of the first. Otherwise a .cfg naming one
+  // big file thousands of times would hold thousands of copies of it. The bytes fetched again
+  // only to be recognised count against the .cfg's own allocation budget.
   std::vector<Loaded> files;
+  std::multimap<std::size_t, std::size_t> byContent;  // hash of the bytes → index in files
+  std::uint64_t fetchedAgain = 0;
+  const std::uint64_t againBudget = ctx.limits.maxAllocation(data.size());
+  std::optional<FormatError> refused;
+  auto firstWithBytes = [&](const std::vector<std::byte>& bytes, std::size_t hash) -> int {
+    const auto [from, to] = byContent.equal_range(hash);
+    for (auto it = from; it != to; ++it)
+      if (files[it->second].bytes == bytes) return static_cast<int>(it->second);
+    return -1;
+  };
   auto gather = [&](const std::vector<ConfigEntry>& entries, bool keepSlots) {
-    for (const auto& e : entries)
-      if (auto f = fetch(e))
+    for (const auto& e : entries) {
+      if (refused) return;
+      auto f = fetch(e);
+      if (!f) {
+        if (keepSlots)  // §9: thread i is the i-th material= line, found or not
+          files.push_back(Loaded{{}, e.file, true, e.line});
+        continue;
+      }
+      const std::size_t hash = std::hash<std::string_view>{}(std::string_view(
+          reinterpret_cast<const char*>(f->bytes.data()), f->bytes.size()));
+      const int first = firstWithBytes(f->bytes, hash);
+      if (first < 0) {
+        byContent.emplace(hash, files.size());
         files.push_back(std::move(*f));
-      else if (keepSlots)  // §9: thread i is the i-th material= line, found or not
-        files.push_back(Loaded{{}, e.file, true});
+        continue;
+      }
+      fetchedAgain += f->bytes.size();
+      const Loaded& earlier = files[static_cast<std::size_t>(first)];
+      if (fetchedAgain > againBudget) {
+        refused = FormatError{ctx.name, "line " + std::to_string(e.line), kNoOffset,
+                              "names files it named before again and again (" +
+                                  std::to_string(fetchedAgain) + " bytes read a second time, "
+                                  "more than its limit of " + std::to_string(againBudget) + ")"};
+        return;
+      }
+      const auto head = std::span<const std::byte>(earlier.bytes)
+                            .first(std::min<std::size_t>(earlier.bytes.size(), 1024));
+      if (detectKind(head, earlier.relative) == FileKind::Material) {
+        files.push_back(Loaded{{}, f->relative, false, e.line, first});
+      } else {
+        missing.warn(ctx.name, "line " + std::to_string(e.line), kNoOffset,
+                     "'" + e.file + "' is the file line " + std::to_string(earlier.line) +
+                         " names (" + earlier.relative + "): it is read once");
+      }
+    }
   };
   gather(cfg->skeletons, false);
   gather(cfg->materials, true);
   gather(cfg->meshes, false);
   gather(cfg->animations, false);
+  if (refused) return *refused;
   if (std::none_of(files.begin(), files.end(), [](const Loaded& f) { return !f.missing; }) &&
       extra.empty())
     return FormatError{ctx.name, "", kNoOffset,
@@ -319,8 +369,11 @@ Result<Scene> readConfig(std::span<const std::byte> data, const ReadContext& ctx
   std::vector<Input> inputs;
   for (const Loaded& f : files) {
     Input in;
-    in.bytes = f.bytes;
-    in.missing = f.missing;
+    // A material named again is read as a placeholder in its slot (its kind told by the first
+    // one's bytes), then made a copy of the first below.
+    in.bytes = f.sameAs >= 0 ? std::span<const std::byte>(files[static_cast<std::size_t>(f.sameAs)].bytes)
+                             : std::span<const std::byte>(f.bytes);
+    in.missing = f.missing || f.sameAs >= 0;
     in.ctx.name = cfgDir + f.relative;
     in.ctx.limits = ctx.limits;
     in.ctx.fetchTextures = ctx.fetchTextures;
@@ -334,6 +387,23 @@ Result<Scene> readConfig(std::span<const std::byte> data, const ReadContext& ctx
   inputs.insert(inputs.end(), extra.begin(), extra.end());
   auto scene = readModel(inputs, cfg->scale);
   if (!scene) return scene;
+  // The material slot of each file, as readModel gives them (in order, by kind).
+  std::vector<int> slotOf(files.size(), -1);
+  int slots = 0;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const auto& bytes = inputs[i].bytes;
+    if (detectKind(bytes.first(std::min<std::size_t>(bytes.size(), 1024)), inputs[i].ctx.name) ==
+        FileKind::Material)
+      slotOf[i] = slots++;
+  }
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (files[i].sameAs < 0) continue;
+    const int from = slotOf[static_cast<std::size_t>(files[i].sameAs)];
+    const int to = slotOf[i];
+    if (from >= 0 && to >= 0 && static_cast<std::size_t>(std::max(from, to)) < scene->materials.size())
+      scene->materials[static_cast<std::size_t>(to)] =
+          scene->materials[static_cast<std::size_t>(from)];
+  }
   Diagnostics all = std::move(cfg->diagnostics);
   all.append(missing);
   all.append(scene->diagnostics);

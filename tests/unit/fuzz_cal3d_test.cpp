@@ -1,6 +1,8 @@
 // cal3d inputs the fuzz targets (tests/fuzz) found mishandled.
 #include <gtest/gtest.h>
 
+#include <map>
+#include <string>
 #include <string_view>
 
 #include "formats/cal3d/cal3d.h"
@@ -93,6 +95,84 @@ TEST(Cal3dFuzzFinding, AnXmlAnimationAloneNamesNoBoneIdOverTheLimit) {
   auto r = readModel(std::span(&in, 1));
   ASSERT_FALSE(r);
   EXPECT_NE(r.error().field.find("BONEID"), std::string::npos) << r.error().describe();
+}
+
+// A .cfg naming the same file again and again made one copy of it per line: 69 mesh= lines
+// naming three small files held 1.98 MB for 14 KB of input (the cfg target's allocation watch).
+// A file named again, under any name, is read once; a material keeps its slot as a copy.
+constexpr std::string_view kMesh =
+    "<HEADER MAGIC=\"XMF\" VERSION=\"1000\"/>"
+    "<MESH NUMSUBMESH=\"1\"><SUBMESH NUMVERTICES=\"3\" NUMFACES=\"1\" MATERIAL=\"1\" "
+    "NUMLODSTEPS=\"0\" NUMSPRINGS=\"0\" NUMTEXCOORDS=\"0\">"
+    "<VERTEX ID=\"0\" NUMINFLUENCES=\"0\"><POS>0 0 0</POS><NORM>0 0 1</NORM></VERTEX>"
+    "<VERTEX ID=\"1\" NUMINFLUENCES=\"0\"><POS>1 0 0</POS><NORM>0 0 1</NORM></VERTEX>"
+    "<VERTEX ID=\"2\" NUMINFLUENCES=\"0\"><POS>0 1 0</POS><NORM>0 0 1</NORM></VERTEX>"
+    "<FACE VERTEXID=\"0 1 2\"/></SUBMESH></MESH>";
+
+std::string material(int red) {
+  const std::string c = std::to_string(red) + " 0 0 255";
+  return "<HEADER MAGIC=\"XRF\" VERSION=\"1000\"/><MATERIAL NUMMAPS=\"0\"><AMBIENT>" + c +
+         "</AMBIENT><DIFFUSE>" + c + "</DIFFUSE><SPECULAR>" + c +
+         "</SPECULAR><SHININESS>0</SHININESS></MATERIAL>";
+}
+
+ReadContext withFiles(std::map<std::string, std::string> files) {
+  ReadContext ctx = named("model.cfg");
+  ctx.resolve = [files = std::move(files)](const std::string& name)
+      -> std::optional<std::vector<std::byte>> {
+    const auto it = files.find(name);
+    if (it == files.end()) return std::nullopt;
+    const auto b = bytesOf(it->second);
+    return std::vector<std::byte>(b.begin(), b.end());
+  };
+  return ctx;
+}
+
+TEST(Cal3dFuzzFinding, AConfigReadsAMeshNamedAgainOnce) {
+  const auto ctx = withFiles({{"body.xmf", std::string(kMesh)},
+                              {"copy.xmf", std::string(kMesh)},
+                              {"red.xrf", material(255)}});
+  constexpr std::string_view kCfg =
+      "material=red.xrf\nmesh=body.xmf\nmesh=body.xmf\nmesh=copy.xmf\n";
+  auto r = readConfig(bytesOf(kCfg), ctx);
+  ASSERT_TRUE(r) << r.error().describe();
+  EXPECT_EQ(r->meshes.size(), 1u);
+  std::vector<std::string> repeated;
+  for (const auto& d : r->diagnostics.items)
+    if (d.message.find("read once") != std::string::npos) repeated.push_back(d.field);
+  EXPECT_EQ(repeated, (std::vector<std::string>{"line 3", "line 4"}));
+}
+
+TEST(Cal3dFuzzFinding, AMaterialNamedAgainKeepsItsSlotAsACopy) {
+  const auto ctx = withFiles({{"body.xmf", std::string(kMesh)},  // thread 1
+                              {"red.xrf", material(255)},
+                              {"blue.xrf", material(0)}});
+  constexpr std::string_view kCfg = "material=blue.xrf\nmaterial=red.xrf\nmaterial=blue.xrf\n"
+                                    "mesh=body.xmf\n";
+  auto r = readConfig(bytesOf(kCfg), ctx);
+  ASSERT_TRUE(r) << r.error().describe();
+  ASSERT_EQ(r->materials.size(), 3u);
+  EXPECT_EQ(r->materials[0].name, "blue");
+  EXPECT_EQ(r->materials[1].name, "red");
+  EXPECT_EQ(r->materials[2].name, "blue");
+  EXPECT_EQ(r->materials[2].diffuse, r->materials[0].diffuse);
+  EXPECT_NE(r->materials[1].diffuse, r->materials[0].diffuse);
+  ASSERT_EQ(r->meshes.size(), 1u);
+  EXPECT_EQ(r->meshes[0].material, 1);
+}
+
+TEST(Cal3dFuzzFinding, AConfigNamingAFileOverAndOverIsRefusedWithItsLine) {
+  // 8 KB of mesh named 1000 times: 8 MB to read again for a 12 KB .cfg (its budget is
+  // 64 bytes per byte plus 1 MiB).
+  const std::string mesh = std::string(kMesh) + "<!--" + std::string(8192, '-') + "-->";
+  const auto ctx = withFiles({{"body.xmf", mesh}});
+  std::string cfg;
+  for (int i = 0; i < 1000; ++i) cfg += "mesh=body.xmf\n";
+  auto r = readConfig(bytesOf(cfg), ctx);
+  ASSERT_FALSE(r);
+  EXPECT_EQ(r.error().file, "model.cfg");
+  EXPECT_EQ(r.error().field.rfind("line ", 0), 0u) << r.error().describe();
+  EXPECT_NE(r.error().message.find("again and again"), std::string::npos) << r.error().describe();
 }
 
 }  // namespace
