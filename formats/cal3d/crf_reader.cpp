@@ -29,24 +29,32 @@ class CrfParser {
     const bool types = crfHasMapTypes(version_);
     const std::uint32_t maps = readCount(r_, "mapCount", ctx_.limits.maxMeshes, types ? 8 : 4);
     std::vector<std::uint64_t> offsets;
+    std::vector<std::string> files;
     for (std::uint32_t i = 0; i < maps; ++i)
       within([i] { return label("map", i); },
              [&] {
                offsets.push_back(r_.offset());
-               Texture tex;
-               tex.name = readString(r_, "filename", ctx_.limits.maxStringLength);
+               files.push_back(readString(r_, "filename", ctx_.limits.maxStringLength));
                MaterialMap map;
                if (types) map.label = readString(r_, "mapType", ctx_.limits.maxStringLength);
                // §6: the renderer pairs map i with texture coordinate set i.
                map.kind = mapKind(map.label, i);
                map.uvSet = static_cast<int>(i);
-               map.texture = static_cast<int>(part.textures.size());
-               part.textures.push_back(std::move(tex));
                m.maps.push_back(std::move(map));
              });
     requireEnd(r_, "the last map");
-    // Fetched only once the whole file is known to be good.
-    for (std::size_t i = 0; i < part.textures.size(); ++i) fetch(part.textures[i], i, offsets[i]);
+    // Fetched only once the whole file is known to be good; each image once.
+    TextureTable table(part.textures);
+    for (std::size_t i = 0; i < files.size(); ++i) {
+      if (const int same = table.named(files[i]); same >= 0) {
+        m.maps[i].texture = same;
+        continue;
+      }
+      Texture tex;
+      tex.name = std::move(files[i]);
+      fetch(tex, i, offsets[i]);
+      m.maps[i].texture = table.add(std::move(tex));
+    }
     part.format = "cal3d CRF " + to_string(version_);
     part.diagnostics = std::move(diagnostics_);
     return part;

@@ -199,6 +199,7 @@ Result<Scene> readModel(std::span<const Input> inputs, float scale) {
   }
   bones.skeleton = skeletons.empty() ? nullptr : &scene.skeleton;
 
+  TextureTable textures(scene.textures);  // each image once across the materials
   for (const Input* in : materials) {
     if (in->missing) {  // keeps its slot: the threads after it still find theirs
       Material placeholder;
@@ -209,10 +210,11 @@ Result<Scene> readModel(std::span<const Input> inputs, float scale) {
     }
     auto part = readMaterial(in->bytes, in->ctx);
     if (!part) return part.error();
-    const int base = static_cast<int>(scene.textures.size());
+    std::vector<int> index;
+    for (auto& t : part->textures) index.push_back(textures.add(std::move(t)));
     for (auto& map : part->material.maps)
-      if (map.texture >= 0) map.texture += base;
-    for (auto& t : part->textures) scene.textures.push_back(std::move(t));
+      if (map.texture >= 0 && static_cast<std::size_t>(map.texture) < index.size())
+        map.texture = index[static_cast<std::size_t>(map.texture)];
     scene.materials.push_back(std::move(part->material));
     scene.diagnostics.append(part->diagnostics);
     formats.push_back(part->format);
@@ -283,7 +285,7 @@ Result<Scene> readConfig(std::span<const std::byte> data, const ReadContext& ctx
     std::string relative;  // where it was found, relative to the .cfg
     bool missing = false;  // a material not found: it keeps its slot (cal3d.h Input::missing)
     int line = 0;
-    int sameAs = -1;       // a material named again: index in files of the one read first
+    int sameAs = -1;  // a material named again: index in files of the one read first
   };
   Diagnostics missing;
   auto fetch = [&](const ConfigEntry& e) -> std::optional<Loaded> {
@@ -371,8 +373,9 @@ Result<Scene> readConfig(std::span<const std::byte> data, const ReadContext& ctx
     Input in;
     // A material named again is read as a placeholder in its slot (its kind told by the first
     // one's bytes), then made a copy of the first below.
-    in.bytes = f.sameAs >= 0 ? std::span<const std::byte>(files[static_cast<std::size_t>(f.sameAs)].bytes)
-                             : std::span<const std::byte>(f.bytes);
+    in.bytes = f.sameAs >= 0
+                   ? std::span<const std::byte>(files[static_cast<std::size_t>(f.sameAs)].bytes)
+                   : std::span<const std::byte>(f.bytes);
     in.missing = f.missing || f.sameAs >= 0;
     in.ctx.name = cfgDir + f.relative;
     in.ctx.limits = ctx.limits;
@@ -400,7 +403,8 @@ Result<Scene> readConfig(std::span<const std::byte> data, const ReadContext& ctx
     if (files[i].sameAs < 0) continue;
     const int from = slotOf[static_cast<std::size_t>(files[i].sameAs)];
     const int to = slotOf[i];
-    if (from >= 0 && to >= 0 && static_cast<std::size_t>(std::max(from, to)) < scene->materials.size())
+    if (from >= 0 && to >= 0 &&
+        static_cast<std::size_t>(std::max(from, to)) < scene->materials.size())
       scene->materials[static_cast<std::size_t>(to)] =
           scene->materials[static_cast<std::size_t>(from)];
   }

@@ -54,7 +54,7 @@ struct MeshPart {
 
 struct MaterialPart {
   Material material;              // named after the file (stem); maps index `textures` below
-  std::vector<Texture> textures;  // one per map, bytes fetched through ctx.resolve when found
+  std::vector<Texture> textures;  // each image once (TextureTable); bytes through ctx.resolve
   std::string format;
   Diagnostics diagnostics;
 };

@@ -77,7 +77,11 @@ class XrfReader {
     map.label = type.empty() ? std::string() : doc_.stringAttribute(node, "TYPE", path);
     map.kind = mapKind(map.label, index);
     map.uvSet = static_cast<int>(index);  // §6: map i is sampled with uv set i
-    map.texture = static_cast<int>(part_.textures.size());
+    if (const int same = table_.named(name); same >= 0) {  // each image once
+      map.texture = same;
+      part_.material.maps.push_back(std::move(map));
+      return;
+    }
 
     Texture texture;
     texture.name = name;
@@ -91,12 +95,13 @@ class XrfReader {
       doc_.warn(node, path,
                 "texture '" + name + "' was not found");
     }
-    part_.textures.push_back(std::move(texture));
+    map.texture = table_.add(std::move(texture));
     part_.material.maps.push_back(std::move(map));
   }
 
   const ReadContext& ctx_;
   MaterialPart part_;
+  TextureTable table_{part_.textures};
   xml::Document doc_;
 };
 

@@ -190,6 +190,39 @@ TEST(Cal3dCrf, FetchesTextureBytesByNameThenByBaseName) {
   EXPECT_TRUE(part.diagnostics.empty());
 }
 
+// Each image once: a material naming one big image on thousands of maps (by one name or by
+// several that find the same bytes) holds it once, not once per map.
+TEST(Cal3dCrf, HoldsEachImageOnceHoweverManyMapsNameIt) {
+  std::vector<MapSpec> maps;
+  for (int i = 0; i < 2000; ++i) maps.push_back({i % 3 == 2 ? "dir\\big.png" : "big.png", ""});
+  maps.push_back({"copy.png", ""});
+  maps.push_back({"other.png", ""});
+  maps.push_back({"missing.png", ""});
+  maps.push_back({"missing.png", ""});
+  const std::string big(1 << 20, 'x');
+  int fetched = 0;
+  ReadContext ctx = withFiles({{"big.png", big}, {"copy.png", big}, {"other.png", "PNG!"}});
+  ctx.resolve = [inner = ctx.resolve, &fetched](const std::string& name) {
+    ++fetched;
+    return inner(name);
+  };
+  const auto part = readOk(build(maps).bytes, ctx);
+  ASSERT_EQ(part.material.maps.size(), 2004u);
+  // big.png, dir\big.png, copy.png (the same bytes: one texture), other.png, missing.png.
+  ASSERT_EQ(part.textures.size(), 3u);
+  EXPECT_EQ(part.textures[0].name, "big.png");
+  EXPECT_EQ(part.textures[0].data.size(), big.size());
+  EXPECT_EQ(part.textures[1].name, "other.png");
+  EXPECT_EQ(part.textures[2].name, "missing.png");
+  EXPECT_TRUE(part.textures[2].data.empty());
+  for (std::size_t i = 0; i < 2001; ++i) ASSERT_EQ(part.material.maps[i].texture, 0) << i;
+  EXPECT_EQ(part.material.maps[2001].texture, 1);
+  EXPECT_EQ(part.material.maps[2002].texture, 2);
+  EXPECT_EQ(part.material.maps[2003].texture, 2);
+  // Each name is looked up once (dir\big.png as named, then by its base name).
+  EXPECT_EQ(fetched, 6);
+}
+
 TEST(Cal3dCrf, WarnsForEachMapWhoseFileIsMissing) {
   const auto part = readOk(build().bytes, withFiles({{"skin.png", "PNG!"}}));
   EXPECT_TRUE(part.textures[1].data.empty());

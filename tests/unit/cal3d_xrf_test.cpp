@@ -112,6 +112,26 @@ TEST(Cal3dXrf, ClampsColoursOutsideTheByteRange) {
   EXPECT_TRUE(mentions(r->diagnostics, "AMBIENT", "clamped"));
 }
 
+TEST(Cal3dXrf, HoldsEachImageOnceHoweverManyMapsNameIt) {
+  const std::vector<std::byte> big(1 << 20, std::byte{'x'});
+  ReadContext ctx = named();
+  ctx.resolve = [&](const std::string& name) -> std::optional<std::vector<std::byte>> {
+    if (name == "big.png" || name == "copy.png") return big;
+    return std::nullopt;
+  };
+  std::string maps;
+  for (int i = 0; i < 1000; ++i) maps += "<MAP>big.png</MAP>";
+  maps += "<MAP>copy.png</MAP><MAP>gone.png</MAP><MAP>gone.png</MAP>";
+  const auto r = readXrf(bytes(material(maps)), ctx);
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  ASSERT_EQ(r->material.maps.size(), 1003u);
+  ASSERT_EQ(r->textures.size(), 2u);
+  EXPECT_EQ(r->textures[0].data, big);
+  EXPECT_TRUE(r->textures[1].data.empty());
+  EXPECT_EQ(r->material.maps[1000].texture, 0);  // copy.png: the same bytes
+  EXPECT_EQ(r->material.maps[1002].texture, 1);
+}
+
 TEST(Cal3dXrf, ReadsMapsWithTheirTypeUvSetAndTexture) {
   std::map<std::string, std::vector<std::byte>> files{{"skin.png", bytes("PNG!")},
                                                       {"alpha.tga", bytes("TGA!")}};

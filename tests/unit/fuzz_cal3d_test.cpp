@@ -161,6 +161,25 @@ TEST(Cal3dFuzzFinding, AMaterialNamedAgainKeepsItsSlotAsACopy) {
   EXPECT_EQ(r->meshes[0].material, 1);
 }
 
+// Materials naming the same image share one texture in the model.
+TEST(Cal3dFuzzFinding, MaterialsNamingOneImageShareItsTexture) {
+  const std::string withMap =
+      "<HEADER MAGIC=\"XRF\" VERSION=\"1000\"/><MATERIAL NUMMAPS=\"1\"><AMBIENT>0 0 0 0"
+      "</AMBIENT><DIFFUSE>0 0 0 0</DIFFUSE><SPECULAR>0 0 0 0</SPECULAR><SHININESS>0</SHININESS>"
+      "<MAP>skin.png</MAP></MATERIAL>";
+  const auto ctx = withFiles({{"a.xrf", withMap},
+                              {"b.xrf", withMap + " "},
+                              {"sub/c.xrf", withMap + "  "},
+                              {"skin.png", std::string(4096, 'p')},
+                              {"sub/skin.png", std::string(4096, 'p')}});
+  constexpr std::string_view kCfg = "material=a.xrf\nmaterial=b.xrf\nmaterial=sub/c.xrf\n";
+  auto r = readConfig(bytesOf(kCfg), ctx);
+  ASSERT_TRUE(r) << r.error().describe();
+  ASSERT_EQ(r->materials.size(), 3u);
+  ASSERT_EQ(r->textures.size(), 1u);
+  for (const auto& m : r->materials) EXPECT_EQ(m.maps.at(0).texture, 0);
+}
+
 TEST(Cal3dFuzzFinding, AConfigNamingAFileOverAndOverIsRefusedWithItsLine) {
   // 8 KB of mesh named 1000 times: 8 MB to read again for a 12 KB .cfg (its budget is
   // 64 bytes per byte plus 1 MiB).
