@@ -10,6 +10,7 @@
 #include <type_traits>
 
 #include "formats/assimp/assimp_convert.h"
+#include "formats/model/texture_table.h"
 
 namespace marrow::formats::assimpconv {
 namespace {
@@ -158,6 +159,7 @@ glm::vec4 colour(const aiMaterial& m, const char* key, unsigned type, unsigned i
 void convertMaterials(const Context& c, Scene& out) {
   const aiScene& scene = c.scene;
   std::map<std::string, int> textureOf;  // by path as the file gives it
+  TextureTable textures(out.textures);   // each image once, whatever paths find it
   std::size_t skippedTextures = 0;
   std::size_t missingTextures = 0;
   std::uint64_t embeddedBytes = 0;
@@ -187,8 +189,7 @@ void convertMaterials(const Context& c, Scene& out) {
       else if (c.read->fetchTextures)
         ++missingTextures;
     }
-    const int index = static_cast<int>(out.textures.size());
-    out.textures.push_back(std::move(t));
+    const int index = textures.add(std::move(t));
     textureOf.emplace(path, index);
     return index;
   };

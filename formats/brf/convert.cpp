@@ -13,6 +13,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "formats/brf/convert_internal.h"
+#include "formats/model/texture_table.h"
 #include "formats/model/validate.h"
 
 namespace marrow::formats::brf::detail {
@@ -384,6 +385,7 @@ struct MaterialTable {
   Scene& scene;
   std::map<std::string, int> byName;
   std::map<std::string, int> textureByName;
+  TextureTable textures{scene.textures};  // each image once, whatever names find it
 
   const Texture* textureRecord(const std::string& file, const Source** owner) const {
     for (const Source& s : sources)
@@ -425,8 +427,7 @@ struct MaterialTable {
       scene.diagnostics.info(from.name, "texture " + quoted(file), kNoOffset,
                              "not found beside the file or in a Textures folder next to it; "
                              "drawn without it");
-    const int index = static_cast<int>(scene.textures.size());
-    scene.textures.push_back(std::move(t));
+    const int index = textures.add(std::move(t));
     textureByName[file] = index;
     return index;
   }

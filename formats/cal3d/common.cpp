@@ -4,10 +4,8 @@
 #include <cctype>
 #include <cmath>
 #include <cstring>
-#include <functional>
 #include <iterator>
 #include <set>
-#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -103,32 +101,6 @@ bool applyWindingRule(Mesh& mesh) {
   for (std::size_t f = 0; f + 2 < mesh.indices.size(); f += 3)
     std::swap(mesh.indices[f + 1], mesh.indices[f + 2]);
   return true;
-}
-
-int TextureTable::named(const std::string& name) const {
-  const auto it = byName_.find(name);
-  return it == byName_.end() ? -1 : it->second;
-}
-
-int TextureTable::add(Texture t) {
-  const std::size_t hash = std::hash<std::string_view>{}(
-      std::string_view(reinterpret_cast<const char*>(t.data.data()), t.data.size()));
-  if (!t.data.empty()) {
-    const auto [from, to] = byContent_.equal_range(hash);
-    for (auto it = from; it != to; ++it)
-      if (textures_[static_cast<std::size_t>(it->second)].data == t.data) {
-        byName_.emplace(t.name, it->second);
-        return it->second;
-      }
-  } else if (const int same = named(t.name);
-             same >= 0 && textures_[static_cast<std::size_t>(same)].data.empty()) {
-    return same;
-  }
-  const int index = static_cast<int>(textures_.size());
-  if (!t.data.empty()) byContent_.emplace(hash, index);
-  byName_.emplace(t.name, index);
-  textures_.push_back(std::move(t));
-  return index;
 }
 
 std::string fileStem(std::string_view path) {

@@ -5,7 +5,6 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
-#include <map>
 #include <new>
 #include <span>
 #include <stdexcept>
@@ -19,6 +18,7 @@
 #include "formats/io/read_context.h"
 #include "formats/io/result.h"
 #include "formats/model/scene.h"
+#include "formats/model/texture_table.h"
 
 namespace marrow::formats::cal3d {
 
@@ -92,24 +92,6 @@ std::string makeBoneNamesUnique(std::vector<std::string>& names);
 // map's index. Without a type string (earlier versions, or an XRF MAP without TYPE) map 0 is
 // "diffuse" and the others "unknown"; an unrecognised type string gives "unknown".
 std::string mapKind(std::string_view typeString, std::size_t index);
-
-// The texture list of a material or a model, each image held once: a map naming a file that is
-// already there (by the same name, or another name that found the same bytes) uses that texture.
-// A material naming one big image on thousands of maps would otherwise hold thousands of copies.
-// Names not found (no bytes) are kept one per name, so that writers give each map its name back.
-class TextureTable {
- public:
-  explicit TextureTable(std::vector<Texture>& textures) : textures_(textures) {}
-  // The texture already there under this name (before fetching it again).
-  int named(const std::string& name) const;
-  // Adds `t` unless its bytes (or, without bytes, its name) are already there; the index.
-  int add(Texture t);
-
- private:
-  std::vector<Texture>& textures_;
-  std::multimap<std::size_t, int> byContent_;  // hash of the bytes → index
-  std::map<std::string, int> byName_;
-};
 
 // Material colours are bytes (§6): the model holds byte / 255.
 glm::vec4 colorFromBytes(std::uint8_t r, std::uint8_t g, std::uint8_t b, std::uint8_t a);

@@ -7,6 +7,7 @@
 
 #include "formats/dragonnest/dragonnest.h"
 #include "formats/dragonnest/dragonnest_internal.h"
+#include "formats/model/texture_table.h"
 
 namespace marrow::formats::dragonnest {
 
@@ -231,9 +232,8 @@ class Builder {
                                   "not found beside the skin; the material shows without it");
         }
       }
-      map.texture = static_cast<int>(scene_.textures.size());
+      map.texture = textureTable_.add(std::move(t));
       textureIndex_.emplace(key, map.texture);
-      scene_.textures.push_back(std::move(t));
     }
     m.maps.push_back(std::move(map));
   }
@@ -403,6 +403,7 @@ class Builder {
   Scene scene_;
   std::unordered_map<std::string, int> boneIndex_;
   std::unordered_map<std::string, int> textureIndex_;
+  TextureTable textureTable_{scene_.textures};  // each image once, whatever names find it
 };
 
 }  // namespace
