@@ -2,7 +2,11 @@
 // names (../shared/specs/dragonnest.md §2.4, §4.1, §5.3).
 #include "formats/dragonnest/dragonnest.h"
 
+#include <algorithm>
+#include <functional>
+#include <map>
 #include <optional>
+#include <string_view>
 
 #include "formats/dragonnest/dragonnest_internal.h"
 #include "formats/io/detect.h"
@@ -45,6 +49,11 @@ struct Gathered {
   std::vector<MeshSource> meshSources;
   std::vector<AniSource> anis;
   std::vector<std::string> meshNames;  // lower-case bare names of the meshes read
+  // The bytes of the files ANI lists named (by their hash): a file named again, under any
+  // spelling the resolver finds alike, is read once. A list naming one big ANI thousands of times
+  // would otherwise hold thousands of parsed copies of it.
+  std::multimap<std::size_t, std::vector<std::byte>> listed;
+  std::uint64_t listedAgain = 0;  // bytes fetched again only to be recognised
   Diagnostics diagnostics;
 };
 
@@ -69,6 +78,22 @@ std::optional<FormatError> gatherAni(std::span<const std::byte> data, const Read
                          "not found; its animations are missing");
       continue;
     }
+    const std::size_t hash = std::hash<std::string_view>{}(
+        std::string_view(reinterpret_cast<const char*>(found->bytes.data()), found->bytes.size()));
+    const auto [from, to] = g.listed.equal_range(hash);
+    if (std::any_of(from, to, [&](const auto& e) { return e.second == found->bytes; })) {
+      g.listedAgain += found->bytes.size();
+      const std::uint64_t budget = ctx.limits.maxAllocation(data.size());
+      if (g.listedAgain > budget)
+        return FormatError{ctx.name, "listed file '" + name + "'", kNoOffset,
+                           "the list names files it named before again and again (" +
+                               std::to_string(g.listedAgain) +
+                               " bytes read a second time, more than its limit of " +
+                               std::to_string(budget) + ")"};
+      g.diagnostics.warn(ctx.name, "listed file '" + name + "'", kNoOffset,
+                         "is a file the list named before: it is read once");
+      continue;
+    }
     ReadContext sub = ctx;
     sub.name = found->name;
     auto ani = parseAni(found->bytes, sub);  // a list inside a list is refused here
@@ -77,6 +102,7 @@ std::optional<FormatError> gatherAni(std::span<const std::byte> data, const Read
       g.diagnostics.warn(sub.name, "bone count", kNoOffset,
                          "differs from the list's first file; bones are matched by name (§5.3)");
     g.anis.push_back({std::move(ani).value(), sub.name});
+    g.listed.emplace(hash, std::move(found->bytes));
   }
   return std::nullopt;
 }

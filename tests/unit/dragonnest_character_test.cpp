@@ -172,6 +172,32 @@ TEST(DragonNestCharacter, AListFileMergesTheAnimationsItNames) {
   EXPECT_EQ(s->diagnostics.count(Severity::Warning), 1u);  // missing.ani
 }
 
+// A list naming one ANI again (as written, in other case, under another name finding the same
+// bytes) reads it once: no repeated clips, no copy per line. Named over and over, past what the
+// list's own size allows to be read again, it is refused naming the line's file.
+TEST(DragonNestCharacter, AListReadsAFileNamedAgainOnce) {
+  const auto f = writeCharacter(10);
+  ReadContext ctx;
+  ctx.name = "all.ani";
+  ctx.resolve = memoryResolver({{"Character.ani", f.ani}, {"copy.ani", f.ani}});
+  const std::string list = "Character.ani\r\n./Character.ani\r\ncopy.ani\r\nCharacter.ani\r\n";
+  auto s = readScene(std::as_bytes(std::span(list.data(), list.size())), ctx);
+  ASSERT_TRUE(s) << s.error().describe();
+  EXPECT_EQ(s->clips.size(), 2u);  // the character's two, once
+  EXPECT_EQ(s->diagnostics.count(Severity::Warning), 3u);
+
+  // Each 9-byte line reads the ANI again; the list may read 64 bytes per byte of it plus 1 MiB.
+  const std::size_t line = std::string_view("copy.ani\n").size();
+  ASSERT_GT(f.ani.size(), 64 * line);
+  std::string many;
+  for (std::size_t i = 0; i < 2 + (1 << 20) / (f.ani.size() - 64 * line); ++i) many += "copy.ani\n";
+  auto refused = readScene(std::as_bytes(std::span(many.data(), many.size())), ctx);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().file, "all.ani");
+  EXPECT_EQ(refused.error().field, "listed file 'copy.ani'");
+  EXPECT_NE(refused.error().message.find("again and again"), std::string::npos);
+}
+
 TEST(DragonNestCharacter, ASkinWithoutItsMeshShowsMaterialsAndSaysSo) {
   const auto f = writeCharacter(10);
   ReadContext ctx;
