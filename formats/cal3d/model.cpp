@@ -368,6 +368,7 @@ Result<Scene> readConfig(std::span<const std::byte> data, const ReadContext& ctx
                                              missing.items.front().message + ")"};
 
   const std::string cfgDir = dirOf(ctx.name);
+  const auto outer = ctx.resolve ? std::make_shared<const Resolver>(ctx.resolve) : nullptr;
   std::vector<Input> inputs;
   for (const Loaded& f : files) {
     Input in;
@@ -380,10 +381,12 @@ Result<Scene> readConfig(std::span<const std::byte> data, const ReadContext& ctx
     in.ctx.name = cfgDir + f.relative;
     in.ctx.limits = ctx.limits;
     in.ctx.fetchTextures = ctx.fetchTextures;
-    // Texture maps are named relative to their material file.
-    if (ctx.resolve)
-      in.ctx.resolve = [outer = ctx.resolve, dir = dirOf(f.relative)](const std::string& rel) {
-        return outer(dir + rel);
+    // Texture maps are named relative to their material file. The .cfg's resolver is shared,
+    // not copied per file: it may hold whatever it resolves from (a folder, an archive, files
+    // in memory), and a .cfg may name thousands of files.
+    if (outer)
+      in.ctx.resolve = [outer, dir = dirOf(f.relative)](const std::string& rel) {
+        return (*outer)(dir + rel);
       };
     inputs.push_back(std::move(in));
   }
