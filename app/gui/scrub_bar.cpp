@@ -25,7 +25,7 @@ void ScrubBar::setDuration(double seconds, double frameRate) {
 }
 
 void ScrubBar::setTime(double seconds) {
-  if (seconds == time_) return;
+  if (dragging_ || seconds == time_) return;
   time_ = seconds;
   update();
 }
@@ -77,21 +77,39 @@ void ScrubBar::paintEvent(QPaintEvent*) {
   p.drawEllipse(QPointF(x, h * 0.5), 4.5, 4.5);
 }
 
+// While dragging, the handle is where the cursor is (the pose shown follows through scrubbed();
+// a stepped clip may show the frame at or before it) and setTime() from the player leaves it
+// alone, so that the handle never lags behind or jumps back under the mouse.
+void ScrubBar::dragTo(double x) {
+  time_ = timeAt(x);
+  update();
+  emit scrubbed(time_);
+}
+
+void ScrubBar::changeEvent(QEvent* e) {
+  QWidget::changeEvent(e);
+  // Disabled mid-drag (the clip went away): no release will come, so the drag ends here.
+  if (e->type() == QEvent::EnabledChange && !isEnabled() && dragging_) {
+    dragging_ = false;
+    emit dragFinished();
+  }
+}
+
 void ScrubBar::mousePressEvent(QMouseEvent* e) {
-  if (e->button() != Qt::LeftButton) return;
+  if (e->button() != Qt::LeftButton || duration_ <= 0) return;
   dragging_ = true;
   emit dragStarted();
-  emit scrubbed(timeAt(e->position().x()));
+  dragTo(e->position().x());
 }
 
 void ScrubBar::mouseMoveEvent(QMouseEvent* e) {
-  if (dragging_) emit scrubbed(timeAt(e->position().x()));
+  if (dragging_) dragTo(e->position().x());
 }
 
 void ScrubBar::mouseReleaseEvent(QMouseEvent* e) {
   if (!dragging_ || e->button() != Qt::LeftButton) return;
+  dragTo(e->position().x());
   dragging_ = false;
-  emit scrubbed(timeAt(e->position().x()));
   emit dragFinished();
 }
 

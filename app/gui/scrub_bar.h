@@ -16,13 +16,15 @@ class ScrubBar : public QWidget {
   explicit ScrubBar(QWidget* parent = nullptr);
 
   void setDuration(double seconds, double frameRate);
-  void setTime(double seconds);
+  void setTime(double seconds);  // ignored while dragging: the handle follows the cursor
   void setKeyTimes(std::vector<float> times);
   const std::vector<float>& keyTimes() const { return keys_; }  // the ticks drawn, in seconds
   // Where the tick of a time is drawn, in the bar's pixels.
   double positionOf(double seconds) const { return xAt(seconds); }
   static QColor keyColor() { return {235, 190, 60}; }
   bool dragging() const { return dragging_; }
+  double time() const { return time_; }  // where the handle is, in seconds
+  double handlePosition() const { return xAt(time_); }  // and in the bar's pixels
   QSize sizeHint() const override { return {400, 34}; }
 
  signals:
@@ -32,12 +34,14 @@ class ScrubBar : public QWidget {
 
  protected:
   void paintEvent(QPaintEvent*) override;
+  void changeEvent(QEvent* e) override;
   void mousePressEvent(QMouseEvent* e) override;
   void mouseMoveEvent(QMouseEvent* e) override;
   void mouseReleaseEvent(QMouseEvent* e) override;
 
  private:
   double timeAt(double x) const;
+  void dragTo(double x);
   double xAt(double t) const;
 
   double duration_ = 0.0;

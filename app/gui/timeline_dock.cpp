@@ -289,7 +289,7 @@ void TimelineDock::refresh() {
   playButton_->setEnabled(hasClip);
   scrub_->setEnabled(hasClip);
   scrub_->setDuration(player_->duration(), player_->frameRate());
-  if (!scrub_->dragging()) scrub_->setTime(player_->time());
+  scrub_->setTime(player_->time());  // left alone while a drag holds the handle
   if (hasClip) {
     readout_->setText(QStringLiteral("%1 / %2 s   frame %3 / %4   %5 fps")
                           .arg(player_->time(), 0, 'f', 3)

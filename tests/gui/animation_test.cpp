@@ -10,6 +10,7 @@
 #include <QElapsedTimer>
 #include <QFile>
 #include <QGuiApplication>
+#include <QMouseEvent>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -251,6 +252,84 @@ class AnimationTest : public QObject {
     QVERIFY(!keyColourInColumn(0.6));
     w.bones()->selectBone(-1);
     QVERIFY(scrub->keyTimes().empty());
+  }
+
+  // The handle sits under the cursor at every moment of a drag, paused or playing: its
+  // position, the pixels drawn and the pose all follow the mouse before the button is released.
+  void theScrubHandleFollowsTheDrag() {
+    MainWindow w;
+    w.resize(1000, 700);
+    w.show();
+    QVERIFY(waitLoaded(w, [&] { w.openFiles({csf_, caf_}); }));
+    QCOMPARE(w.player().clipCount(), 1);
+    const double duration = w.player().duration();
+    QVERIFY(duration > 0.5);
+    auto* scrub = w.timeline()->findChild<marrow::app::ScrubBar*>();
+    QVERIFY(scrub);
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    const int y = scrub->height() / 2;
+    // Sent to the bar itself: QTest's own moves may travel the shared display's pointer.
+    const auto send = [&](QEvent::Type type, int x, Qt::MouseButtons held) {
+      const QPointF local(x, y);
+      const Qt::MouseButton button = type == QEvent::MouseMove ? Qt::NoButton : Qt::LeftButton;
+      QMouseEvent e(type, local, scrub->mapToGlobal(local), button, held, Qt::NoModifier);
+      QCoreApplication::sendEvent(scrub, &e);
+    };
+    // The column where the handle's colour is drawn most, in the bar's pixels.
+    const auto drawnHandleColumn = [&] {
+      const QImage bar = scrub->grab().toImage();
+      const QColor h = scrub->palette().color(QPalette::Highlight);
+      int best = -1, bestCount = 0;
+      for (int x = 0; x < bar.width(); ++x) {
+        int count = 0;
+        for (int r = 0; r < bar.height(); ++r) {
+          const QColor c = bar.pixelColor(x, r);
+          count += std::abs(c.red() - h.red()) < 30 && std::abs(c.green() - h.green()) < 30 &&
+                   std::abs(c.blue() - h.blue()) < 30;
+        }
+        if (count > bestCount) best = x, bestCount = count;
+      }
+      return best / bar.devicePixelRatio();
+    };
+    for (const bool playing : {false, true}) {
+      w.timeline()->seek(0.0);
+      if (playing) w.timeline()->play();
+      else w.timeline()->pause();
+      QCOMPARE(w.player().playing(), playing);
+      const int start = static_cast<int>(std::lround(scrub->positionOf(0.2 * duration)));
+      send(QEvent::MouseButtonPress, start, Qt::LeftButton);
+      QVERIFY(scrub->dragging());
+      QVERIFY(!w.player().playing());  // held still while the button is down
+      auto previous = w.player().pose().model;
+      int moved = 0;
+      for (const double at : {0.25, 0.4, 0.55, 0.8, 0.65, 0.3}) {
+        const int x = static_cast<int>(std::lround(scrub->positionOf(at * duration)));
+        send(QEvent::MouseMove, x, Qt::LeftButton);
+        QTest::qWait(40);  // playback timers and repaints get their turn
+        QVERIFY2(std::abs(scrub->handlePosition() - x) <= 1.0,
+                 qPrintable(QStringLiteral("handle at %1 px, cursor at %2 px")
+                                .arg(scrub->handlePosition())
+                                .arg(x)));
+        QVERIFY2(std::abs(drawnHandleColumn() - x) <= 2.0,
+                 qPrintable(QStringLiteral("handle drawn at %1 px, cursor at %2 px")
+                                .arg(drawnHandleColumn())
+                                .arg(x)));
+        QVERIFY(std::abs(w.player().time() - scrub->time()) < 1e-6);
+        const auto now = w.player().pose().model;
+        moved += now != previous;
+        previous = now;
+      }
+      QVERIFY(moved >= 4);  // the pose followed too
+      const int end = static_cast<int>(std::lround(scrub->positionOf(0.7 * duration)));
+      send(QEvent::MouseButtonRelease, end, Qt::NoButton);
+      QVERIFY(!scrub->dragging());
+      QCOMPARE(w.player().playing(), playing);  // playback resumes where the drag let go
+      if (!playing) {
+        QVERIFY(std::abs(scrub->handlePosition() - end) <= 1.0);
+        QVERIFY(std::abs(w.player().time() - 0.7 * duration) < duration / 100);
+      }
+    }
+    w.timeline()->pause();
   }
 
   void steppedPlaybackShowsWholeFramesAndSmoothInterpolates() {
