@@ -13,7 +13,8 @@ uniform bool uHasTexture;
 uniform sampler2D uDiffuse;
 uniform bool uLit;
 uniform bool uMatcap;
-uniform int uShading;  // 0: material, 1: weight of one bone (vWeight), 2: vertex colour only
+uniform int uShading;  // 0: material, 1: weight of one bone (vWeight), 2 and 3: vertex colour only
+uniform int uVertexColors;  // in the material view: 0 left out, 1 RGBA, 2 RGB (surface_look.h)
 uniform float uShininess;
 uniform vec3 uSpecular;
 
@@ -33,10 +34,12 @@ void main() {
   vec4 base;
   if (uShading == 1) {
     base = vec4(weightRamp(vWeight), 1.0);
-  } else if (uShading == 2) {
+  } else if (uShading >= 2) {
     base = vec4(vColor.rgb, 1.0);
   } else {
-    base = uBaseColor * vColor;
+    vec4 vertex = uVertexColors == 0 ? vec4(1.0)
+                  : uVertexColors == 2 ? vec4(vColor.rgb, 1.0) : vColor;
+    base = uBaseColor * vertex;
     if (uHasTexture) base *= texture(uDiffuse, vUv);
   }
   if (!uLit && !uMatcap) {

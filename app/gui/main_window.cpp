@@ -28,6 +28,7 @@
 #include "app/gui/table_dock.h"
 #include "app/gui/timeline_dock.h"
 #include "app/gui/viewport.h"
+#include "render/gl/surface_look.h"
 
 namespace marrow::app {
 
@@ -276,7 +277,8 @@ void MainWindow::createInspectionActions() {
   const std::pair<QString, render::Shading> modes[] = {
       {tr("&Materials"), render::Shading::Material},
       {tr("Selected Bone's &Weights"), render::Shading::BoneWeights},
-      {tr("&Influences per Vertex"), render::Shading::InfluenceCount}};
+      {tr("&Influences per Vertex"), render::Shading::InfluenceCount},
+      {tr("&Vertex Colours"), render::Shading::VertexColors}};
   int key = Qt::Key_1;
   for (const auto& [text, mode] : modes) {
     QAction* a = shading->addAction(text);
@@ -291,6 +293,9 @@ void MainWindow::createInspectionActions() {
   shading->actions()[2]->setToolTip(
       tr("Vertices by their number of bones (1, 2, 3, 4, more than 4) as the file stores them; "
          "magenta where the stored weights do not sum to 1, with points on flagged vertices"));
+  shading->actions()[3]->setToolTip(
+      tr("The vertex colours as the file stores them, unlit by material or texture (white where "
+         "a mesh has none), also when the Materials view leaves them out"));
   connect(shading_, &QActionGroup::triggered, this, [this](QAction* a) {
     viewport_->setShading(static_cast<render::Shading>(a->data().toInt()));
   });
@@ -424,6 +429,7 @@ void MainWindow::setDocument(Document doc) {
                     .arg(s.meshes.size()).arg(s.skeleton.bones.size()).arg(s.clips.size()));
   logged_.clear();
   logNewDiagnostics(s.diagnostics);
+  logNewDiagnostics(render::surfaceNotes(s));
   setWindowTitle(tr("%1 — Marrow").arg(doc_->title()));
   statusBar()->showMessage(
       s.diagnostics.empty() ? tr("Opened %1").arg(doc_->title())

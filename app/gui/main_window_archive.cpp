@@ -11,6 +11,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/timeline_dock.h"
 #include "app/gui/viewport.h"
+#include "render/gl/surface_look.h"
 
 namespace marrow::app {
 
@@ -78,6 +79,7 @@ void MainWindow::showChoice(const ArchiveChoice& choice) {
   timeline_->refresh();
   updatePose();
   logNewDiagnostics(doc_->scene->diagnostics);
+  logNewDiagnostics(render::surfaceNotes(*doc_->scene));
 
   // The skeletons to choose from are those that fit what is now shown.
   brf::Selection unchosen = choice.selection;

@@ -9,6 +9,7 @@
 #include <cmath>
 
 #include "app/gui/docks.h"
+#include "render/gl/surface_look.h"
 
 namespace marrow::app {
 
@@ -163,6 +164,13 @@ void PropertiesDock::show(const Document& doc, const MeshControls& controls, Ite
       rows.add(tr("Own inverse binds"), m.inverseBind.empty() ? tr("no") : tr("yes"));
       rows.add(tr("Morph targets"), QString::number(m.morphs.size()));
       rows.add(tr("Material"), m.material >= 0 ? str(s.materials[m.material].name) : tr("none"));
+      {
+        const render::SurfaceLook look = render::surfaceLook(s, m);
+        const std::string why = look.why();
+        rows.add(tr("Drawn with"), why.empty() ? tr("its material and vertex colours, as stored")
+                                               : str(why))
+            ->setToolTip(1, tr("How View › Surface Colour › Materials draws this mesh"));
+      }
       if (!m.springs.empty())
         rows.add(tr("Springs"), tr("%1 (cloth/hair; drawn skinned, not simulated)").arg(m.springs.size()));
       if (!m.lod.empty()) {

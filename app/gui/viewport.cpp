@@ -223,6 +223,13 @@ void Viewport::updateOverlay() {
     text += QStringLiteral("<br>");
     for (const float w : {0.0f, 0.25f, 0.5f, 0.75f, 1.0f})
       text += swatch(render::weightColor(w)) + QStringLiteral("&nbsp;%1&nbsp; ").arg(w);
+  } else if (options_.shading == render::Shading::VertexColors) {
+    std::size_t coloured = 0;
+    for (const auto& m : scene->meshes) coloured += !m.colors.empty();
+    text = tr("<b>Vertex colours</b> (as stored in the file)<br>%1 of %2 meshes have them; "
+              "the others are white")
+               .arg(coloured)
+               .arg(scene->meshes.size());
   } else {
     const auto sum = renderer_.influenceSummary();
     text = tr("<b>Bones per vertex</b> (as stored in the file)");

@@ -66,6 +66,7 @@ class CmfParser {
                part.meshes.push_back(std::move(mesh));
              });
     requireEnd(r_, "the last submesh");
+    dropPlaceholderColours(part.meshes, ctx_.name, diagnostics_);
     if (count == 0) diagnostics_.warn(ctx_.name, "submeshCount", 8, "is 0; the file holds no mesh");
     part.format = "cal3d CMF " + to_string(version_);
     if (layout_ != CmfLayout::Plain || cmfDefaultLayout(version_) != CmfLayout::Plain)

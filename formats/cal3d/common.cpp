@@ -103,6 +103,29 @@ bool applyWindingRule(Mesh& mesh) {
   return true;
 }
 
+void dropPlaceholderColours(std::span<Mesh> meshes, const std::string& file,
+                            Diagnostics& diagnostics) {
+  std::size_t coloured = 0, dropped = 0;
+  for (Mesh& m : meshes) {
+    if (m.colors.empty()) continue;
+    ++coloured;
+    const bool zero = std::all_of(m.colors.begin(), m.colors.end(), [](const glm::vec4& c) {
+      return c.r == 0.0f && c.g == 0.0f && c.b == 0.0f;
+    });
+    if (!zero) continue;
+    m.colors.clear();
+    m.colors.shrink_to_fit();
+    ++dropped;
+  }
+  if (dropped == 0) return;
+  diagnostics.info(file, "vertexColor", kNoOffset,
+                   (dropped == coloured ? std::string(dropped == 1 ? "the submesh's" : "every submesh's")
+                                        : std::to_string(dropped) + " of " + std::to_string(coloured) +
+                                              " submeshes'") +
+                       " vertex colours are all (0, 0, 0), which cal3d's exporters write for a "
+                       "mesh without colours: read as no colours (drawn white, not black)");
+}
+
 std::string fileStem(std::string_view path) {
   const auto slash = path.find_last_of("/\\");
   if (slash != std::string_view::npos) path.remove_prefix(slash + 1);

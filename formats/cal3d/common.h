@@ -107,6 +107,11 @@ void writeString(ByteWriter& w, std::string_view s);
 // the submesh is flipped. Returns true when it flipped.
 bool applyWindingRule(Mesh& mesh);
 
+// §5 "What vertexColor means": the exporters write (0, 0, 0) at every vertex of a mesh without
+// colours, so a submesh whose colours are all exactly (0, 0, 0) has none. Clears the colours of
+// such meshes and says so in one diagnostic for the file (nothing when no mesh had them).
+void dropPlaceholderColours(std::span<Mesh> meshes, const std::string& file, Diagnostics& diagnostics);
+
 // "path/to/cally_chest.cmf" → "cally_chest".
 std::string fileStem(std::string_view path);
 // Submesh i of `count` in file `stem`: "stem" when count is 1, else "stem#i".

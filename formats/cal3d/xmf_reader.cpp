@@ -40,6 +40,7 @@ class XmfReader {
       readSubmesh(node, step("", "SUBMESH", i), submeshName(stem, i, n));
     }
     doc_.flushRepeated();
+    dropPlaceholderColours(part_.meshes, ctx_.name, part_.diagnostics);
     return std::move(part_);
   }
 

@@ -51,6 +51,7 @@ struct GpuMesh {
   bool hasUv = false;
   GLuint texture = 0;  // not owned
   glm::vec4 baseColor{1.0f};
+  int vertexColors = 1;  // render::VertexColorUse: 0 left out, 1 RGBA, 2 RGB only
   glm::vec3 specular{0.0f};
   float shininess = 0.0f;
 

@@ -13,6 +13,7 @@
 #include "render/anim/morph.h"
 #include "render/gl/attachments.h"
 #include "render/gl/renderer_impl.h"
+#include "render/gl/surface_look.h"
 
 namespace marrow::render {
 
@@ -114,10 +115,11 @@ void Renderer::setScene(std::shared_ptr<const formats::Scene> scene,
     const auto& mesh = s.meshes[m];
     d.state[m].packed = anim::packInfluences(mesh);
     GpuMesh g = GpuMesh::upload(d.gl, mesh, d.state[m].packed);
+    const SurfaceLook look = surfaceLook(s, mesh);
+    g.baseColor = look.baseColor;
+    g.vertexColors = static_cast<int>(look.vertexColors);
     if (mesh.material >= 0) {
       const auto& mat = s.materials[mesh.material];
-      g.baseColor = mat.diffuse;
-      if (!mat.diffuseAlphaIsOpacity) g.baseColor.a = 1.0f;
       g.specular = glm::vec3(mat.specular);
       g.shininess = mat.shininess;
       const int tex = mat.diffuseTexture();
@@ -491,6 +493,7 @@ void Renderer::render(const Camera& camera, int width, int height, const ViewOpt
       prog.setUniformValue("uInfluenceGroups", g.influenceGroups);
       gl->glUniform4fv(prog.uniformLocation("uMorphWeights"), 1, glm::value_ptr(g.morphWeights));
       gl->glUniform4fv(prog.uniformLocation("uBaseColor"), 1, glm::value_ptr(g.baseColor));
+      prog.setUniformValue("uVertexColors", g.vertexColors);
       gl->glUniform3fv(prog.uniformLocation("uSpecular"), 1, glm::value_ptr(g.specular));
       prog.setUniformValue("uShininess", g.shininess);
       const bool textured = o.textured && g.texture != 0 && g.hasUv;

@@ -30,6 +30,7 @@ enum class Shading {
   Material,        // material colour × vertex colour × texture
   BoneWeights,     // the weights of ViewOptions::selectedBone on a ramp (weight_view.h)
   InfluenceCount,  // vertices by their number of bones; stored weights not summing to 1 flagged
+  VertexColors,    // the file's vertex colours alone (white where a mesh has none)
 };
 
 enum class SkinningMethod {

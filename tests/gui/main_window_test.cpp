@@ -10,12 +10,14 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTreeWidget>
 
 #include "app/gui/docks.h"
 #include "app/gui/main_window.h"
 #include "app/gui/timeline_dock.h"
 #include "app/gui/viewport.h"
 #include "render/gl/offscreen.h"
+#include "tests/support/coloured_box.h"
 
 using marrow::app::MainWindow;
 
@@ -256,6 +258,51 @@ class MainWindowTest : public QObject {
     // Names the exporter stored as hex UTF-8 are shown decoded.
     QVERIFY(marrow::app::morphDisplayName("e5a4a7e58fa3").startsWith(QString::fromUtf8("大口")));
     QCOMPARE(marrow::app::morphDisplayName("smile"), QStringLiteral("smile"));
+  }
+
+  // A character whose meshes store black at every vertex (cal3d's "no colours") and have no
+  // material is drawn lit in the default shade, and the Log and Properties say why.
+  void aModelWithBlackColoursAndNoMaterialIsReadableAndSaysWhy() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    std::string error;
+    const QStringList files =
+        marrow::testing::writeColouredCal3dBox(QDir(dir.path()), glm::vec4(0, 0, 0, 1), &error);
+    QVERIFY2(files.size() == 3, error.c_str());
+    MainWindow w;
+    w.resize(1000, 700);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(openAndWait(w, files));
+    if (!w.viewport()->glReady()) QSKIP("no OpenGL 3.3 core here");
+    QString log;
+    auto* tree = w.log()->findChild<QTreeWidget*>();
+    QVERIFY(tree);
+    for (int i = 0; i < tree->topLevelItemCount(); ++i)
+      for (int c = 0; c < tree->columnCount(); ++c) log += tree->topLevelItem(i)->text(c) + '\n';
+    QVERIFY2(log.contains(QStringLiteral("read as no colours")), qPrintable(log));
+    QVERIFY2(log.contains(QStringLiteral("no material: drawn in the default shade")), qPrintable(log));
+
+    w.timeline()->pause();
+    const QImage frame = w.viewport()->grabFramebuffer();
+    int bright = 0, black = 0;
+    for (int y = 0; y < frame.height(); ++y)
+      for (int x = 0; x < frame.width(); ++x) {
+        const QColor c = frame.pixelColor(x, y);
+        bright += std::min({c.red(), c.green(), c.blue()}) > 150;
+        black += std::max({c.red(), c.green(), c.blue()}) < 20;
+      }
+    QVERIFY2(bright > frame.width() * frame.height() / 50,
+             qPrintable(QStringLiteral("%1 bright pixels").arg(bright)));
+    QVERIFY2(black < bright / 10, qPrintable(QStringLiteral("%1 black pixels").arg(black)));
+
+    marrow::app::PropertiesDock& props = *w.properties();
+    props.show(*w.document(), marrow::app::MeshControls{}, marrow::app::ItemKind::Mesh, 0);
+    auto* rows = props.findChild<QTreeWidget*>();
+    QVERIFY(rows);
+    const auto drawn = rows->findItems(QStringLiteral("Drawn with"), Qt::MatchExactly, 0);
+    QCOMPARE(drawn.size(), 1);
+    QCOMPARE(drawn[0]->text(1), QStringLiteral("no material: drawn in the default shade"));
   }
 
   void selectingABoneShowsItsTransforms() {

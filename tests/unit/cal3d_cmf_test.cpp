@@ -2,6 +2,8 @@
 // (cal3d_cmf_fixture_test.cpp reads the real files).
 #include <gtest/gtest.h>
 
+#include <tuple>
+
 #include "cal3d_cmf_test_util.h"
 #include "formats/cal3d/cal3d.h"
 
@@ -332,6 +334,39 @@ TEST(Cal3dCmf, ReadsColoursAndSentinelEndedMorphsAt1300) {
   EXPECT_EQ(t.normals[1], glm::vec3(0, 1, 0));
   ASSERT_EQ(t.uvSets.size(), 1u);
   EXPECT_EQ(t.uvSets[0][0], glm::vec2(9, 8));
+}
+
+// §5: the exporters write (0, 0, 0) at every vertex of a mesh without colours (a real v1300
+// character drew as a black silhouette): such a submesh has none, and the reader says so once.
+TEST(Cal3dCmf, ReadsColoursThatAreAllZeroAsNoColours) {
+  SubmeshSpec black = quad(), red = quad(), nearly = quad();
+  for (auto& v : black.vertices) v.color = {0, 0, 0};
+  for (auto& v : red.vertices) v.color = {1, 0, 0};
+  for (auto& v : nearly.vertices) v.color = {0, 0, 0};
+  nearly.vertices[2].color = {0, 0, 1e-6f};  // one vertex not quite black: colours are kept
+  for (const auto& [subs, dropped, message] :
+       {std::tuple{std::vector<SubmeshSpec>{black}, std::vector<bool>{true},
+                   "the submesh's vertex colours are all (0, 0, 0)"},
+        std::tuple{std::vector<SubmeshSpec>{black, red, nearly, black},
+                   std::vector<bool>{true, false, false, true},
+                   "2 of 4 submeshes' vertex colours are all (0, 0, 0)"},
+        std::tuple{std::vector<SubmeshSpec>{black, black}, std::vector<bool>{true, true},
+                   "every submesh's vertex colours are all (0, 0, 0)"}}) {
+    const auto part = readOk(build(subs, 1300).bytes);
+    ASSERT_EQ(part.meshes.size(), dropped.size());
+    for (std::size_t i = 0; i < dropped.size(); ++i)
+      EXPECT_EQ(part.meshes[i].colors.empty(), dropped[i]) << "submesh " << i;
+    if (dropped.size() > 1 && !dropped[1]) EXPECT_EQ(part.meshes[1].colors[0], glm::vec4(1, 0, 0, 1));
+    ASSERT_EQ(part.diagnostics.items.size(), 1u) << message;
+    const Diagnostic& d = part.diagnostics.items[0];
+    EXPECT_EQ(d.severity, Severity::Info);
+    EXPECT_EQ(d.file, kFile);
+    EXPECT_EQ(d.field, "vertexColor");
+    EXPECT_NE(d.message.find(message), std::string::npos) << d.message;
+    EXPECT_NE(d.message.find("no colours"), std::string::npos) << d.message;
+  }
+  // Colours that are not all zero say nothing.
+  EXPECT_TRUE(readOk(build({red}, 1300).bytes).diagnostics.empty());
 }
 
 TEST(Cal3dCmf, EndsSentinelMorphsAtAnyIdFromTheVertexCountOn) {

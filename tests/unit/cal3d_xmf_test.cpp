@@ -332,6 +332,23 @@ TEST(Cal3dXmf, NamesSubmeshesAfterTheFile) {
   EXPECT_EQ(r->meshes[1].name, "hero_body#1");
 }
 
+// §5: COLOR 0 0 0 at every vertex is what the exporters write for a mesh without colours.
+TEST(Cal3dXmf, ReadsColoursThatAreAllZeroAsNoColours) {
+  Fixture f;
+  const auto triangle = [](std::string_view a, std::string_view b, std::string_view c) {
+    const auto color = [](std::string_view rgb) { return "<COLOR>" + std::string(rgb) + "</COLOR>"; };
+    return submesh(vertex(0, "0 0 0", color(a)) + vertex(1, "1 0 0", color(b)) +
+                   vertex(2, "0 1 0", color(c)) + "<FACE VERTEXID=\"0 1 2\"/>\n");
+  };
+  const auto black = mesh(triangle("0 0 0", "0 0 0", "0 0 0") + triangle("0 0 0", "0.5 0 0", "0 0 0"), 2);
+  const auto r = readXmf(bytes(black), named(), f.map());
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_TRUE(r->meshes[0].colors.empty());
+  ASSERT_EQ(r->meshes[1].colors.size(), 3u);
+  EXPECT_EQ(r->meshes[1].colors[1], glm::vec4(0.5f, 0, 0, 1));
+  EXPECT_TRUE(mentions(r->diagnostics, "vertexColor", "1 of 2 submeshes' vertex colours are all (0, 0, 0)"));
+}
+
 TEST(Cal3dXmf, WarnsAboutInfluenceCountsThatLieOncePerFile) {
   Fixture f;
   const auto r =
