@@ -20,7 +20,7 @@
 #include "formats/dragonnest/pak.h"
 #include "formats/io/detect.h"
 #include "formats/io/file.h"
-#include "formats/model/snapshot.h"
+#include "formats/snapshot/snapshot.h"
 #include "formats/registry.h"
 
 namespace marrow::app {

@@ -44,7 +44,7 @@ enum class Textures { Skip, Find, Decode };
 // Where files in a format read through assimp (formats/io/detect.h: FormatId::Assimp) are read.
 // assimp (Debian's 5.2.5) has known memory-safety bugs, so the viewer never runs it on a user's
 // file in its own process: `marrow-cli import-child` reads the file, fetching its textures by the
-// same rules, and hands back a lossless snapshot of the scene (formats/model/snapshot.h); a
+// same rules, and hands back a lossless snapshot of the scene (formats/snapshot/snapshot.h); a
 // crash, a hang or a failure there is a load error naming the file, and nothing else changes.
 enum class AssimpImport {
   Auto,       // Child in the viewer (the application is a QApplication), else InProcess

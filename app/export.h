@@ -14,7 +14,7 @@
 #include "app/document.h"
 #include "formats/brf/brf.h"
 #include "formats/io/result.h"
-#include "formats/model/diagnostics.h"
+#include "formats/io/diagnostics.h"
 
 namespace marrow::app {
 

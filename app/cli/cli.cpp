@@ -10,7 +10,7 @@
 #include "app/cli/batch.h"
 #include "app/cli/common.h"
 #include "app/document.h"
-#include "formats/model/snapshot.h"
+#include "formats/snapshot/snapshot.h"
 
 namespace marrow::app::cli {
 namespace {
@@ -89,7 +89,7 @@ void printHelp(std::FILE* out) {
 // The viewer's import process (app/document.h, AssimpImport): not for people, so not in the
 // help. `marrow-cli import-child [--no-textures] [--] INPUT [ARCHIVE.pak...]` reads the one model
 // INPUT (a file, or ARCHIVE.pak::entry with the paks of its file system) in this process and
-// writes the scene as a snapshot (formats/model/snapshot.h) to stdout, its diagnostics to stderr;
+// writes the scene as a snapshot (formats/snapshot/snapshot.h) to stdout, its diagnostics to stderr;
 // on failure an error snapshot to stdout, the one-line error to stderr and exit code 1.
 constexpr const char* kImportChildUsage =
     "import-child [--no-textures] [--] INPUT [ARCHIVE.pak...]  (internal: the viewer's import "

@@ -13,7 +13,7 @@
 
 #include "app/gui/pak_extract.h"  // QPointer needs the whole type
 #include "formats/dragonnest/pak.h"
-#include "formats/model/diagnostics.h"
+#include "formats/io/diagnostics.h"
 
 class QLabel;
 class QLineEdit;

@@ -17,7 +17,7 @@
 #include "formats/cal3d/parts.h"
 #include "formats/io/read_context.h"
 #include "formats/io/result.h"
-#include "formats/model/diagnostics.h"
+#include "formats/io/diagnostics.h"
 
 namespace marrow::formats::cal3d::xml {
 

@@ -22,7 +22,7 @@
 #include "formats/io/mapped_file.h"
 #include "formats/io/read_context.h"
 #include "formats/io/result.h"
-#include "formats/model/diagnostics.h"
+#include "formats/io/diagnostics.h"
 
 namespace marrow::formats::dragonnest {
 

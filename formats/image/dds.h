@@ -14,7 +14,7 @@
 #include <vector>
 
 #include "formats/io/result.h"
-#include "formats/model/diagnostics.h"
+#include "formats/io/diagnostics.h"
 
 namespace marrow::formats {
 

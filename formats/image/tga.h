@@ -32,7 +32,7 @@
 
 #include "formats/io/limits.h"
 #include "formats/io/result.h"
-#include "formats/model/diagnostics.h"
+#include "formats/io/diagnostics.h"
 
 namespace marrow::formats {
 

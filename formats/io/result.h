@@ -7,7 +7,7 @@
 #include <utility>
 #include <variant>
 
-#include "formats/model/diagnostics.h"
+#include "formats/io/diagnostics.h"
 
 namespace marrow::formats {
 

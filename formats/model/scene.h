@@ -16,7 +16,7 @@
 #include <variant>
 #include <vector>
 
-#include "formats/model/diagnostics.h"
+#include "formats/io/diagnostics.h"
 #include "formats/model/glm.h"
 
 namespace marrow::formats {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "formats/model/diagnostics.h"
+#include "formats/io/diagnostics.h"
 #include "formats/model/glm.h"
 #include "formats/model/scene.h"
 

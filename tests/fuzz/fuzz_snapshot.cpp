@@ -1,11 +1,11 @@
-// The scene snapshot (formats/model/snapshot.h) the import child process hands to the viewer:
+// The scene snapshot (formats/snapshot/snapshot.h) the import child process hands to the viewer:
 // readSnapshot, whose scenes are validated, and the round trip it promises (lossless: writing
 // what was read gives the same bytes).
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 
-#include "formats/model/snapshot.h"
+#include "formats/snapshot/snapshot.h"
 #include "tests/fuzz/fuzz_support.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {

@@ -21,7 +21,7 @@
 #include "formats/dragonnest/table.h"
 #include "formats/io/byte_writer.h"
 #include "formats/io/file.h"
-#include "formats/model/snapshot.h"
+#include "formats/snapshot/snapshot.h"
 #include "formats/omf/omf.h"
 #include "resources/demo/demo_character.h"
 #include "tests/fuzz/seed_bytes.h"

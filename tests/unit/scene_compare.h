@@ -1,6 +1,6 @@
 // Compares two Scenes member by member, floats bit for bit: the first difference as a path
 // ("meshes[2].normals[17].y: 0.5 vs 0.25"), or "" when they are the same. Written from
-// formats/model/scene.h, independently of formats/model/snapshot.cpp; the structured bindings
+// formats/model/scene.h, independently of formats/snapshot/snapshot.cpp; the structured bindings
 // name every member, so a member added to the model breaks this file until it is compared too.
 // Header-only, framework-free: the unit tests (gtest) and the GUI tests (Qt Test) both use it.
 #pragma once

@@ -1,4 +1,4 @@
-// The Scene snapshot (formats/model/snapshot.h) that carries a model from `marrow-cli
+// The Scene snapshot (formats/snapshot/snapshot.h) that carries a model from `marrow-cli
 // import-child` to the viewer: hostile bytes first, then its documented layout, then round trips
 // of every kind of model we read, compared member by member, floats bit for bit
 // (tests/unit/scene_compare.h, written from scene.h, not from the snapshot code).
@@ -14,7 +14,7 @@
 
 #include <glm/gtc/quaternion.hpp>
 
-#include "formats/model/snapshot.h"
+#include "formats/snapshot/snapshot.h"
 #include "formats/model/validate.h"
 #include "formats/registry.h"
 #include "tests/unit/dragonnest_test_character.h"

@@ -1,4 +1,4 @@
-#include "formats/model/diagnostics.h"
+#include "formats/io/diagnostics.h"
 
 #include <cstdio>
 

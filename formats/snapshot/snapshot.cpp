@@ -1,7 +1,7 @@
 // The Scene snapshot (snapshot.h). Writer and reader name every member of every struct of the
 // model through structured bindings: a member added to scene.h makes both fail to compile
 // ("N names provided for structured binding") until the snapshot carries it too.
-#include "formats/model/snapshot.h"
+#include "formats/snapshot/snapshot.h"
 
 #include <cstring>
 #include <limits>
