@@ -80,17 +80,22 @@ std::optional<fs::path> matchCase(const fs::path& path) {
 
 }  // namespace
 
+std::optional<std::string> findOnDisk(const std::string& directory, const std::string& name) {
+  auto path = locate(fs::path(directory), name);
+  if (!path) return std::nullopt;
+  std::error_code ec;
+  if (!fs::is_regular_file(*path, ec)) {
+    path = matchCase(*path);
+    if (!path || !fs::is_regular_file(*path, ec)) return std::nullopt;
+  }
+  return path->string();
+}
+
 Resolver diskResolver(const std::string& directory) {
-  return [base = fs::path(directory)](const std::string& name)
-             -> std::optional<std::vector<std::byte>> {
-    auto path = locate(base, name);
+  return [directory](const std::string& name) -> std::optional<std::vector<std::byte>> {
+    const auto path = findOnDisk(directory, name);
     if (!path) return std::nullopt;
-    std::error_code ec;
-    if (!fs::is_regular_file(*path, ec)) {
-      path = matchCase(*path);
-      if (!path || !fs::is_regular_file(*path, ec)) return std::nullopt;
-    }
-    auto bytes = readFile(path->string(), 1ull << 30);
+    auto bytes = readFile(*path, 1ull << 30);
     if (!bytes) return std::nullopt;
     return std::move(bytes).value();
   };

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -13,6 +14,9 @@ namespace marrow::formats {
 // Reads a whole file; refuses files over `maxBytes`.
 Result<std::vector<std::byte>> readFile(const std::string& path,
                                         std::uint64_t maxBytes = 4ull << 30);
+
+// The file a model names, as diskResolver finds it (below), or nothing.
+std::optional<std::string> findOnDisk(const std::string& directory, const std::string& name);
 
 // A resolver that finds the files a model names: relative to `directory` (".." included) or by
 // absolute path, backslashes read as slashes, a Windows drive letter dropped, and matched

@@ -16,7 +16,7 @@ using namespace marrow;
 using formats::dragonnest::Pak;
 
 void checkExtractPath(std::string_view stored) {
-  const auto safe = formats::dragonnest::safeRelativePath(stored);
+  const auto safe = formats::safeRelativePath(stored);
   if (!safe) return;
   const auto& p = safe.relative;
   if (p.empty() || p.is_absolute() || p.has_root_path())

@@ -1,0 +1,71 @@
+// Open BRF files as an archive of the virtual file system: a node per file, a group per kind of
+// record, a node per record with its key figures; picking records shows the model they make
+// (formats/model/model_archive.h), with a skeleton that fits.
+//
+// Paths: "S" is the S-th file, "S/KIND" its group of that kind ("mesh", "skeleton", …), and
+// "S/KIND/I" its I-th record of that kind. Addresses are FILE.brf and FILE.brf::RECORD.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "formats/brf/brf.h"
+#include "formats/io/vfs.h"
+#include "formats/model/model_archive.h"
+
+namespace marrow::formats::brf {
+
+class BrfArchive final : public vfs::Archive, public ModelArchive {
+ public:
+  explicit BrfArchive(std::vector<Source> sources);
+
+  std::string title() const override;
+  std::string_view kind() const override { return "brf"; }
+  std::vector<vfs::Node> children(std::string_view path) const override;
+  std::optional<vfs::Node> node(std::string_view path) const override;
+  // A file: its bytes as written back (byte for byte); a record: a BRF file of that record.
+  Result<std::vector<std::byte>> read(std::string_view path, const Limits& limits) const override;
+  // A record by name, in file order (materials, meshes, … any kind).
+  std::optional<std::string> find(std::string_view name) const override;
+  Address addressOf(std::string_view path) const override;
+  // A record is extracted as "FILE/RECORD.brf", a whole file under its own name.
+  std::string storedName(const vfs::Node& node) const override;
+  std::vector<std::pair<std::string, std::string>> properties(std::string_view path) const override;
+
+  Result<Shown> show(std::span<const std::string> picked,
+                     const std::optional<std::vector<std::string>>& onScreen,
+                     const std::optional<std::string>& skeleton) const override;
+
+  const std::vector<Source>& sources() const { return sources_; }
+  // The path of a record and the record of a path (nothing for files, groups and bad paths).
+  std::string pathOf(const RecordRef& record) const;
+  std::optional<RecordRef> recordAt(std::string_view path) const;
+  // The records at these paths (a file or a group: all of its records), in order, once each.
+  std::vector<RecordRef> recordsAt(std::span<const std::string> paths) const;
+
+ private:
+  vfs::Node recordNode(const RecordRef& r) const;
+  std::vector<Source> sources_;
+};
+
+// What a pick of records shows (ModelArchive::show for BRF files), as a plain function of the
+// open files, the records picked, the meshes and bodies on screen (unset: all) and the skeleton
+// the user chose.
+struct Pick {
+  ModelArchive::Shown::What what = ModelArchive::Shown::What::WholeFiles;
+  Selection selection;
+  std::optional<std::vector<RecordRef>> meshesShown, bodiesShown;  // on screen afterwards
+  std::string clip;                           // the animation picked, if one was
+  std::optional<RecordRef> chosenSkeleton;    // the user's, when it still fits
+};
+Pick pickRecords(std::span<const Source> sources, std::span<const RecordRef> picked,
+                 const std::optional<std::vector<RecordRef>>& meshesShown,
+                 const std::optional<std::vector<RecordRef>>& bodiesShown,
+                 std::optional<RecordRef> skeleton);
+
+// The skeletons a selection's meshes and animations fit (fittingSkeletons), best first.
+std::vector<RecordRef> fittingSkeletonsFor(std::span<const Source> sources, const Selection& selection);
+
+}  // namespace marrow::formats::brf

@@ -1,0 +1,196 @@
+#include "formats/dragonnest/pak_archive.h"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+
+namespace marrow::formats::dragonnest {
+
+namespace {
+
+// A copy's path: "\x01<pak>:<entry>", which no normalised name from a sane pak starts with.
+constexpr char kCopyMark = '\x01';
+
+std::string_view baseOf(std::string_view stored) {
+  const auto cut = stored.find_last_of("\\/");
+  return cut == std::string_view::npos ? stored : stored.substr(cut + 1);
+}
+
+std::string join(std::string_view folder, std::string_view name) {
+  return folder.empty() ? std::string(name) : std::string(folder) + "/" + std::string(name);
+}
+
+}  // namespace
+
+PakArchive::PakArchive(std::shared_ptr<const PakSet> paks) : paks_(std::move(paks)) {}
+
+std::string PakArchive::title() const {
+  if (!paks_ || paks_->size() == 0) return "(no pak)";
+  const std::string first = paks_->pak(0).name();
+  return paks_->size() == 1 ? first : first + " + " + std::to_string(paks_->size() - 1) + " more";
+}
+
+std::size_t PakArchive::pakIndex(const Pak* pak) const {
+  for (std::size_t i = 0; i < paks_->size(); ++i)
+    if (&paks_->pak(i) == pak) return i;
+  return 0;
+}
+
+std::string PakArchive::copyPath(const PakRef& ref) const {
+  return std::string(1, kCopyMark) + std::to_string(pakIndex(ref.pak)) + ":" +
+         std::to_string(ref.entry->index);
+}
+
+PakRef PakArchive::entryAt(std::string_view path) const {
+  if (!paks_) return {};
+  if (!path.empty() && path.front() == kCopyMark) {
+    std::size_t pak = 0, entry = 0;
+    const char* p = path.data() + 1;
+    const char* end = path.data() + path.size();
+    auto r = std::from_chars(p, end, pak);
+    if (r.ec != std::errc() || r.ptr == end || *r.ptr != ':') return {};
+    r = std::from_chars(r.ptr + 1, end, entry);
+    if (r.ec != std::errc() || r.ptr != end || pak >= paks_->size() ||
+        entry >= paks_->pak(pak).entries().size())
+      return {};
+    return {&paks_->pak(pak), &paks_->pak(pak).entries()[entry]};
+  }
+  if (PakRef ref = paks_->findPath(path)) return ref;
+  // A path whose every copy is deleted: the first deleted slot, as the tree shows it.
+  const std::string normalized = normalizePakPath(path);
+  for (std::size_t i = 0; i < paks_->size(); ++i)
+    for (const PakEntry& e : paks_->pak(i).entries())
+      if (e.deleted() && paks_->pak(i).path(e) == normalized) return {&paks_->pak(i), &e};
+  return {};
+}
+
+vfs::Node PakArchive::nodeOf(const PakRef& ref, bool overridden) const {
+  const PakEntry& e = *ref.entry;
+  vfs::Node n;
+  n.name = std::string(baseOf(ref.pak->storedPath(e)));
+  n.path = overridden ? copyPath(ref) : std::string(ref.pak->path(e));
+  n.kind = "file";
+  n.size = e.deleted() ? 0 : e.size;
+  n.figures.push_back({"packed_size", std::uint64_t{e.packedSize}, false});
+  n.figures.push_back({"archive", ref.pak->name(), false});
+  if (e.deleted()) n.flags |= vfs::Node::Deleted;
+  if (overridden) n.flags |= vfs::Node::Overridden;
+  if (!e.readable() && !e.deleted()) n.flags |= vfs::Node::Unreadable;
+  return n;
+}
+
+std::vector<vfs::Node> PakArchive::children(std::string_view path) const {
+  std::vector<vfs::Node> out;
+  if (!paks_) return out;
+  const std::string folder = normalizePakPath(path);
+  // Live copies in later paks that the file system does not resolve to, by name (§2.4).
+  std::map<std::string, std::vector<PakRef>> overridden;
+  if (paks_->size() > 1)
+    for (std::size_t i = 0; i < paks_->size(); ++i) {
+      const Pak& pak = paks_->pak(i);
+      for (const PakNode& node : pak.children(folder)) {
+        const PakRef ref{&pak, &pak.entries()[node.entry]};
+        if (!node.folder && !ref.entry->deleted() && !paks_->isActive(ref))
+          overridden[node.name].push_back(ref);
+      }
+    }
+  for (const PakSetNode& node : paks_->children(folder)) {
+    if (node.folder) {
+      vfs::Node n;
+      n.name = node.name;
+      n.path = join(folder, node.name);
+      n.kind = "folder";
+      n.container = true;
+      out.push_back(std::move(n));
+      continue;
+    }
+    out.push_back(nodeOf(node.file, false));
+    if (const auto hidden = overridden.find(node.name); hidden != overridden.end())
+      for (const PakRef& ref : hidden->second) out.push_back(nodeOf(ref, true));
+  }
+  return out;
+}
+
+std::optional<vfs::Node> PakArchive::node(std::string_view path) const {
+  if (!paks_) return std::nullopt;
+  if (path.empty() || (path.front() != kCopyMark && normalizePakPath(path).empty())) {
+    vfs::Node root;
+    root.name = title();
+    root.kind = "folder";
+    root.container = true;
+    return root;
+  }
+  if (const PakRef ref = entryAt(path))
+    return nodeOf(ref, path.front() == kCopyMark && !paks_->isActive(ref));
+  // A folder: some entry lies below it.
+  const std::string folder = normalizePakPath(path);
+  const std::size_t cut = folder.find_last_of('/');
+  const std::string parent = cut == std::string::npos ? std::string() : folder.substr(0, cut);
+  const std::string name = cut == std::string::npos ? folder : folder.substr(cut + 1);
+  for (const PakSetNode& n : paks_->children(parent))
+    if (n.folder && n.name == name) {
+      vfs::Node f;
+      f.name = name;
+      f.path = folder;
+      f.kind = "folder";
+      f.container = true;
+      return f;
+    }
+  return std::nullopt;
+}
+
+Result<std::vector<std::byte>> PakArchive::read(std::string_view path, const Limits& limits) const {
+  const PakRef ref = entryAt(path);
+  if (!ref)
+    return FormatError{title(), "entry", kNoOffset, "no entry '" + std::string(path) + "' in the archive"};
+  return PakSet::read(ref, limits);
+}
+
+std::optional<std::string> PakArchive::find(std::string_view name) const {
+  if (!paks_) return std::nullopt;
+  const PakRef ref = paks_->find(name);
+  if (!ref) return std::nullopt;
+  return std::string(ref.pak->path(*ref.entry));
+}
+
+Address PakArchive::addressOf(std::string_view path) const {
+  const PakRef ref = entryAt(path);
+  if (!ref) return {paks_ && paks_->size() ? paks_->pak(0).name() : std::string(), std::string(path)};
+  return {ref.pak->name(), std::string(ref.pak->storedPath(*ref.entry))};
+}
+
+std::vector<vfs::Node> PakArchive::search(std::string_view text, std::size_t limit) const {
+  std::vector<vfs::Node> out;
+  if (!paks_) return out;
+  // Normalised paths are ASCII lower case (§1): a plain substring search is case-insensitive.
+  const std::string needle = vfs::lowerAscii(text);
+  const bool wholePath = needle.find('/') != std::string::npos;
+  for (const PakRef& ref : paks_->resolvedEntries()) {
+    if (out.size() >= limit) break;
+    const std::string_view path = ref.pak->path(*ref.entry);
+    if ((wholePath ? path : pakBaseName(path)).find(needle) == std::string_view::npos) continue;
+    out.push_back(nodeOf(ref, false));
+  }
+  return out;
+}
+
+std::vector<vfs::Node> PakArchive::files(std::string_view path) const {
+  std::vector<vfs::Node> out;
+  if (!paks_) return out;
+  if (!path.empty() && path.front() == kCopyMark) return {};  // an overridden copy: not written
+  const std::string under = normalizePakPath(path);
+  for (const PakRef& ref : paks_->resolvedEntries()) {
+    if (ref.entry->deleted()) continue;
+    const std::string_view p = ref.pak->path(*ref.entry);
+    if (under.empty() || p == under || (p.starts_with(under) && p.size() > under.size() && p[under.size()] == '/'))
+      out.push_back(nodeOf(ref, false));
+  }
+  return out;
+}
+
+std::string PakArchive::storedName(const vfs::Node& node) const {
+  const PakRef ref = entryAt(node.path);
+  return ref ? std::string(ref.pak->storedPath(*ref.entry)) : node.path;
+}
+
+}  // namespace marrow::formats::dragonnest

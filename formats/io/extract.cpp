@@ -1,0 +1,160 @@
+#include "formats/io/extract.h"
+
+#include <cctype>
+#include <algorithm>
+#include <fstream>
+#include <unordered_set>
+
+namespace marrow::formats {
+namespace fs = std::filesystem;
+
+SafePath safeRelativePath(std::string_view entryName) {
+  const auto refuse = [](std::string why) { return SafePath{{}, std::move(why)}; };
+  std::string name(entryName);
+  for (char& c : name) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u == 0x7f) return refuse("a control character in the name");
+    if (c == '\\') c = '/';
+  }
+  if (name.empty()) return refuse("an empty name");
+  if (name.starts_with("//")) return refuse("a network path");
+  if (name.size() >= 2 && name[1] == ':' && std::isalpha(static_cast<unsigned char>(name[0])))
+    return refuse("an absolute path with a drive letter");
+  if (name.find(':') != std::string::npos)
+    return refuse("a ':' (a drive or a Windows stream name)");
+  if (name.front() == '/') name.erase(0, 1);  // the pak's root (§2.2)
+  if (name.empty() || name.back() == '/') return refuse("the name of a folder, not a file");
+  fs::path relative;
+  std::size_t start = 0;
+  while (start <= name.size()) {
+    const auto slash = std::min(name.find('/', start), name.size());
+    const std::string part = name.substr(start, slash - start);
+    if (part.empty()) return refuse("an empty component");
+    if (part == "..") return refuse("a '..' component, which would leave the target folder");
+    if (part == ".") return refuse("a '.' component");
+    relative /= part;
+    start = slash + 1;
+  }
+  return {relative, {}};
+}
+
+namespace {
+
+// Creates the folders of `relative`'s parent under `root`, refusing to pass through anything
+// that is not a real folder. Returns the refusal, or "".
+std::string prepareParents(const fs::path& root, const fs::path& relative) {
+  fs::path at = root;
+  std::error_code ec;
+  for (const auto& part : relative.parent_path()) {
+    at /= part;
+    const auto st = fs::symlink_status(at, ec);
+    if (fs::is_symlink(st)) return "'" + at.string() + "' is a symbolic link";
+    if (fs::exists(st)) {
+      if (!fs::is_directory(st)) return "'" + at.string() + "' exists and is not a folder";
+      continue;
+    }
+    if (!fs::create_directory(at, ec) && ec)
+      return "cannot create '" + at.string() + "': " + ec.message();
+  }
+  return {};
+}
+
+}  // namespace
+
+ExtractReport extractItems(std::span<const ExtractItem> items, const fs::path& folder,
+                           const ExtractOptions& options) {
+  ExtractReport report;
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  const fs::path root = fs::weakly_canonical(folder, ec).lexically_normal();
+  ExtractProgress progress{0, items.size(), 0, {}};
+  for (const ExtractItem& item : items) {
+    const std::string_view stored = item.stored;
+    progress.current = stored;
+    if (options.progress && !options.progress(progress)) {
+      report.cancelled = true;
+      return report;
+    }
+    ++progress.done;
+    const auto problem = [&](std::vector<ExtractProblem>& list, std::string message) {
+      list.push_back({std::string(stored), std::move(message)});
+    };
+    const SafePath safe = safeRelativePath(stored);
+    if (!safe) {
+      problem(report.refused, safe.refusal);
+      continue;
+    }
+    const fs::path target = (root / safe.relative).lexically_normal();
+    // Belt and braces: the lexical result must still lie under the root.
+    const auto [rootEnd, targetAt] =
+        std::mismatch(root.begin(), root.end(), target.begin(), target.end());
+    if (rootEnd != root.end()) {
+      problem(report.refused, "resolves outside the target folder");
+      continue;
+    }
+    if (std::string why = prepareParents(root, safe.relative); !why.empty()) {
+      problem(report.refused, why);
+      continue;
+    }
+    const auto st = fs::symlink_status(target, ec);
+    if (fs::is_symlink(st)) {
+      problem(report.refused, "'" + target.string() + "' is a symbolic link");
+      continue;
+    }
+    if (fs::is_directory(st)) {
+      problem(report.failed, "'" + target.string() + "' is a folder");
+      continue;
+    }
+    auto bytes = item.read ? item.read(options.limits)
+                           : Result<std::vector<std::byte>>(FormatError{item.stored, "", kNoOffset, "cannot be read"});
+    if (!bytes) {
+      problem(report.failed, bytes.error().describe());
+      continue;
+    }
+    std::ofstream out(target, std::ios::binary | std::ios::trunc);
+    out.write(reinterpret_cast<const char*>(bytes->data()),
+              static_cast<std::streamsize>(bytes->size()));
+    out.close();
+    if (!out) {
+      problem(report.failed, "cannot write '" + target.string() + "'");
+      continue;
+    }
+    ++report.written;
+    report.bytes += bytes->size();
+    progress.bytes = report.bytes;
+  }
+  progress.current = {};
+  if (options.progress) options.progress(progress);
+  return report;
+}
+
+}  // namespace marrow::formats
+
+namespace marrow::formats {
+
+std::vector<vfs::Node> selectFiles(const vfs::Archive& archive, std::span<const std::string> selectors,
+                                   std::vector<std::string>* unmatched) {
+  if (selectors.empty()) return archive.files("");
+  std::vector<vfs::Node> out;
+  std::unordered_set<std::string> seen;
+  for (const std::string& s : selectors) {
+    auto found = archive.files(s);
+    if (found.empty() && unmatched) unmatched->push_back(s);
+    for (auto& n : found)
+      if (seen.insert(n.path).second) out.push_back(std::move(n));
+  }
+  return out;
+}
+
+std::vector<ExtractItem> extractItemsOf(std::shared_ptr<const vfs::Archive> archive,
+                                        std::span<const vfs::Node> files) {
+  std::vector<ExtractItem> items;
+  items.reserve(files.size());
+  for (const vfs::Node& n : files)
+    items.push_back({archive->storedName(n), [archive, path = n.path](const Limits& limits) {
+                       return archive->read(path, limits);
+                     }});
+  return items;
+}
+
+}  // namespace marrow::formats

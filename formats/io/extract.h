@@ -1,0 +1,85 @@
+// Extracting files of an archive (formats/io/vfs.h) into a folder, never outside it whatever
+// the names they are stored under say.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "formats/io/limits.h"
+#include "formats/io/result.h"
+#include "formats/io/vfs.h"
+
+namespace marrow::formats {
+
+// Where a file may be written, relative to the target folder, or why it may not.
+struct SafePath {
+  std::filesystem::path relative;  // empty when refused
+  std::string refusal;             // why, when refused
+  explicit operator bool() const { return refusal.empty(); }
+};
+
+// Maps a stored name to a relative path. One leading separator is the archive's root (pak
+// names are "\resource\…", dragonnest.md §2.2); refused are: empty names, control characters, drive letters
+// and any ':', network paths ("\\host\…"), empty, "." and ".." components, and names of
+// folders (a trailing separator).
+SafePath safeRelativePath(std::string_view entryName);
+
+struct ExtractProgress {
+  std::size_t done = 0;  // entries handled so far (written, refused or failed)
+  std::size_t total = 0;
+  std::uint64_t bytes = 0;   // written so far
+  std::string_view current;  // the stored name of the file being handled
+};
+
+struct ExtractOptions {
+  // Called before each entry and once at the end; returning false cancels what is left.
+  std::function<bool(const ExtractProgress&)> progress;
+  Limits limits;
+};
+
+struct ExtractProblem {
+  std::string entry;  // the stored name
+  std::string message;
+};
+
+struct ExtractReport {
+  std::size_t written = 0;
+  std::uint64_t bytes = 0;
+  std::vector<ExtractProblem> refused;  // names that would leave the folder or are not names
+  std::vector<ExtractProblem> failed;   // entries that could not be read or written
+  bool cancelled = false;
+  bool ok() const { return refused.empty() && failed.empty() && !cancelled; }
+};
+
+// One file to write: its stored name and how to read its bytes (within the limits).
+struct ExtractItem {
+  std::string stored;
+  std::function<Result<std::vector<std::byte>>(const Limits&)> read;
+};
+
+// Writes each item to `folder` / safeRelativePath(its stored name), creating folders as needed.
+// Refuses a name that is not safe, and a path through a symbolic link or onto one that exists
+// under the folder; existing files are overwritten. An item is read (within its limits) before
+// anything is written for it.
+ExtractReport extractItems(std::span<const ExtractItem> items, const std::filesystem::path& folder,
+                           const ExtractOptions& options = {});
+
+// The files of an archive that paths and folders select (all of them when `selectors` is
+// empty: Archive::files), once each, in order; `unmatched` gets the selectors that selected
+// nothing.
+std::vector<vfs::Node> selectFiles(const vfs::Archive& archive, std::span<const std::string> selectors,
+                                   std::vector<std::string>* unmatched = nullptr);
+
+// Those files as items: stored under Archive::storedName, read with Archive::read. The items
+// keep the archive alive.
+std::vector<ExtractItem> extractItemsOf(std::shared_ptr<const vfs::Archive> archive,
+                                        std::span<const vfs::Node> files);
+
+}  // namespace marrow::formats
