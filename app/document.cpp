@@ -13,15 +13,12 @@
 #include <cstring>
 #include <span>
 
-#include "formats/cal3d/cal3d.h"
-#include "formats/cal3d/parts.h"
 #include "formats/image/dds.h"
 #include "formats/image/tga.h"
-#include "formats/dragonnest/pak.h"
-#include "formats/io/detect.h"
 #include "formats/io/file.h"
-#include "formats/snapshot/snapshot.h"
+#include "formats/load.h"
 #include "formats/registry.h"
+#include "formats/snapshot/snapshot.h"
 
 namespace marrow::app {
 
@@ -35,8 +32,8 @@ QString Document::title() const {
 
 namespace {
 
-formats::Result<std::vector<std::byte>> readAll(const QString& path) {
-  if (!path.startsWith(QStringLiteral(":/"))) return formats::readFile(path.toStdString());
+// A file built into the program (":/…", the demo character) through Qt's resources.
+formats::Result<std::vector<std::byte>> readResource(const QString& path) {
   QFile f(path);
   if (!f.open(QIODevice::ReadOnly))
     return formats::FormatError{path.toStdString(), "", formats::kNoOffset, "no such resource"};
@@ -45,11 +42,10 @@ formats::Result<std::vector<std::byte>> readAll(const QString& path) {
   return std::vector<std::byte>(p, p + b.size());
 }
 
-formats::Resolver resolverFor(const QString& path) {
+formats::Resolver resourceResolver(const QString& path) {
   const QString dir = QFileInfo(path).path();
-  if (!path.startsWith(QStringLiteral(":/"))) return formats::diskResolver(dir.toStdString());
   return [dir](const std::string& rel) -> std::optional<std::vector<std::byte>> {
-    auto r = readAll(dir + QLatin1Char('/') + QString::fromStdString(rel));
+    auto r = readResource(dir + QLatin1Char('/') + QString::fromStdString(rel));
     if (!r) return std::nullopt;
     return std::move(r).value();
   };
@@ -112,55 +108,6 @@ QImage decodeTexture(const formats::Texture& t, formats::Diagnostics& diag) {
   return img;
 }
 
-// cal3d submeshes find their materials by position in the model's material list, which only a
-// .cfg gives. When material files are opened on their own, a .cfg beside them that names them
-// all says their order; the inputs are put in that order. Without one, a diagnostic says that
-// the order given is the order used.
-void orderCal3dMaterials(std::vector<formats::Input>& inputs, formats::Diagnostics& notes) {
-  std::vector<std::size_t> materials;
-  for (std::size_t i = 0; i < inputs.size(); ++i) {
-    const auto head = std::span(inputs[i].bytes).first(std::min<std::size_t>(inputs[i].bytes.size(), 1024));
-    if (formats::cal3d::detectKind(head, inputs[i].ctx.name) == formats::cal3d::FileKind::Material)
-      materials.push_back(i);
-    else if (formats::cal3d::detectKind(head, inputs[i].ctx.name) == formats::cal3d::FileKind::Config)
-      return;  // the .cfg itself is read: it orders them
-  }
-  if (materials.size() < 2) return;
-  const QDir dir = QFileInfo(QString::fromStdString(inputs[materials.front()].ctx.name)).dir();
-  const QStringList cfgs = dir.entryList({QStringLiteral("*.cfg"), QStringLiteral("*.CFG")}, QDir::Files);
-  for (const QString& cfgName : cfgs) {
-    QFile f(dir.filePath(cfgName));
-    if (!f.open(QIODevice::ReadOnly) || f.size() > (1 << 20)) continue;
-    const QByteArray text = f.readAll();
-    formats::ReadContext ctx;
-    ctx.name = f.fileName().toStdString();
-    const auto cfg = formats::cal3d::parseConfig(
-        std::as_bytes(std::span(text.constData(), static_cast<std::size_t>(text.size()))), ctx);
-    if (!cfg) continue;
-    std::vector<std::size_t> rank(materials.size(), ~std::size_t{0});
-    for (std::size_t m = 0; m < materials.size(); ++m) {
-      const QString name = QFileInfo(QString::fromStdString(inputs[materials[m]].ctx.name)).fileName();
-      for (std::size_t k = 0; k < cfg->materials.size(); ++k)
-        if (QFileInfo(QString::fromStdString(cfg->materials[k].file)).fileName().compare(name, Qt::CaseInsensitive) == 0)
-          rank[m] = k;
-    }
-    if (std::find(rank.begin(), rank.end(), ~std::size_t{0}) != rank.end()) continue;
-    std::vector<std::size_t> order(materials.size());
-    for (std::size_t m = 0; m < order.size(); ++m) order[m] = m;
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return rank[a] < rank[b]; });
-    std::vector<formats::Input> sorted;
-    for (std::size_t m : order) sorted.push_back(std::move(inputs[materials[m]]));
-    for (std::size_t m = 0; m < materials.size(); ++m) inputs[materials[m]] = std::move(sorted[m]);
-    notes.info(ctx.name, "material", formats::kNoOffset,
-               "the material files were put in the order this .cfg gives them");
-    return;
-  }
-  notes.info(inputs[materials.front()].ctx.name, "materials", formats::kNoOffset,
-             std::to_string(materials.size()) +
-                 " material files were given without a .cfg naming them: submeshes find them in "
-                 "the order they were given (a .cfg fixes that order)");
-}
-
 }  // namespace
 
 std::vector<QImage> decodeTextures(formats::Scene& scene) {
@@ -171,82 +118,6 @@ std::vector<QImage> decodeTextures(formats::Scene& scene) {
 }
 
 namespace {
-
-// The files of a model, read, with their contexts as the readers get them.
-struct Prepared {
-  std::vector<formats::Input> inputs;
-  // Per input, the arguments that make `marrow-cli import-child` read it the same way: the file,
-  // or ARCHIVE.pak::entry and every .pak given. Empty for a Qt resource (built into the program,
-  // never a user's file), which is read in this process.
-  std::vector<QStringList> importArgs;
-  std::shared_ptr<const formats::dragonnest::PakSet> paks;
-};
-
-formats::Result<Prepared> prepare(const QStringList& paths, Textures textures) {
-  if (paths.isEmpty()) return formats::FormatError{"", "", formats::kNoOffset, "no file given"};
-  Prepared out;
-  auto& inputs = out.inputs;
-  std::vector<QString> files;  // the file of each input
-  std::vector<std::string> pakFiles;                         // every .pak given, once
-  std::vector<std::pair<std::string, std::string>> pakEntries;  // ARCHIVE.pak::path inputs
-  for (const QString& address : paths) {
-    // "FILE.brf::RECORD" names records of an archive; the file is read once, with all of them.
-    // "ARCHIVE.pak::path/inside" names an entry of a Dragon Nest archive.
-    const auto [file, record] = formats::brf::splitAddress(address.toStdString());
-    const QString path = QString::fromStdString(file);
-    if (path.endsWith(QStringLiteral(".pak"), Qt::CaseInsensitive)) {
-      if (std::find(pakFiles.begin(), pakFiles.end(), file) == pakFiles.end()) pakFiles.push_back(file);
-      if (!record.empty()) pakEntries.emplace_back(file, record);
-      continue;
-    }
-    const auto same = std::find(files.begin(), files.end(), path);
-    if (same != files.end()) {
-      auto& in = inputs[static_cast<std::size_t>(same - files.begin())];
-      if (!in.records.empty() && !record.empty()) in.records.push_back(record);
-      if (record.empty()) in.records.clear();  // the whole file was asked for too
-      continue;
-    }
-    auto bytes = readAll(path);
-    if (!bytes) return bytes.error();
-    formats::ReadContext ctx;
-    ctx.name = file;
-    ctx.resolve = resolverFor(path);
-    ctx.fetchTextures = textures != Textures::Skip;
-    inputs.push_back({std::move(bytes).value(), std::move(ctx), {}});
-    if (!record.empty()) inputs.back().records.push_back(record);
-    out.importArgs.push_back(path.startsWith(QStringLiteral(":/")) ? QStringList() : QStringList{path});
-    files.push_back(path);
-  }
-  // Paks given together are one file system (spec §2.4): an entry's mesh and textures are
-  // found by name in any of them.
-  if (!pakFiles.empty()) {
-    auto set = formats::dragonnest::PakSet::open(pakFiles);
-    if (!set) return set.error();
-    out.paks = std::make_shared<const formats::dragonnest::PakSet>(std::move(set).value());
-    QStringList allPaks;
-    for (const auto& p : pakFiles) allPaks << QString::fromStdString(p);
-    for (const auto& [file, inner] : pakEntries) {
-      const auto ref = out.paks->find(inner);
-      if (!ref)
-        return formats::FormatError{file, "entry", formats::kNoOffset,
-                                    "no entry '" + inner + "' in the archive"};
-      formats::ReadContext ctx;
-      ctx.name = file + "::" + std::string(ref.pak->storedPath(*ref.entry));
-      auto bytes = formats::dragonnest::PakSet::read(ref, ctx.limits);
-      if (!bytes) return bytes.error();
-      ctx.resolve = out.paks->resolver(ctx.limits);
-      ctx.fetchTextures = textures != Textures::Skip;
-      inputs.push_back({std::move(bytes).value(), std::move(ctx), {}});
-      out.importArgs.push_back(QStringList{QString::fromStdString(file + "::" + inner)} + allPaks);
-    }
-  }
-  return out;
-}
-
-bool readsThroughAssimp(const formats::Input& in) {
-  const auto head = std::span(in.bytes).first(std::min<std::size_t>(in.bytes.size(), 1024));
-  return formats::detectFormat(head, in.ctx.name) == formats::FormatId::Assimp;
-}
 
 bool importsInChild(AssimpImport mode) {
   if (mode != AssimpImport::Auto) return mode == AssimpImport::Child;
@@ -338,14 +209,45 @@ QString importProgram() {
   return QStandardPaths::findExecutable(QStringLiteral("marrow-cli"));
 }
 
+namespace {
+
+// How the formats read the program's own resources: ":/…" paths through Qt, the rest from disk.
+formats::LoadOptions loadOptions(Textures textures) {
+  formats::LoadOptions o;
+  o.fetchTextures = textures != Textures::Skip;
+  o.readOther = [](const std::string& path) -> std::optional<formats::Result<std::vector<std::byte>>> {
+    if (!path.starts_with(":/")) return std::nullopt;
+    return readResource(QString::fromStdString(path));
+  };
+  o.resolverFor = [](const std::string& path) -> formats::Resolver {
+    if (!path.starts_with(":/")) return {};
+    return resourceResolver(QString::fromStdString(path));
+  };
+  return o;
+}
+
+std::vector<std::string> stdStrings(const QStringList& list) {
+  std::vector<std::string> out;
+  out.reserve(static_cast<std::size_t>(list.size()));
+  for (const QString& s : list) out.push_back(s.toStdString());
+  return out;
+}
+
+}  // namespace
+
+formats::WriteSource Document::writeSource() const {
+  return {scene.get(), &archives, stdStrings(paths)};
+}
+
 formats::Result<formats::Scene> readImportInput(const QStringList& paths, Textures textures) {
-  auto prepared = prepare(paths, textures);
-  if (!prepared) return prepared.error();
-  if (prepared->inputs.size() != 1)
+  const auto addresses = stdStrings(paths);
+  auto gathered = formats::gather(addresses, loadOptions(textures));
+  if (!gathered) return gathered.error();
+  if (gathered->inputs.size() != 1)
     return formats::FormatError{paths.join(QStringLiteral(", ")).toStdString(), "", formats::kNoOffset,
                                 "the import process reads one model file, not " +
-                                    std::to_string(prepared->inputs.size())};
-  const formats::Input& in = prepared->inputs.front();
+                                    std::to_string(gathered->inputs.size())};
+  const formats::Input& in = gathered->inputs.front();
   return formats::readScene(in.bytes, in.ctx);
 }
 
@@ -356,52 +258,21 @@ formats::Result<Document> loadDocument(const QStringList& paths, Textures textur
 }
 
 formats::Result<Document> loadDocument(const QStringList& paths, const LoadOptions& options) {
-  auto prepared = prepare(paths, options.textures);
-  if (!prepared) return prepared.error();
-  std::vector<formats::Input> inputs = std::move(prepared->inputs);
-  // Files assimp reads come back from their import processes as parts of the model; the rest are
-  // read here, as one part where the first of them was.
-  std::vector<formats::Part> parts;
-  std::size_t othersAt = 0;
-  if (importsInChild(options.assimp)) {
-    std::vector<formats::Input> others;
-    for (std::size_t i = 0; i < inputs.size(); ++i) {
-      if (prepared->importArgs[i].isEmpty() || !readsThroughAssimp(inputs[i])) {
-        if (others.empty()) othersAt = parts.size();
-        others.push_back(std::move(inputs[i]));
-        continue;
-      }
-      auto scene = importInChild(prepared->importArgs[i], inputs[i].ctx.name, options);
-      if (!scene) return scene.error();
-      parts.push_back({inputs[i].ctx.name, std::move(scene).value()});
-    }
-    inputs = std::move(others);
-  }
-  formats::Diagnostics notes;
-  orderCal3dMaterials(inputs, notes);
-  formats::Archives archives;
-  formats::Result<formats::Scene> scene = formats::Scene{};
-  if (parts.empty()) {
-    scene = formats::readInputs(std::move(inputs), &archives);
-  } else {
-    if (!inputs.empty()) {
-      const std::string name = inputs.front().ctx.name;
-      auto rest = formats::readInputs(std::move(inputs), &archives);
-      if (!rest) return rest.error();
-      parts.insert(parts.begin() + static_cast<std::ptrdiff_t>(othersAt),
-                   formats::Part{name, std::move(rest).value()});
-    }
-    scene = formats::combine(std::move(parts));
-  }
-  if (!scene) return scene.error();
-  notes.append(scene->diagnostics);
-  scene->diagnostics = std::move(notes);
+  formats::LoadOptions o = loadOptions(options.textures);
+  if (importsInChild(options.assimp))
+    o.readElsewhere = [&options](const std::string& address, const std::vector<std::string>& archives) {
+      QStringList args{QString::fromStdString(address)};
+      for (const auto& a : archives) args << QString::fromStdString(a);
+      return importInChild(args, address, options);
+    };
+  const auto addresses = stdStrings(paths);
+  auto loaded = formats::load(addresses, o);
+  if (!loaded) return loaded.error();
   Document doc;
   doc.paths = paths;
-  doc.brf = std::move(archives.brf);
-  doc.paks = std::move(prepared->paks);
-  if (options.textures == Textures::Decode) doc.textures = decodeTextures(*scene);
-  doc.scene = std::make_shared<const formats::Scene>(std::move(scene).value());
+  doc.archives = std::move(loaded->archives);
+  if (options.textures == Textures::Decode) doc.textures = decodeTextures(loaded->scene);
+  doc.scene = std::make_shared<const formats::Scene>(std::move(loaded->scene));
   return doc;
 }
 

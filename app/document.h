@@ -10,13 +10,10 @@
 #include <memory>
 #include <vector>
 
-#include "formats/brf/brf.h"
+#include "formats/format.h"
 #include "formats/io/result.h"
+#include "formats/io/vfs.h"
 #include "formats/model/scene.h"
-
-namespace marrow::formats::dragonnest {
-class PakSet;
-}
 
 namespace marrow::app {
 
@@ -27,11 +24,12 @@ struct Document {
   QStringList paths;                               // as given: disk paths or ":/" resources
   std::shared_ptr<const formats::Scene> scene;
   std::vector<QImage> textures;                    // one per scene->textures entry; null if absent
-  std::vector<formats::brf::Source> brf;           // the BRF files read, all their records
-  // The Dragon Nest archives given (ARCHIVE.pak, or ARCHIVE.pak::path for an entry): one file
-  // system; null when none was.
-  std::shared_ptr<const formats::dragonnest::PakSet> paks;
+  // What of the files can be browsed (formats/io/vfs.h): the archives given (paks, one file
+  // system), the BRF files read with all their records.
+  formats::vfs::FileSystem archives;
   QString title() const;                           // "cally.csf + 3 more"
+  // What writers write from: the scene, the archives, the paths as given.
+  formats::WriteSource writeSource() const;
 };
 
 // Reads every file (disk paths, or Qt resource paths starting with ":/"), merges them into one
@@ -41,9 +39,9 @@ struct Document {
 // says which are missing), or decoded images (drawing).
 enum class Textures { Skip, Find, Decode };
 
-// Where files in a format read through assimp (formats/io/detect.h: FormatId::Assimp) are read.
-// assimp (Debian's 5.2.5) has known memory-safety bugs, so the viewer never runs it on a user's
-// file in its own process: `marrow-cli import-child` reads the file, fetching its textures by the
+// Where files in a format whose descriptor says readInChildProcess (everything assimp reads) are
+// read. assimp (Debian's 5.2.5) has known memory-safety bugs, so the viewer never runs it on a
+// user's file in its own process: `marrow-cli import-child` reads the file, fetching its textures by the
 // same rules, and hands back a lossless snapshot of the scene (formats/snapshot/snapshot.h); a
 // crash, a hang or a failure there is a load error naming the file, and nothing else changes.
 enum class AssimpImport {

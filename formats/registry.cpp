@@ -1,36 +1,29 @@
 #include "formats/registry.h"
 
 #include <algorithm>
+#include <map>
 
-#include "formats/assimp/assimp_reader.h"
-#include "formats/cal3d/cal3d.h"
-#include "formats/dragonnest/dragonnest.h"
+#include "formats/format_table.h"
 #include "formats/io/file.h"
 #include "formats/model/validate.h"
-#include "formats/omf/omf.h"
 
 namespace marrow::formats {
 
 namespace {
 
+FormatError notReadable(const std::string& name) {
+  return FormatError{name, "", kNoOffset, "not a format Marrow reads"};
+}
+
+std::span<const std::byte> headOf(std::span<const std::byte> data) {
+  return data.first(std::min<std::size_t>(data.size(), 1024));
+}
+
 // The reader the format needs, without the final validation (the callers do it once).
 Result<Scene> readUnchecked(std::span<const std::byte> data, const ReadContext& ctx) {
-  Result<Scene> r = FormatError{ctx.name, "", kNoOffset, "not a format Marrow reads"};
-  switch (detectFormat(data.first(std::min<std::size_t>(data.size(), 64)), ctx.name)) {
-    case FormatId::Omf: r = readOmf(data, ctx); break;
-    case FormatId::Cal3d: {
-      const cal3d::Input one{data, ctx};
-      const bool config = cal3d::detectKind(data.first(std::min<std::size_t>(data.size(), 1024)),
-                                            ctx.name) == cal3d::FileKind::Config;
-      r = config ? cal3d::readConfig(data, ctx) : cal3d::readModel(std::span(&one, 1));
-      break;
-    }
-    case FormatId::Brf: r = brf::readBrf(data, ctx); break;
-    case FormatId::DragonNest: r = dragonnest::readFile(data, ctx); break;
-    case FormatId::Assimp: r = readWithAssimp(data, ctx); break;
-    case FormatId::Unknown: break;
-  }
-  return r;
+  const FormatDescriptor* f = detect(headOf(data), ctx.name);
+  if (!f || !f->read) return notReadable(ctx.name);
+  return f->read(data, ctx);
 }
 
 }  // namespace
@@ -100,71 +93,40 @@ Result<Scene> combine(std::vector<Part> parts, std::vector<std::size_t>* order) 
   return out;
 }
 
-Result<Scene> readInputs(std::vector<Input> inputs, Archives* archives) {
+Result<Scene> readInputs(std::vector<Input> inputs, vfs::FileSystem* archives) {
   std::vector<Part> parts;
-  std::vector<cal3d::Input> cal3dParts;  // the files of one cal3d model, read together
-  std::vector<const Input*> configs;
-  std::vector<brf::Source> brfSources;  // BRF files: one model of the records chosen
-  std::vector<std::vector<brf::RecordRef>> addressed;
-  std::vector<dragonnest::Input> dragonNest;  // meshes, skins and animations: one model
-  for (const Input& in : inputs) {
-    const auto head = std::span(in.bytes).first(std::min<std::size_t>(in.bytes.size(), 1024));
-    const FormatId format = detectFormat(head, in.ctx.name);
-    if (!in.records.empty() && format != FormatId::Brf)
+  Diagnostics notes;
+  // The inputs of each format that reads them as a group, in the order the formats first come.
+  std::vector<std::pair<const FormatDescriptor*, std::vector<Input>>> groups;
+  for (Input& in : inputs) {
+    const FormatDescriptor* f = detect(headOf(in.bytes), in.ctx.name);
+    if (!in.records.empty() && (!f || !f->hasRecords))
       return FormatError{in.ctx.name, "record", kNoOffset,
                          "records are addressed (FILE::RECORD) only in BRF files"};
-    if (format == FormatId::Brf) {
-      auto doc = brf::parse(in.bytes, in.ctx);
-      if (!doc) return doc.error();
-      brfSources.push_back({in.ctx.name, std::make_shared<const brf::Document>(std::move(doc).value()), in.ctx});
-      auto found = brf::findRecords(brfSources, brfSources.size() - 1, in.records);
-      if (!found) return found.error();
-      addressed.push_back(std::move(found->records));
+    if (f && f->readGroup) {
+      auto at = std::find_if(groups.begin(), groups.end(), [f](const auto& g) { return g.first == f; });
+      if (at == groups.end()) at = groups.insert(groups.end(), {f, {}});
+      at->second.push_back(std::move(in));
       continue;
     }
-    if (format == FormatId::DragonNest &&
-        dragonnest::isModelKind(dragonnest::detectKind(head, in.ctx.name))) {
-      dragonNest.push_back({in.bytes, in.ctx});
-      continue;
-    }
-    if (format == FormatId::Cal3d) {
-      if (cal3d::detectKind(head, in.ctx.name) == cal3d::FileKind::Config)
-        configs.push_back(&in);
-      else
-        cal3dParts.push_back({in.bytes, in.ctx});
-      continue;
-    }
-    auto r = readUnchecked(in.bytes, in.ctx);
+    if (!f || !f->read) return notReadable(in.ctx.name);
+    auto r = f->read(in.bytes, in.ctx);
     if (!r) return r.error();
     parts.push_back({in.ctx.name, std::move(r).value()});
   }
-  // One .cfg and loose cal3d files (an extra animation, say) are one model; with several .cfg
-  // files each is a model of its own and loose files form one more.
-  const bool joinConfig = configs.size() == 1 && !cal3dParts.empty();
-  for (const Input* cfg : configs) {
-    auto r = cal3d::readConfig(cfg->bytes, cfg->ctx,
-                               joinConfig ? std::span<const cal3d::Input>(cal3dParts)
-                                          : std::span<const cal3d::Input>());
+  for (auto& [format, group] : groups) {
+    auto r = format->readGroup(std::move(group));
     if (!r) return r.error();
-    parts.push_back({cfg->ctx.name, std::move(r).value()});
+    notes.append(r->notes);
+    for (Part& p : r->parts) parts.push_back(std::move(p));
+    if (archives && r->archive) archives->mount(std::move(r->archive));
   }
-  if (!cal3dParts.empty() && !joinConfig) {
-    auto r = cal3d::readModel(cal3dParts);
-    if (!r) return r.error();
-    parts.push_back({cal3dParts.front().ctx.name, std::move(r).value()});
+  auto scene = combine(std::move(parts));
+  if (scene && !notes.empty()) {
+    notes.append(scene->diagnostics);
+    scene->diagnostics = std::move(notes);
   }
-  if (!dragonNest.empty()) {
-    auto r = dragonnest::readModel(dragonNest);
-    if (!r) return r.error();
-    parts.push_back({dragonNest.front().ctx.name, std::move(r).value()});
-  }
-  if (!brfSources.empty()) {
-    auto r = brf::toScene(brfSources, brf::selectionFor(brfSources, addressed));
-    if (!r) return r.error();
-    parts.push_back({brfSources.front().name, std::move(r).value()});
-    if (archives) archives->brf = std::move(brfSources);
-  }
-  return combine(std::move(parts));
+  return scene;
 }
 
 Result<Scene> loadFiles(const std::vector<std::string>& paths, bool fetchTextures) {

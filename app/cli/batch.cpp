@@ -28,11 +28,10 @@
 #include <thread>
 
 #include "app/cli/json_writer.h"
-#include "formats/brf/brf.h"
-#include "formats/dragonnest/extract.h"
-#include "formats/dragonnest/pak.h"
-#include "formats/io/detect.h"
-#include "formats/io/file.h"
+#include "formats/format_table.h"
+#include "formats/io/address.h"
+#include "formats/io/extract.h"
+#include "formats/io/glob.h"
 
 extern char** environ;
 
@@ -47,9 +46,8 @@ std::string lower(std::string s) {
   return s;
 }
 
-bool hasGlob(std::string_view s) { return s.find_first_of("*?[") != std::string_view::npos; }
-
-bool isPak(const std::string& path) { return lower(fs::path(path).extension().string()) == ".pak"; }
+using formats::hasGlob;
+using formats::matchGlob;
 
 // One model to convert.
 struct Job {
@@ -74,53 +72,38 @@ fs::path plainRelative(const fs::path& p) {
 
 fs::path withoutExtension(fs::path p) { return p.replace_extension(); }
 
-// The kinds of file a folder is searched for. cal3d parts without a .cfg in their folder make
-// one model together; a Dragon Nest mesh is its own model only where no skin of its name wraps it.
-enum class Kind { None, Model, Cal3dPart, DragonNestMesh };
-
-Kind kindOf(const fs::path& file) {
-  const std::string ext = lower(file.extension().string());
-  if (ext == ".omf" || ext == ".brf" || ext == ".skn" || ext == ".cfg") return Kind::Model;
-  if (ext == ".msh") return Kind::DragonNestMesh;
-  for (const char* e : {".csf", ".cmf", ".caf", ".crf", ".xsf", ".xmf", ".xaf", ".xrf"})
-    if (ext == e) return Kind::Cal3dPart;
-  // Everything assimp imports, less the files that are only halves of a model or are not models.
-  const std::string bare = ext.empty() ? ext : ext.substr(1);
-  for (const char* e : {"md5anim", "md5camera", "xml", "vta", "mot", "bvh", "pk3", "raw"})
-    if (bare == e) return Kind::None;
-  return formats::isAssimpExtension(bare) ? Kind::Model : Kind::None;
-}
-
-// The models in one folder's listing (files only), as jobs relative to `base`.
+// The models in one folder's listing (files only), as jobs relative to `base`: each format
+// says which of its files are models of their own and which make one model together
+// (FormatDescriptor::modelsInFolder: cal3d parts without a .cfg, a Dragon Nest mesh without a skin).
 void folderJobs(const std::vector<fs::path>& files, const fs::path& base, std::vector<Job>& jobs) {
-  bool hasCfg = false;
-  std::set<std::string> skins;
+  std::vector<std::pair<const formats::FormatDescriptor*, std::vector<std::string>>> byFormat;
   for (const auto& f : files) {
-    const std::string ext = lower(f.extension().string());
-    hasCfg |= ext == ".cfg";
-    if (ext == ".skn") skins.insert(lower(f.stem().string()));
+    const formats::FormatDescriptor* format = formats::detect({}, f.filename().string());
+    if (!format || !format->reads() || formats::archiveFormatFor(f.filename().string())) continue;
+    auto at = std::find_if(byFormat.begin(), byFormat.end(), [&](const auto& g) { return g.first == format; });
+    if (at == byFormat.end()) at = byFormat.insert(byFormat.end(), {format, {}});
+    at->second.push_back(f.string());
   }
-  std::vector<std::string> parts;
-  for (const auto& f : files) {
-    const Kind kind = kindOf(f);
-    if (kind == Kind::None) continue;
-    if (kind == Kind::Cal3dPart) {
-      if (!hasCfg) parts.push_back(f.string());
-      continue;
+  for (const auto& [format, names] : byFormat) {
+    std::vector<std::vector<std::string>> models;
+    if (format->modelsInFolder) {
+      models = format->modelsInFolder(names);
+    } else {
+      for (const auto& n : names) models.push_back({n});
     }
-    if (kind == Kind::DragonNestMesh && skins.count(lower(f.stem().string()))) continue;
-    jobs.push_back({f.string(), {f.string()}, withoutExtension(plainRelative(fs::relative(f, base)))});
+    for (auto& model : models) {
+      if (model.empty()) continue;
+      const fs::path first(model.front());
+      if (model.size() == 1) {
+        jobs.push_back({model.front(), model, withoutExtension(plainRelative(fs::relative(first, base)))});
+        continue;
+      }
+      // One model of several files, named after the one that names it (a cal3d skeleton).
+      const fs::path dir = first.parent_path();
+      jobs.push_back({dir.string() + "/ (" + std::string(format->name) + " parts)", model,
+                      plainRelative(fs::relative(dir, base) / first.stem())});
+    }
   }
-  if (parts.empty()) return;
-  // One model of the parts, named after its skeleton (or its folder).
-  std::sort(parts.begin(), parts.end());
-  fs::path name = fs::path(parts.front()).parent_path().filename();
-  for (const auto& p : parts)
-    if (const auto e = lower(fs::path(p).extension().string()); e == ".csf" || e == ".xsf")
-      name = fs::path(p).stem();
-  const fs::path dir = fs::path(parts.front()).parent_path();
-  const fs::path rel = fs::relative(dir, base);
-  jobs.push_back({dir.string() + "/ (cal3d parts)", parts, plainRelative(rel / name)});
 }
 
 // Every folder under `root` (itself included), its files in name order; symbolic links to
@@ -210,59 +193,6 @@ std::string selfExe() {
 
 }  // namespace
 
-bool matchGlob(std::string_view pattern, std::string_view text) {
-  // The text positions reachable after each pattern element, element by element: linear in the
-  // text per element, never exponential whatever the pattern. `*` and `?` stay within a folder
-  // name, `**` crosses folders, `**/` is any number of whole folders (none included: "a/**/b"
-  // matches "a/b"), `[a-z]` and `[!a-z]` are classes.
-  const std::size_t n = text.size();
-  std::vector<char> row(n + 1, 0), next(n + 1, 0);
-  row[0] = 1;
-  for (std::size_t p = 0; p < pattern.size();) {
-    std::fill(next.begin(), next.end(), 0);
-    const char c = pattern[p];
-    const bool deep = c == '*' && p + 1 < pattern.size() && pattern[p + 1] == '*';
-    if (deep && p + 2 < pattern.size() && pattern[p + 2] == '/') {
-      bool reached = false;  // some position at or before t-1 was reachable
-      for (std::size_t t = 0; t <= n; ++t) {
-        next[t] = row[t] || (t > 0 && reached && text[t - 1] == '/');
-        reached = reached || row[t];
-      }
-      p += 3;
-    } else if (c == '*') {
-      for (std::size_t t = 0; t <= n; ++t)
-        next[t] = row[t] || (t > 0 && next[t - 1] && (deep || text[t - 1] != '/'));
-      p += deep ? 2 : 1;
-    } else if (const std::size_t close = c == '[' ? pattern.find(']', p + 2) : std::string_view::npos;
-               close != std::string_view::npos) {
-      std::string_view set = pattern.substr(p + 1, close - p - 1);
-      const bool negate = set[0] == '!' || set[0] == '^';
-      if (negate) set.remove_prefix(1);
-      for (std::size_t t = 1; t <= n; ++t) {
-        const char ch = text[t - 1];
-        if (!row[t - 1] || ch == '/') continue;
-        bool in = false;
-        for (std::size_t k = 0; k < set.size(); ++k) {
-          if (k + 2 < set.size() && set[k + 1] == '-') {
-            in = in || (ch >= set[k] && ch <= set[k + 2]);
-            k += 2;
-          } else {
-            in = in || ch == set[k];
-          }
-        }
-        next[t] = in != negate;
-      }
-      p = close + 1;
-    } else {  // a literal character ('[' without its ']' included), or '?'
-      for (std::size_t t = 1; t <= n; ++t)
-        next[t] = row[t - 1] && (c == '?' ? text[t - 1] != '/' : text[t - 1] == c);
-      ++p;
-    }
-    row.swap(next);
-  }
-  return row[n] != 0;
-}
-
 bool isBatchConvert(const Args& args) {
   const std::string* out = args.option("-o");
   if (args.option("--to")) return true;
@@ -305,39 +235,36 @@ int runBatchConvert(const Args& args) {
   std::vector<Job> jobs;
   std::vector<std::pair<std::string, std::string>> failedInputs;  // input, why
   std::vector<std::string> notes;
-  std::vector<std::string> paks;                     // every archive given, in order
-  std::vector<std::pair<std::string, std::string>> pakPatterns;  // archive, pattern
+  // Archives (paks, given bare or ARCHIVE::PATTERN, one file system) and files of records
+  // (FILE.brf::PATTERN): their models, by the archive's own rule (Archive::models).
+  std::vector<std::pair<const formats::FormatDescriptor*, std::vector<std::string>>> mounts;
+  std::vector<std::pair<std::string, std::string>> patterns;  // file, pattern ("": its models)
+  const auto mountOf = [&](const formats::FormatDescriptor* f, const std::string& file) {
+    auto at = std::find_if(mounts.begin(), mounts.end(), [f](const auto& m) { return m.first == f; });
+    if (at == mounts.end()) at = mounts.insert(mounts.end(), {f, {}});
+    if (std::find(at->second.begin(), at->second.end(), file) == at->second.end()) at->second.push_back(file);
+  };
   for (const auto& input : args.inputs) {
-    const auto sep = input.find("::");
-    const std::string file = sep == std::string::npos ? input : input.substr(0, sep);
-    const std::string inner = sep == std::string::npos ? std::string() : input.substr(sep + 2);
-    if (isPak(file)) {
-      if (std::find(paks.begin(), paks.end(), file) == paks.end()) paks.push_back(file);
-      if (sep != std::string::npos) pakPatterns.emplace_back(file, inner);
+    const formats::Address address = formats::Address::parse(input);
+    const std::string& file = address.file;
+    const std::string& inner = address.inner;
+    if (const formats::FormatDescriptor* archive = formats::archiveFormatFor(file)) {
+      mountOf(archive, file);
+      if (!address.whole()) patterns.emplace_back(file, inner);
       continue;
     }
-    if (sep != std::string::npos) {  // FILE.brf::RECORD or FILE.brf::PATTERN
+    if (!address.whole()) {  // FILE.brf::RECORD or FILE.brf::PATTERN
       if (!hasGlob(inner)) {
         jobs.push_back({input, {input}, plainRelative(fs::path(file).stem() / inner)});
         continue;
       }
-      auto bytes = formats::readFile(file);
-      formats::ReadContext ctx;
-      ctx.name = file;
-      auto doc = bytes ? formats::brf::parse(*bytes, ctx)
-                       : formats::Result<formats::brf::Document>(bytes.error());
-      if (!doc) {
-        failedInputs.emplace_back(input, doc.error().describe());
+      const formats::FormatDescriptor* format = formats::detect({}, file);
+      if (!format || !format->mount || !format->hasRecords) {
+        failedInputs.emplace_back(input, file + " holds no records to match '" + inner + "'");
         continue;
       }
-      std::size_t matched = 0;
-      for (const auto& m : doc->meshes)
-        if (matchGlob(inner, m.name)) {
-          jobs.push_back({file + "::" + m.name, {file + "::" + m.name},
-                          plainRelative(fs::path(file).stem() / m.name)});
-          ++matched;
-        }
-      if (!matched) failedInputs.emplace_back(input, "no mesh of " + file + " matches '" + inner + "'");
+      mountOf(format, file);
+      patterns.emplace_back(file, inner);
       continue;
     }
     if (input == ":demo") {
@@ -375,55 +302,43 @@ int runBatchConvert(const Args& args) {
     jobs.push_back({input, {input}, withoutExtension(plainRelative(fs::path(input).filename()))});
   }
 
-  // Archive entries: patterns over the archives' one file system; archives given bare bring
-  // their skins (and meshes without a skin).
-  if (!paks.empty()) {
-    auto set = formats::dragonnest::PakSet::open(paks);
-    if (!set) {
-      failedInputs.emplace_back(paks.front(), set.error().describe());
-    } else {
-      namespace dn = formats::dragonnest;
-      const auto entries = set->resolvedEntries();
-      std::vector<std::pair<std::string, std::string>> patterns = pakPatterns;
-      if (patterns.empty()) patterns.emplace_back(paks.front(), "");
-      std::set<std::string> skins;
-      for (const auto& ref : entries) {
-        const std::string_view p = ref.pak->path(*ref.entry);
-        if (p.size() > 4 && p.substr(p.size() - 4) == ".skn") skins.insert(std::string(p.substr(0, p.size() - 4)));
+  for (const auto& [format, files] : mounts) {
+    auto archive = format->mount(files);
+    if (!archive) {
+      failedInputs.emplace_back(files.front(), archive.error().describe());
+      continue;
+    }
+    // An archive of files (paks) is one file system: each job reads its entry with all of them.
+    const bool fileSystem = !format->archiveExtensions.empty();
+    std::vector<std::pair<std::string, std::string>> wanted;
+    for (const auto& p : patterns)
+      if (std::find(files.begin(), files.end(), p.first) != files.end()) wanted.push_back(p);
+    if (wanted.empty()) wanted.emplace_back(files.front(), "");  // archives given bare: their models
+    std::set<std::string> taken;
+    for (const auto& [file, pattern] : wanted) {
+      std::size_t matched = 0;
+      for (const formats::vfs::Node& node : (*archive)->models(pattern)) {
+        ++matched;
+        const formats::Address a = (*archive)->addressOf(node.path);
+        if (!taken.insert(a.str()).second) continue;
+        Job job;
+        job.label = (fileSystem ? file : a.file) + std::string(formats::kAddressSeparator) + a.inner;
+        job.inputs.push_back(job.label);
+        if (fileSystem)
+          for (const auto& other : files)
+            if (other != file) job.inputs.push_back(other);
+        const auto safe = formats::safeRelativePath((*archive)->storedName(node));
+        job.output = fileSystem
+                         ? withoutExtension(plainRelative(safe.relative.empty() ? fs::path(a.inner) : safe.relative))
+                         : plainRelative(fs::path(a.file).stem() / a.inner);
+        jobs.push_back(std::move(job));
       }
-      std::set<std::string> taken;
-      for (const auto& [archive, pattern] : patterns) {
-        const std::string norm = dn::normalizePakPath(pattern);
-        std::size_t matched = 0;
-        for (const auto& ref : entries) {
-          const std::string path(ref.pak->path(*ref.entry));
-          bool wanted;
-          if (pattern.empty()) {  // a bare archive: its models
-            const std::string ext = lower(fs::path(path).extension().string());
-            wanted = ext == ".skn" ||
-                     (ext == ".msh" && !skins.count(path.substr(0, path.size() - 4)));
-          } else {
-            wanted = hasGlob(norm) ? matchGlob(norm, path) : path == norm;
-          }
-          if (!wanted || !taken.insert(path).second) {
-            matched += wanted;
-            continue;
-          }
-          ++matched;
-          Job job;
-          job.label = archive + "::" + path;
-          job.inputs.push_back(archive + "::" + path);
-          for (const auto& other : paks)
-            if (other != archive) job.inputs.push_back(other);
-          const auto safe = dn::safeRelativePath(ref.pak->storedPath(*ref.entry));
-          job.output = withoutExtension(plainRelative(safe.relative.empty() ? fs::path(path) : safe.relative));
-          jobs.push_back(std::move(job));
-        }
-        if (!matched)
-          failedInputs.emplace_back(archive + "::" + pattern,
-                                    pattern.empty() ? "the archives hold no .skn or .msh entry"
-                                                    : "no entry matches");
-      }
+      if (!matched)
+        failedInputs.emplace_back(
+            pattern.empty() ? file : file + std::string(formats::kAddressSeparator) + pattern,
+            pattern.empty()        ? "the archives hold no model entry (no .skn or .msh)"
+            : fileSystem           ? "no entry matches"
+                                   : "no record of " + file + " matches '" + pattern + "'");
     }
   }
 

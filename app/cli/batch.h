@@ -12,9 +12,4 @@ namespace marrow::app::cli {
 bool isBatchConvert(const Args& args);
 int runBatchConvert(const Args& args);
 
-// Shell-style patterns over '/'-separated paths: `*` and `?` within a name, `**` across folders,
-// `**/` any number of whole folders, `[a-z]` / `[!a-z]` classes. Case-sensitive: callers fold case
-// where the names do.
-bool matchGlob(std::string_view pattern, std::string_view text);
-
 }  // namespace marrow::app::cli

@@ -1,11 +1,12 @@
-// marrow-cli convert: any model Marrow reads, written in another format (app/export.h does the
-// writing; this reads the options, loads the inputs and says what happened).
+// marrow-cli convert: any model Marrow reads, written in another format (formats/write.h does
+// the writing; this reads the options, loads the inputs and says what happened).
 #include <QFileInfo>
 #include <cmath>
 #include <cstdio>
 
 #include "app/cli/common.h"
-#include "app/export.h"
+#include "formats/io/file.h"
+#include "formats/write.h"
 
 namespace marrow::app::cli {
 
@@ -13,35 +14,35 @@ int runConvert(const Args& args) {
   const std::string* out = args.option("-o");
   if (!out) return usageError("convert", "no output given (-o OUTPUT)");
   const std::string ext = QFileInfo(QString::fromStdString(*out)).suffix().toLower().toStdString();
-  const ExportFormat* format = exportFormatFor(*out);
-  if (!format)
+  const formats::Output output = formats::outputFor(*out);
+  if (!output)
     return usageError("convert", "cannot write '." + ext + "' files; the output formats are " +
-                                     exportFormatsSentence());
+                                     formats::outputFormatsSentence());
   double version = 0.0;
   if (!numberOption(args, "--version", version)) return kUsage;
   if (version != std::floor(version) || version < 0.0 || version > 1e6)
     return usageError("convert", "--version is a whole number such as 700, 1100 or 1300");
 
-  ExportOptions options;
+  formats::WriteOptions options;
   if (args.option("--version")) options.version = static_cast<int>(version);
   options.xml = args.has("--xml");
   if (const std::string* c = args.option("--clip")) options.clip = *c;
   if (const std::string* m = args.option("--material")) options.material = *m;
-  options.brfAddresses = args.inputs;
-  if (auto why = checkExportOptions(*format, options)) return usageError("convert", *why);
+  options.addresses = args.inputs;
+  if (auto why = formats::checkWriteOptions(output, options)) return usageError("convert", *why);
 
-  const bool brf = format->holds == ExportFormat::Holds::BrfRecords;
+  const bool records = output.kind->holds == formats::Holds::Records;
   // glTF carries the textures themselves; the other formats only name them.
-  const bool gltf = ext == "glb" || ext == "gltf";
+  const bool gltf = output.format->id == "gltf";
   auto doc = loadInputs(args, gltf ? Textures::Find : Textures::Skip);
   if (!doc) return kLoadError;
   // What reading found, before what writing loses (BRF records are written as they were read).
-  if (!brf) printDiagnostics(doc->scene->diagnostics);
+  if (!records) printDiagnostics(doc->scene->diagnostics);
 
-  const ExportResult result = exportDocument(*doc, *out, options);
+  const formats::WriteResult result = formats::writeModel(doc->writeSource(), *out, options);
   printDiagnostics(result.diagnostics);
-  if (result.status == ExportResult::Status::Refused) return usageError("convert", result.refusal);
-  if (result.status == ExportResult::Status::Nothing) {
+  if (result.status == formats::WriteResult::Status::Refused) return usageError("convert", result.refusal);
+  if (result.status == formats::WriteResult::Status::Nothing) {
     std::fprintf(stderr, "marrow-cli: %s: %s\n", out->c_str(), result.refusal.c_str());
     return kNothing;
   }
@@ -49,7 +50,9 @@ int runConvert(const Args& args) {
     std::fprintf(stderr, "marrow-cli: %s\n", result.error.describe().c_str());
     return kLoadError;
   }
-  const WrittenFiles written = writeExportFiles(result.files);
+  std::vector<formats::FileToWrite> files;
+  for (const auto& f : result.files) files.push_back({f.path, f.bytes});
+  const formats::WrittenFiles written = formats::writeFilesAtomically(files);
   for (const auto& [path, size] : written.written)
     std::fprintf(stderr, "wrote %s (%zu bytes)\n", path.c_str(), size);
   if (!written.ok()) {

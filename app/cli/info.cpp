@@ -150,9 +150,9 @@ void printJson(const Args& args, const Document& doc, const Retargeting& retarge
   j.endArray();
 
   // Archives: every record of every file, whether or not the model uses it.
-  if (!doc.brf.empty()) {
+  if (hasRecords(doc.archives)) {
     j.key("records");
-    writeRecords(j, doc.brf);
+    writeRecords(j, doc.archives);
   }
 
   writeDiagnostics(j, s.diagnostics);

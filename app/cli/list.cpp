@@ -43,15 +43,15 @@ int runList(const Args& args) {
     for (const auto& i : args.inputs) j.value(i);
     j.endArray();
     j.key("records");
-    if (!doc->brf.empty())
-      writeRecords(j, doc->brf);
+    if (hasRecords(doc->archives))
+      writeRecords(j, doc->archives);
     else
       writeModelItems(j, args.inputs.front(), *doc->scene);
     writeDiagnostics(j, doc->scene->diagnostics);
     j.endObject();
     std::printf("%s\n", j.str().c_str());
-  } else if (!doc->brf.empty()) {
-    printRecords(doc->brf);
+  } else if (hasRecords(doc->archives)) {
+    printRecords(doc->archives);
   } else {
     std::printf("%s\n", doc->title().toStdString().c_str());
     printModelItems(*doc->scene);

@@ -155,8 +155,8 @@ int runExtract(const Args& args) {
     std::fprintf(stderr, "marrow-cli: no entry or folder '%s' in the archives\n", s.c_str());
 
   const bool quiet = args.has("--quiet");
-  dn::ExtractOptions options;
-  options.progress = [&](const dn::ExtractProgress& p) {
+  formats::ExtractOptions options;
+  options.progress = [&](const formats::ExtractProgress& p) {
     if (!quiet && (p.done % 1000 == 0 || p.done == p.total) && p.total > 0)
       std::fprintf(stderr, "\r%zu / %zu entries, %llu bytes", p.done, p.total,
                    static_cast<unsigned long long>(p.bytes));

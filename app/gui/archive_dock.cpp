@@ -1,263 +1,643 @@
 #include "app/gui/archive_dock.h"
 
 #include <QComboBox>
+#include <QFileDialog>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMenu>
+#include <QMessageBox>
+#include <QSettings>
 #include <QSignalBlocker>
+#include <QStackedWidget>
+#include <QTimer>
+#include <QToolButton>
 #include <QTreeWidget>
 #include <QVBoxLayout>
-#include <algorithm>
 
-#include "app/gui/record_figures.h"
+#include <algorithm>
+#include <set>
+
+#include "formats/io/extract.h"
+#include "formats/model/model_archive.h"
 
 namespace marrow::app {
 
-namespace brf = formats::brf;
+namespace vfs = formats::vfs;
 
 namespace {
 
-constexpr int kSourceRole = Qt::UserRole;
-constexpr int kKindRole = Qt::UserRole + 1;   // a Section; -1 on a file's node
-constexpr int kIndexRole = Qt::UserRole + 2;  // the record's index; -1 on file and group nodes
+constexpr int kRowRole = Qt::UserRole;          // a Row
+constexpr int kArchiveRole = Qt::UserRole + 1;  // the archive's index
+constexpr int kPathRole = Qt::UserRole + 2;     // the node's path (UTF-8 bytes)
+constexpr int kContainerRole = Qt::UserRole + 3;
+constexpr int kBytesRole = Qt::UserRole;        // the size column: the exact count
 
-// Groups in the order a reader looks for them: what draws first, what it is made of last.
-constexpr brf::Section kGroupOrder[] = {brf::Section::Mesh,     brf::Section::Skeleton,
-                                        brf::Section::Animation, brf::Section::Body,
-                                        brf::Section::Material,  brf::Section::Texture,
-                                        brf::Section::Shader};
+QString qstr(const std::string& s) { return QString::fromStdString(s); }
 
-bool isRecord(const QTreeWidgetItem* item) { return item->data(0, kIndexRole).toInt() >= 0; }
+QString key(int archive, const std::string& path) {
+  return QString::number(archive) + QLatin1Char('\n') + qstr(path);
+}
 
-brf::RecordRef refOf(const QTreeWidgetItem* item) {
-  return {static_cast<std::size_t>(item->data(0, kSourceRole).toInt()),
-          static_cast<brf::Section>(item->data(0, kKindRole).toInt()),
-          static_cast<std::size_t>(item->data(0, kIndexRole).toInt())};
+void setBytes(QTreeWidgetItem* row, std::uint64_t bytes) {
+  const QLocale locale;
+  row->setText(ArchiveDock::kSize, locale.formattedDataSize(static_cast<qint64>(bytes)));
+  row->setData(ArchiveDock::kSize, kBytesRole, static_cast<qulonglong>(bytes));
+  row->setToolTip(ArchiveDock::kSize, QObject::tr("%1 bytes").arg(locale.toString(static_cast<qulonglong>(bytes))));
+  row->setTextAlignment(ArchiveDock::kSize, Qt::AlignRight | Qt::AlignVCenter);
+}
+
+void greyOut(QTreeWidgetItem* row, bool strike) {
+  QFont font = row->font(ArchiveDock::kName);
+  font.setStrikeOut(strike);
+  font.setItalic(!strike);
+  for (int c = 0; c < ArchiveDock::kColumns; ++c) {
+    row->setForeground(c, QColor(Qt::gray));
+    row->setFont(c, font);
+  }
+}
+
+QTreeWidget* makeView(QWidget* parent) {
+  auto* view = new QTreeWidget(parent);
+  view->setColumnCount(ArchiveDock::kColumns);
+  view->setHeaderLabels({QObject::tr("Name"), QObject::tr("Size"), QObject::tr("Details")});
+  view->header()->setSectionResizeMode(QHeaderView::Interactive);
+  view->header()->setStretchLastSection(true);
+  view->setColumnWidth(ArchiveDock::kName, 220);
+  view->setColumnWidth(ArchiveDock::kSize, 72);
+  view->setSelectionMode(QAbstractItemView::ExtendedSelection);
+  view->setUniformRowHeights(true);  // large folders scroll smoothly
+  view->setAlternatingRowColors(true);
+  view->setTextElideMode(Qt::ElideMiddle);  // a long name keeps its end (the extension) in sight
+  view->setContextMenuPolicy(Qt::CustomContextMenu);
+  return view;
 }
 
 }  // namespace
 
-ArchiveDock::ArchiveDock(QWidget* parent) : QDockWidget(tr("Archive"), parent) {
+ArchiveDock::ArchiveDock(QWidget* parent) : QDockWidget(tr("Archives"), parent) {
   setObjectName(QStringLiteral("ArchiveDock"));
   auto* body = new QWidget(this);
   auto* rows = new QVBoxLayout(body);
   rows->setContentsMargins(4, 4, 4, 4);
 
+  auto* top = new QHBoxLayout();
   filter_ = new QLineEdit(body);
-  filter_->setPlaceholderText(tr("Find records by name in every open BRF"));
+  filter_->setPlaceholderText(tr("Find by name in everything open"));
   filter_->setClearButtonEnabled(true);
-  rows->addWidget(filter_);
+  extractButton_ = new QToolButton(body);
+  extractButton_->setText(tr("Extract…"));
+  extractButton_->setToolTip(tr("Extract the selected files and folders into a folder"));
+  extractAllButton_ = new QToolButton(body);
+  extractAllButton_->setText(tr("Extract all…"));
+  extractAllButton_->setToolTip(tr("Extract every file of the open archives into a folder"));
+  top->addWidget(filter_, 1);
+  top->addWidget(extractButton_);
+  top->addWidget(extractAllButton_);
+  rows->addLayout(top);
 
   auto* skeletonRow = new QHBoxLayout();
   skeletonLabel_ = new QLabel(tr("Skeleton:"), body);
   skeletons_ = new QComboBox(body);
   skeletons_->setToolTip(tr("The skeleton the shown meshes and animations play on"));
-  skeletons_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  skeletons_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
   skeletons_->setMinimumContentsLength(12);
   skeletonRow->addWidget(skeletonLabel_);
   skeletonRow->addWidget(skeletons_, 1);
   rows->addLayout(skeletonRow);
 
-  tree_ = new QTreeWidget(body);
-  tree_->setColumnCount(kRecordColumns);
-  tree_->setHeaderLabels({tr("Record"), tr("Size"), tr("Animation"), tr("Uses")});
-  tree_->header()->setSectionResizeMode(QHeaderView::Interactive);
-  tree_->setSelectionMode(QAbstractItemView::ExtendedSelection);
-  tree_->setUniformRowHeights(true);
-  tree_->setAlternatingRowColors(true);
-  tree_->setContextMenuPolicy(Qt::CustomContextMenu);
-  rows->addWidget(tree_, 1);
+  views_ = new QStackedWidget(body);
+  tree_ = makeView(views_);
+  matches_ = makeView(views_);
+  matches_->setRootIsDecorated(false);
+  views_->addWidget(tree_);
+  views_->addWidget(matches_);
+  rows->addWidget(views_, 1);
+  status_ = new QLabel(body);
+  status_->setWordWrap(true);
+  rows->addWidget(status_);
   setWidget(body);
 
-  connect(filter_, &QLineEdit::textChanged, this, &ArchiveDock::setFilter);
-  connect(tree_, &QTreeWidget::itemSelectionChanged, this, &ArchiveDock::recordsSelected);
-  connect(skeletons_, &QComboBox::currentIndexChanged, this, &ArchiveDock::skeletonChosen);
-  connect(tree_, &QTreeWidget::customContextMenuRequested, this, [this](const QPoint& at) {
-    QMenu menu(this);
-    fillMenu(menu, tree_->itemAt(at));
-    menu.exec(tree_->viewport()->mapToGlobal(at));
+  // Filtering 100,000 names takes milliseconds; the pause only spares the typist the redraws.
+  debounce_ = new QTimer(this);
+  debounce_->setSingleShot(true);
+  debounce_->setInterval(150);
+  connect(filter_, &QLineEdit::textChanged, debounce_, qOverload<>(&QTimer::start));
+  connect(debounce_, &QTimer::timeout, this, &ArchiveDock::applyFilter);
+  connect(tree_, &QTreeWidget::itemExpanded, this, [this](QTreeWidgetItem* item) {
+    fetchChildren(item);
+    expanded_.insert(key(rowArchive(item), rowPath(item)));
   });
-  setFittingSkeletons({}, {}, std::nullopt);
+  connect(tree_, &QTreeWidget::itemCollapsed, this,
+          [this](QTreeWidgetItem* item) { expanded_.remove(key(rowArchive(item), rowPath(item))); });
+  for (QTreeWidget* view : {tree_, matches_}) {
+    connect(view, &QTreeWidget::itemActivated, this, &ArchiveDock::activate);
+    connect(view, &QTreeWidget::customContextMenuRequested, this,
+            [this, view](const QPoint& at) { showMenu(view, at); });
+    connect(view, &QTreeWidget::itemSelectionChanged, this, &ArchiveDock::selectionChanged);
+  }
+  connect(skeletons_, &QComboBox::currentIndexChanged, this, &ArchiveDock::skeletonChosen);
+  connect(extractButton_, &QToolButton::clicked, this, &ArchiveDock::extractSelectedDialog);
+  connect(extractAllButton_, &QToolButton::clicked, this, &ArchiveDock::extractAllDialog);
+  setSkeletons({}, {}, std::nullopt);
+  updateStatus();
 }
 
-void ArchiveDock::fillMenu(QMenu& menu, QTreeWidgetItem* item) {
-  std::vector<brf::RecordRef> records;
-  if (item && isRecord(item) && !item->isSelected())
-    records.push_back(refOf(item));
-  else
-    records = selectedRecords();
-  const QString label =
-      records.size() > 1 ? tr("Export %1 Records…").arg(records.size()) : tr("Export…");
-  QAction* a = menu.addAction(label, this, [this, records] { emit exportRequested(records); });
-  a->setEnabled(!records.empty());
-  a->setToolTip(tr("Write the records as a model (glTF, OMF, cal3d) or as a .brf file"));
+ArchiveDock::~ArchiveDock() = default;
+
+const vfs::Archive* ArchiveDock::archiveAt(int index) const {
+  const auto& all = archives_.archives();
+  return index >= 0 && static_cast<std::size_t>(index) < all.size() ? all[static_cast<std::size_t>(index)].get()
+                                                                     : nullptr;
 }
 
-void ArchiveDock::setSources(std::span<const brf::Source> sources) {
-  sources_.assign(sources.begin(), sources.end());
-  fill();
-  setFittingSkeletons({}, {}, std::nullopt);
+bool ArchiveDock::showsModels(int archive) const {
+  return dynamic_cast<const formats::ModelArchive*>(archiveAt(archive)) != nullptr;
 }
 
-void ArchiveDock::fill() {
-  const QSignalBlocker block(tree_);
-  tree_->clear();
-  for (std::size_t s = 0; s < sources_.size(); ++s) addFile(s);
-  setFilter(filter_->text());
-  tree_->expandToDepth(1);
-  for (int c = 0; c < kRecordColumns; ++c) tree_->resizeColumnToContents(c);
-  // Long names (the groups' indentation included) should not push the figures out of sight.
-  tree_->setColumnWidth(0, std::min(tree_->columnWidth(0), 240));
-}
-
-void ArchiveDock::addFile(std::size_t source) {
-  const brf::Source& src = sources_[source];
-  auto* file = new QTreeWidgetItem(tree_, {QFileInfo(QString::fromStdString(src.name)).fileName()});
-  file->setToolTip(0, QString::fromStdString(src.name));
-  file->setData(0, kSourceRole, static_cast<int>(source));
-  file->setData(0, kKindRole, -1);
-  file->setData(0, kIndexRole, -1);
-  file->setText(kSizeColumn, src.doc->version == 1 ? tr("Warband") : tr("M&B 1.011"));
-  QFont bold = file->font(0);
-  bold.setBold(true);
-  file->setFont(0, bold);
-  for (brf::Section kind : kGroupOrder) {
-    const std::size_t n = brf::recordCount(*src.doc, kind);
-    if (n == 0) continue;
-    auto* group = new QTreeWidgetItem(file);
-    group->setData(0, kSourceRole, static_cast<int>(source));
-    group->setData(0, kKindRole, static_cast<int>(kind));
-    group->setData(0, kIndexRole, -1);
-    group->setFlags(group->flags() & ~Qt::ItemIsSelectable);
-    for (std::size_t i = 0; i < n; ++i) {
-      QStringList columns{QString::fromStdString(brf::recordName(src, kind, i))};
-      columns += recordFigures(src, kind, i);
-      auto* row = new QTreeWidgetItem(group, columns);
-      row->setData(0, kSourceRole, static_cast<int>(source));
-      row->setData(0, kKindRole, static_cast<int>(kind));
-      row->setData(0, kIndexRole, static_cast<int>(i));
-      for (int c = 0; c < kRecordColumns; ++c) row->setToolTip(c, row->text(c));
+void ArchiveDock::setArchives(const vfs::FileSystem& archives) {
+  QStringList titles;
+  for (const auto& a : archives.archives()) titles << qstr(a->title()) + QLatin1Char('\t') + QString::fromLatin1(a->kind());
+  const bool same = titles == titles_ && !titles.isEmpty();
+  // The selection, by node, to come back to when the same archives are set again.
+  std::vector<Picked> before;
+  std::optional<Picked> current;
+  if (same) {
+    before = selectedNodes();
+    if (QTreeWidgetItem* c = tree_->currentItem(); c && rowKind(c) == Row::Node)
+      current = Picked{rowArchive(c), rowPath(c)};
+  }
+  archives_ = archives;
+  titles_ = titles;
+  if (!same) expanded_.clear();
+  {
+    const QSignalBlocker block(tree_);
+    rebuild();
+    if (same) {
+      if (current)
+        if (QTreeWidgetItem* row = reveal(current->archive, current->path)) tree_->setCurrentItem(row);
+      tree_->clearSelection();
+      for (const Picked& p : before)
+        if (QTreeWidgetItem* row = reveal(p.archive, p.path)) row->setSelected(true);
     }
   }
+  if (!same) setSkeletons({}, {}, std::nullopt);
+  applyFilter();
+}
+
+void ArchiveDock::rebuild() {
+  tree_->clear();
+  const auto& all = archives_.archives();
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const vfs::Archive& a = *all[i];
+    // An archive of one file (a BRF file alone) is that file's row: no row above it says the same.
+    const auto roots = a.children("");
+    const bool single =
+        a.holdsRecords() && roots.size() == 1 && roots.front().container && a.files().size() == 1;
+    auto* top = new QTreeWidgetItem(tree_, {single ? qstr(roots.front().name) : qstr(a.title())});
+    top->setData(kName, kRowRole, static_cast<int>(Row::Archive));
+    top->setData(kName, kArchiveRole, static_cast<int>(i));
+    top->setData(kName, kPathRole, single ? QByteArray::fromStdString(roots.front().path) : QByteArray());
+    top->setData(kName, kContainerRole, true);
+    if (single) top->setText(kDetails, qstr(roots.front().detail));
+    QFont bold = top->font(kName);
+    bold.setBold(true);
+    top->setFont(kName, bold);
+    const std::vector<std::string> files = a.files();
+    QStringList tip;
+    for (const auto& f : files) tip << qstr(f);
+    top->setToolTip(kName, tip.join(QLatin1Char('\n')));
+    new QTreeWidgetItem(top, {tr("…")});  // a placeholder: shows the expander
+    top->child(0)->setData(kName, kRowRole, static_cast<int>(Row::Placeholder));
+    fetchChildren(top);
+    top->setExpanded(true);
+    // Archives of records show their files' groups and records at once: a file of records is
+    // small, and its records are what one looks for.
+    if (a.holdsRecords()) {
+      std::vector<QTreeWidgetItem*> open{top};
+      for (int depth = single ? 1 : 2; depth > 0; --depth) {
+        std::vector<QTreeWidgetItem*> below;
+        for (QTreeWidgetItem* item : open)
+          for (int c = 0; c < item->childCount(); ++c) {
+            QTreeWidgetItem* child = item->child(c);
+            if (!child->data(kName, kContainerRole).toBool()) continue;
+            fetchChildren(child);
+            child->setExpanded(true);
+            below.push_back(child);
+          }
+        open = std::move(below);
+      }
+    }
+  }
+  // Containers that were open stay open (their rows are made as they open).
+  const QSet<QString> open = expanded_;
+  for (const QString& k : open) {
+    const int archive = k.section(QLatin1Char('\n'), 0, 0).toInt();
+    const std::string path = k.section(QLatin1Char('\n'), 1).toStdString();
+    if (QTreeWidgetItem* row = reveal(archive, path)) {
+      fetchChildren(row);
+      row->setExpanded(true);
+    }
+  }
+  tree_->resizeColumnToContents(kName);
+  tree_->setColumnWidth(kName, std::clamp(tree_->columnWidth(kName), 160, 320));
+}
+
+QTreeWidgetItem* ArchiveDock::nodeRow(int archive, const vfs::Node& node, bool flat) const {
+  const vfs::Archive* a = archiveAt(archive);
+  QString name = qstr(node.name);
+  if (node.kind == "group" && !node.detail.empty()) name += QStringLiteral(" (%1)").arg(qstr(node.detail));
+  if (flat) {
+    const std::string inner = a ? a->addressOf(node.path).inner : node.path;
+    if (!inner.empty() && node.kind != "group") name = qstr(inner);
+  }
+  auto* row = new QTreeWidgetItem({name});
+  row->setData(kName, kRowRole, static_cast<int>(Row::Node));
+  row->setData(kName, kArchiveRole, archive);
+  row->setData(kName, kPathRole, QByteArray::fromStdString(node.path));
+  row->setData(kName, kContainerRole, node.container);
+  if (!node.container && !node.has(vfs::Node::Deleted) && (node.size > 0 || node.kind == "file"))
+    setBytes(row, node.size);
+  if (node.kind != "group") row->setText(kDetails, qstr(node.detail));
+  if (a) row->setToolTip(kName, qstr(a->addressOf(node.path).str()));
+  row->setToolTip(kDetails, row->text(kDetails));
+  if (node.kind == "group") row->setFlags(row->flags() & ~Qt::ItemIsSelectable);
+  if (node.has(vfs::Node::Deleted)) {
+    row->setText(kName, tr("%1 (deleted)").arg(name));
+    row->setToolTip(kName, tr("%1: deleted (its slot remains)").arg(row->toolTip(kName)));
+    greyOut(row, true);
+  } else if (node.has(vfs::Node::Overridden)) {
+    row->setText(kName, tr("%1 (overridden)").arg(name));
+    row->setToolTip(kName, tr("Hidden by an earlier archive or an earlier entry of the same path"));
+    greyOut(row, false);
+  } else if (node.has(vfs::Node::Unreadable)) {
+    row->setText(kName, tr("%1 (unreadable)").arg(name));
+    for (int c = 0; c < kColumns; ++c) row->setForeground(c, QColor(Qt::darkRed));
+  }
+  if (node.container && !flat) {
+    auto* placeholder = new QTreeWidgetItem(row, {tr("…")});
+    placeholder->setData(kName, kRowRole, static_cast<int>(Row::Placeholder));
+  }
+  return row;
+}
+
+void ArchiveDock::fetchChildren(QTreeWidgetItem* item) {
+  if (item->childCount() != 1 || rowKind(item->child(0)) != Row::Placeholder) return;
+  delete item->takeChild(0);
+  const int archive = rowArchive(item);
+  const vfs::Archive* a = archiveAt(archive);
+  if (!a) return;
+  QList<QTreeWidgetItem*> rows;
+  for (const vfs::Node& n : a->children(rowPath(item))) rows << nodeRow(archive, n, false);
+  item->addChildren(rows);  // one insertion: a folder of 50,000 files appears at once
+}
+
+QTreeWidgetItem* ArchiveDock::reveal(int archive, const std::string& path) {
+  QTreeWidgetItem* top = nullptr;
+  for (int i = 0; i < tree_->topLevelItemCount() && !top; ++i)
+    if (rowArchive(tree_->topLevelItem(i)) == archive) top = tree_->topLevelItem(i);
+  if (!top || path.empty()) return top;
+  // The chain of containers from the root down to the node.
+  std::vector<std::string> chain;
+  for (std::string p = path;;) {
+    chain.push_back(p);
+    const auto slash = p.find_last_of('/');
+    if (slash == std::string::npos) break;
+    p = p.substr(0, slash);
+  }
+  std::reverse(chain.begin(), chain.end());
+  QTreeWidgetItem* at = top;
+  const std::string topPath = rowPath(top);  // the one file of an archive shown as its row
+  if (!topPath.empty()) {
+    if (chain.empty() || chain.front() != topPath) return nullptr;
+    chain.erase(chain.begin());
+    if (chain.empty()) return top;
+  }
+  for (const std::string& step : chain) {
+    fetchChildren(at);
+    QTreeWidgetItem* next = nullptr;
+    for (int c = 0; c < at->childCount() && !next; ++c)
+      if (rowPath(at->child(c)) == step) next = at->child(c);
+    if (!next) {
+      // A path that is not a chain of '/'-separated containers (a copy's own path): search the
+      // children of the last container reached for the node itself.
+      for (int c = 0; c < at->childCount() && !next; ++c)
+        if (rowPath(at->child(c)) == path) next = at->child(c);
+      if (!next) return nullptr;
+      at->setExpanded(true);
+      return next;
+    }
+    at->setExpanded(true);
+    at = next;
+  }
+  return at;
 }
 
 QString ArchiveDock::filter() const { return filter_->text(); }
 
 void ArchiveDock::setFilter(const QString& text) {
-  if (filter_->text() != text) {
-    filter_->setText(text);  // comes back here through textChanged
-    return;
+  {
+    const QSignalBlocker block(filter_);
+    filter_->setText(text);
   }
-  const QString needle = text.trimmed();
-  for (int f = 0; f < tree_->topLevelItemCount(); ++f) {
-    QTreeWidgetItem* file = tree_->topLevelItem(f);
-    bool fileShown = false;
-    for (int g = 0; g < file->childCount(); ++g) {
-      QTreeWidgetItem* group = file->child(g);
-      bool groupShown = false;
-      for (int r = 0; r < group->childCount(); ++r) {
-        QTreeWidgetItem* row = group->child(r);
-        const bool shown = needle.isEmpty() || row->text(0).contains(needle, Qt::CaseInsensitive);
-        row->setHidden(!shown);
-        groupShown = groupShown || shown;
-      }
-      group->setHidden(!groupShown);
-      if (groupShown && !needle.isEmpty()) group->setExpanded(true);
-      fileShown = fileShown || groupShown;
-    }
-    file->setHidden(!fileShown && !needle.isEmpty());
-  }
-  updateGroupLabels();
+  debounce_->stop();
+  applyFilter();
 }
 
-void ArchiveDock::updateGroupLabels() {
-  for (int f = 0; f < tree_->topLevelItemCount(); ++f) {
-    QTreeWidgetItem* file = tree_->topLevelItem(f);
-    for (int g = 0; g < file->childCount(); ++g) {
-      QTreeWidgetItem* group = file->child(g);
-      int shown = 0;
-      for (int r = 0; r < group->childCount(); ++r) shown += !group->child(r)->isHidden();
-      const QString title = kindTitle(static_cast<brf::Section>(group->data(0, kKindRole).toInt()));
-      group->setText(0, shown == group->childCount()
-                            ? QStringLiteral("%1 (%2)").arg(title).arg(shown)
-                            : tr("%1 (%2 of %3)").arg(title).arg(shown).arg(group->childCount()));
+void ArchiveDock::applyFilter() {
+  const QString needle = filter_->text().trimmed();
+  views_->setCurrentWidget(needle.isEmpty() ? tree_ : matches_);
+  const QSignalBlocker block(matches_);
+  matches_->clear();
+  if (needle.isEmpty() || archives_.empty()) return updateStatus();
+  const std::string n = needle.toStdString();
+  QList<QTreeWidgetItem*> rows;
+  std::size_t found = 0;
+  const auto& all = archives_.archives();
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const auto hits = all[i]->search(n, kMaxMatches + 1);
+    for (const vfs::Node& node : hits) {
+      if (node.kind == "group") continue;
+      if (++found <= static_cast<std::size_t>(kMaxMatches)) rows << nodeRow(static_cast<int>(i), node, true);
     }
   }
+  if (found > static_cast<std::size_t>(kMaxMatches)) {
+    auto* more = new QTreeWidgetItem({tr("… more than %1: refine the filter").arg(QLocale().toString(kMaxMatches))});
+    more->setData(kName, kRowRole, static_cast<int>(Row::More));
+    more->setFlags(Qt::ItemIsEnabled);
+    rows << more;
+  }
+  matches_->addTopLevelItems(rows);
+  updateStatus();
 }
 
-int ArchiveDock::visibleRecords(brf::Section kind) const {
-  int n = 0;
-  for (QTreeWidgetItemIterator it(tree_); *it; ++it)
-    if (isRecord(*it) && refOf(*it).kind == kind && !(*it)->isHidden() &&
-        !(*it)->parent()->isHidden())
-      ++n;
-  return n;
+ArchiveDock::Row ArchiveDock::rowKind(const QTreeWidgetItem* item) {
+  return static_cast<Row>(item->data(kName, kRowRole).toInt());
 }
 
-std::vector<brf::RecordRef> ArchiveDock::selectedRecords() const {
-  std::vector<brf::RecordRef> out;
-  for (QTreeWidgetItemIterator it(tree_, QTreeWidgetItemIterator::Selected); *it; ++it)
-    if (isRecord(*it)) out.push_back(refOf(*it));
+int ArchiveDock::rowArchive(const QTreeWidgetItem* item) {
+  return item->data(kName, kArchiveRole).isValid() ? item->data(kName, kArchiveRole).toInt() : -1;
+}
+
+std::string ArchiveDock::rowPath(const QTreeWidgetItem* item) {
+  return item->data(kName, kPathRole).toByteArray().toStdString();
+}
+
+std::optional<vfs::Node> ArchiveDock::rowNode(const QTreeWidgetItem* item) const {
+  if (!item || rowKind(item) != Row::Node) return std::nullopt;
+  const vfs::Archive* a = archiveAt(rowArchive(item));
+  return a ? a->node(rowPath(item)) : std::nullopt;
+}
+
+QTreeWidget* ArchiveDock::currentView() const {
+  return views_->currentWidget() == matches_ ? matches_ : tree_;
+}
+
+std::vector<ArchiveDock::Picked> ArchiveDock::selectedNodes() const {
+  std::vector<Picked> out;
+  for (QTreeWidgetItemIterator it(currentView(), QTreeWidgetItemIterator::Selected); *it; ++it)
+    if (rowKind(*it) == Row::Node) out.push_back({rowArchive(*it), rowPath(*it)});
   return out;
 }
 
-void ArchiveDock::selectRecords(std::span<const brf::RecordRef> records) {
+std::vector<std::string> ArchiveDock::selectedPaths(int archive) const {
+  std::vector<std::string> out;
+  for (const Picked& p : selectedNodes())
+    if (p.archive == archive) out.push_back(p.path);
+  return out;
+}
+
+void ArchiveDock::selectNodes(int archive, const std::vector<std::string>& paths) {
+  if (currentView() != tree_) setFilter({});
   {
     const QSignalBlocker block(tree_);
     tree_->clearSelection();
     QTreeWidgetItem* first = nullptr;
-    for (QTreeWidgetItemIterator it(tree_); *it; ++it)
-      if (isRecord(*it) && std::find(records.begin(), records.end(), refOf(*it)) != records.end()) {
-        (*it)->setSelected(true);
-        if (!first) first = *it;
+    for (const std::string& p : paths)
+      if (QTreeWidgetItem* row = reveal(archive, p)) {
+        row->setSelected(true);
+        if (!first) first = row;
       }
     if (first) tree_->scrollToItem(first);
   }
-  emit recordsSelected();
+  selectionChanged();
 }
 
-void ArchiveDock::setFittingSkeletons(std::span<const brf::RecordRef> skeletons,
-                                      const QString& automatic,
-                                      std::optional<brf::RecordRef> chosen) {
+void ArchiveDock::selectionChanged() {
+  updateStatus();
+  // A pick in an archive that shows models, or a pick taken back there, changes the model.
+  int archive = -1;
+  for (const Picked& p : selectedNodes())
+    if (showsModels(p.archive)) {
+      archive = p.archive;
+      break;
+    }
+  if (archive < 0)
+    for (std::size_t i = 0; i < archives_.archives().size(); ++i)
+      if (showsModels(static_cast<int>(i))) {
+        archive = static_cast<int>(i);
+        break;
+      }
+  if (archive >= 0) emit picked(archive);
+}
+
+void ArchiveDock::setSkeletons(const std::vector<vfs::Node>& fitting, const QString& automatic,
+                               const std::optional<std::string>& chosen) {
   const QSignalBlocker block(skeletons_);
   skeletons_->clear();
-  const auto label = [this](const brf::RecordRef& r) {
-    const brf::Source& src = sources_[r.source];
-    return tr("%1 (%2 bones)")
-        .arg(QString::fromStdString(brf::recordName(src, r.kind, r.index)))
-        .arg(src.doc->skeletons[r.index].bones.size());
-  };
   skeletons_->addItem(automatic.isEmpty() ? tr("automatic: none") : tr("automatic: %1").arg(automatic));
-  for (const brf::RecordRef& r : skeletons) {
-    skeletons_->addItem(label(r), QVariantList{static_cast<int>(r.source), static_cast<int>(r.index)});
-    skeletons_->setItemData(skeletons_->count() - 1,
-                            QString::fromStdString(sources_[r.source].name), Qt::ToolTipRole);
-    if (chosen && *chosen == r) skeletons_->setCurrentIndex(skeletons_->count() - 1);
+  for (const vfs::Node& s : fitting) {
+    skeletons_->addItem(tr("%1 (%2)").arg(qstr(s.name), qstr(s.detail)), QByteArray::fromStdString(s.path));
+    if (chosen && *chosen == s.path) skeletons_->setCurrentIndex(skeletons_->count() - 1);
   }
-  skeletons_->setEnabled(!skeletons.empty());
-  skeletonLabel_->setEnabled(!skeletons.empty());
+  skeletons_->setEnabled(!fitting.empty());
+  skeletonLabel_->setEnabled(!fitting.empty());
+  bool models = false;
+  for (std::size_t i = 0; i < archives_.archives().size(); ++i) models |= showsModels(static_cast<int>(i));
+  skeletons_->setVisible(models);
+  skeletonLabel_->setVisible(models);
 }
 
-std::optional<brf::RecordRef> ArchiveDock::chosenSkeleton() const {
-  const QVariantList v = skeletons_->currentData().toList();
-  if (v.size() != 2) return std::nullopt;
-  return brf::RecordRef{static_cast<std::size_t>(v[0].toInt()), brf::Section::Skeleton,
-                        static_cast<std::size_t>(v[1].toInt())};
+std::optional<std::string> ArchiveDock::chosenSkeleton() const {
+  const QVariant v = skeletons_->currentData();
+  if (!v.isValid()) return std::nullopt;
+  return v.toByteArray().toStdString();
 }
 
-void ArchiveDock::chooseSkeleton(std::optional<brf::RecordRef> skeleton) {
+void ArchiveDock::chooseSkeleton(const std::optional<std::string>& path) {
   int index = 0;
-  for (int i = 1; i < skeletons_->count() && skeleton; ++i) {
-    const QVariantList v = skeletons_->itemData(i).toList();
-    if (v.size() == 2 && static_cast<std::size_t>(v[0].toInt()) == skeleton->source &&
-        static_cast<std::size_t>(v[1].toInt()) == skeleton->index)
-      index = i;
-  }
+  for (int i = 1; i < skeletons_->count() && path; ++i)
+    if (skeletons_->itemData(i).toByteArray().toStdString() == *path) index = i;
   if (index == skeletons_->currentIndex()) return;
   skeletons_->setCurrentIndex(index);  // emits skeletonChosen
+}
+
+std::vector<vfs::Node> ArchiveDock::selectedFiles(int* archive) const {
+  const auto picked = selectedNodes();
+  if (picked.empty()) return {};
+  const int which = picked.front().archive;
+  if (archive) *archive = which;
+  const vfs::Archive* a = archiveAt(which);
+  if (!a) return {};
+  std::vector<std::string> paths;
+  for (const Picked& p : picked)
+    if (p.archive == which) paths.push_back(p.path);
+  return formats::selectFiles(*a, paths);
+}
+
+Extraction* ArchiveDock::extract(int archive, const std::vector<vfs::Node>& files, const QString& folder) {
+  if (files.empty() || (extraction_ && !extraction_->done())) return nullptr;
+  const auto& all = archives_.archives();
+  if (archive < 0 || static_cast<std::size_t>(archive) >= all.size()) return nullptr;
+  if (extraction_) extraction_->deleteLater();
+  extraction_ = new Extraction(formats::extractItemsOf(all[static_cast<std::size_t>(archive)], files), folder, this);
+  connect(extraction_, &Extraction::finished, this, &ArchiveDock::finishExtraction);
+  extraction_->start();
+  updateStatus();
+  return extraction_;
+}
+
+Extraction* ArchiveDock::extractAll(const QString& folder) {
+  if (archives_.empty() || (extraction_ && !extraction_->done())) return nullptr;
+  std::vector<formats::ExtractItem> items;
+  for (const auto& a : archives_.archives()) {
+    auto more = formats::extractItemsOf(a, a->files(""));
+    items.insert(items.end(), std::make_move_iterator(more.begin()), std::make_move_iterator(more.end()));
+  }
+  if (items.empty()) return nullptr;
+  if (extraction_) extraction_->deleteLater();
+  extraction_ = new Extraction(std::move(items), folder, this);
+  connect(extraction_, &Extraction::finished, this, &ArchiveDock::finishExtraction);
+  extraction_->start();
+  updateStatus();
+  return extraction_;
+}
+
+namespace {
+
+// The folder an extraction starts in: the last one used, else the open archives' own.
+QString startFolder(const vfs::FileSystem& archives) {
+  const QString last = QSettings().value(QStringLiteral("archive/extractDirectory")).toString();
+  if (!last.isEmpty() && QFileInfo(last).isDir()) return last;
+  for (const auto& a : archives.archives())
+    for (const auto& f : a->files()) return QFileInfo(qstr(f)).absolutePath();
+  return {};
+}
+
+}  // namespace
+
+void ArchiveDock::extractSelectedDialog() {
+  int archive = -1;
+  auto files = selectedFiles(&archive);
+  if (files.empty()) {
+    QMessageBox::information(this, tr("Extract"), tr("Select files or folders to extract."));
+    return;
+  }
+  const QString folder = QFileDialog::getExistingDirectory(
+      this, tr("Extract %1 files into").arg(files.size()), startFolder(archives_));
+  if (folder.isEmpty()) return;
+  QSettings().setValue(QStringLiteral("archive/extractDirectory"), folder);
+  extract(archive, files, folder);
+}
+
+void ArchiveDock::extractAllDialog() {
+  if (archives_.empty()) return;
+  const QString folder =
+      QFileDialog::getExistingDirectory(this, tr("Extract every file into"), startFolder(archives_));
+  if (folder.isEmpty()) return;
+  QSettings().setValue(QStringLiteral("archive/extractDirectory"), folder);
+  extractAll(folder);
+}
+
+void ArchiveDock::finishExtraction() {
+  const Extraction& x = *extraction_;
+  emit info(tr("Extract: %1").arg(x.summary().section(QLatin1Char('\n'), 0, 1)));
+  emit diagnostics(x.problems());
+  auto* box = new QMessageBox(x.report().ok() ? QMessageBox::Information : QMessageBox::Warning,
+                              tr("Extract"), x.summary(), QMessageBox::Ok, this);
+  box->setAttribute(Qt::WA_DeleteOnClose);
+  box->open();  // not exec(): the viewer keeps running
+  updateStatus();
+  emit extractionFinished();
+}
+
+QStringList ArchiveDock::openAddresses(const QTreeWidgetItem* item) const {
+  const auto node = rowNode(item);
+  if (!node || node->container || node->has(vfs::Node::Deleted) || node->has(vfs::Node::Unreadable))
+    return {};
+  const int archive = rowArchive(item);
+  if (showsModels(archive)) return {};
+  const vfs::Archive* a = archiveAt(archive);
+  // The other files of the archive go along: the file system, and what a skin finds by name,
+  // stays whole.
+  const formats::Address address = a->addressOf(node->path);
+  QStringList out{qstr(address.str())};
+  for (const std::string& f : a->files())
+    if (f != address.file && !out.contains(qstr(f))) out << qstr(f);
+  return out;
+}
+
+void ArchiveDock::activate(QTreeWidgetItem* item) {
+  const auto node = rowNode(item);
+  if (!node || node->container) return;  // folders open in place
+  if (showsModels(rowArchive(item))) return;  // picking shows it already
+  if (node->has(vfs::Node::Deleted) || node->has(vfs::Node::Unreadable)) {
+    emit info(tr("%1 cannot be opened: it is %2")
+                  .arg(item->toolTip(kName),
+                       node->has(vfs::Node::Deleted) ? tr("deleted") : tr("outside the file")));
+    return;
+  }
+  emit openRequested(openAddresses(item));
+}
+
+void ArchiveDock::fillMenu(QMenu& menu, QTreeWidget* view, QTreeWidgetItem* item) {
+  const auto node = rowNode(item);
+  const int archive = item ? rowArchive(item) : -1;
+  if (node && showsModels(archive)) {
+    // Export… of the records selected, or of the one clicked when it is not among them.
+    std::vector<std::string> paths;
+    if (!item->isSelected()) paths.push_back(node->path);
+    else paths = selectedPaths(archive);
+    const QString label = paths.size() > 1 ? tr("Export %1 Records…").arg(paths.size()) : tr("Export…");
+    QAction* a = menu.addAction(label, this, [this, archive, paths] { emit exportNodesRequested(archive, paths); });
+    a->setEnabled(!paths.empty());
+    a->setToolTip(tr("Write the records as a model (glTF, OMF, cal3d) or as a file of records"));
+    menu.addSeparator();
+  } else if (node && !node->container) {
+    menu.addAction(tr("Open"), this, [this, item] { activate(item); });
+    const QStringList addresses = openAddresses(item);
+    QAction* x = menu.addAction(tr("Export…"), this, [this, addresses] { emit exportEntryRequested(addresses); });
+    x->setEnabled(!addresses.isEmpty());
+    x->setToolTip(tr("Write the entry as a model (glTF, OMF, cal3d), leaving the viewer as it is"));
+    menu.addSeparator();
+  }
+  QAction* some = menu.addAction(tr("Extract…"), this, &ArchiveDock::extractSelectedDialog);
+  some->setEnabled(!view->selectedItems().isEmpty());
+  menu.addAction(tr("Extract all…"), this, &ArchiveDock::extractAllDialog)->setEnabled(!archives_.empty());
+}
+
+void ArchiveDock::showMenu(QTreeWidget* view, const QPoint& at) {
+  QMenu menu(this);
+  fillMenu(menu, view, view->itemAt(at));
+  menu.exec(view->viewport()->mapToGlobal(at));
+}
+
+void ArchiveDock::updateStatus() {
+  const bool busy = extraction_ && !extraction_->done();
+  extractButton_->setEnabled(!archives_.empty() && !busy);
+  extractAllButton_->setEnabled(!archives_.empty() && !busy);
+  filter_->setEnabled(!archives_.empty());
+  if (archives_.empty()) return status_->setText(tr("Open a .pak, a .brf or a folder to browse it."));
+  const std::size_t n = archives_.archives().size();
+  QString text = n == 1 ? tr("1 archive") : tr("%1 archives").arg(n);
+  if (currentView() == matches_)
+    text += tr(", %1 found").arg(std::min(matches_->topLevelItemCount(), kMaxMatches));
+  if (const auto selected = selectedNodes().size()) text += tr(", %1 selected").arg(selected);
+  if (busy) text += tr(", extracting…");
+  status_->setText(text);
 }
 
 }  // namespace marrow::app

@@ -1,20 +1,33 @@
-// The records of the open BRF files as a tree: a node per file, a group per kind of record with
-// its count, a row per record with its key figures. A filter finds records by name across every
-// open file; selecting records says what the viewer shows (main_window.cpp builds the model).
+// Everything open that holds other things, as one tree over the virtual file system
+// (formats/io/vfs.h): paks as one file system, BRF files with their records by kind, folders.
+// Folders fill when they open (100,000 entries cost only the top level); one filter lists what
+// matches across every archive, flat; one context menu opens, exports and extracts.
+//
+// Archives of files (paks, folders): double-click opens an entry as the model. Archives whose
+// nodes are parts of one model (BRF records, formats/model/model_archive.h): selecting them shows
+// them (MainWindow asks the archive what they make), with a skeleton picker.
 #pragma once
 
 #include <QDockWidget>
+#include <QPointer>
+#include <QSet>
+#include <QStringList>
 
 #include <optional>
-#include <span>
+#include <string>
 #include <vector>
 
-#include "formats/brf/brf.h"
+#include "app/gui/extraction.h"  // QPointer needs the whole type
+#include "formats/io/diagnostics.h"
+#include "formats/io/vfs.h"
 
 class QComboBox;
 class QLabel;
 class QLineEdit;
 class QMenu;
+class QStackedWidget;
+class QTimer;
+class QToolButton;
 class QTreeWidget;
 class QTreeWidgetItem;
 
@@ -24,50 +37,117 @@ class ArchiveDock : public QDockWidget {
   Q_OBJECT
 
  public:
+  enum Column { kName, kSize, kDetails, kColumns };
+  static constexpr int kMaxMatches = 5000;
+
+  // What a row stands for.
+  enum class Row {
+    Placeholder,  // the child of a folder not opened yet
+    Archive,      // one archive of the file system
+    Node,         // a node of an archive
+    More,         // "… N more" under a capped match list
+  };
+
   explicit ArchiveDock(QWidget* parent = nullptr);
+  ~ArchiveDock() override;
 
-  // The open files (empty: none is a BRF). Clears the selection and the skeleton choice.
-  void setSources(std::span<const formats::brf::Source> sources);
+  // The archives of the open document (none: nothing to browse). The same archives again (an
+  // entry of them was opened) keep the folders that were open, the selection and the filter.
+  void setArchives(const formats::vfs::FileSystem& archives);
+  const formats::vfs::FileSystem& archives() const { return archives_; }
+  bool empty() const { return archives_.empty(); }
+  const formats::vfs::Archive* archiveAt(int index) const;
 
-  // Records by name, case-insensitive substring, across all files; groups left empty are hidden.
+  // Nodes by name, case-insensitive substring, across every archive; immediate.
   void setFilter(const QString& text);
   QString filter() const;
 
-  // The records selected (files and groups are not records), in tree order.
-  std::vector<formats::brf::RecordRef> selectedRecords() const;
-  void selectRecords(std::span<const formats::brf::RecordRef> records);
+  QTreeWidget* tree() const { return tree_; }        // the lazy tree
+  QTreeWidget* matches() const { return matches_; }  // the filter's flat list
+  static Row rowKind(const QTreeWidgetItem* item);
+  static int rowArchive(const QTreeWidgetItem* item);
+  static std::string rowPath(const QTreeWidgetItem* item);
+  std::optional<formats::vfs::Node> rowNode(const QTreeWidgetItem* item) const;
+  // The row of a node in the tree, opening the containers above it; null if there is none.
+  QTreeWidgetItem* reveal(int archive, const std::string& path);
 
-  // The skeletons that fit what is shown (brf::fittingSkeletons), the one the automatic choice
-  // uses (empty: none), and the one the user picked, or nothing for "automatic".
-  void setFittingSkeletons(std::span<const formats::brf::RecordRef> skeletons,
-                           const QString& automatic,
-                           std::optional<formats::brf::RecordRef> chosen);
-  std::optional<formats::brf::RecordRef> chosenSkeleton() const;
-  void chooseSkeleton(std::optional<formats::brf::RecordRef> skeleton);  // emits skeletonChosen
+  struct Picked {
+    int archive = -1;
+    std::string path;
+  };
+  // The nodes selected in the view shown, in order.
+  std::vector<Picked> selectedNodes() const;
+  // Selects these nodes of one archive in the tree (revealing them); emits picked().
+  void selectNodes(int archive, const std::vector<std::string>& paths);
+  // The paths selected in one archive.
+  std::vector<std::string> selectedPaths(int archive) const;
 
-  QTreeWidget* tree() const { return tree_; }
-  // The tree's context menu for a right-click on `item` (null: empty space): Export… of the
-  // records selected, or of the record clicked when it is not among them.
-  void fillMenu(QMenu& menu, QTreeWidgetItem* item);
-  // The rows visible under the filter, per kind (for the group labels and for tests).
-  int visibleRecords(formats::brf::Section kind) const;
+  // The skeleton picker of archives that show models: the skeletons that fit, the automatic
+  // choice's name, the user's choice (a node path) when it still fits.
+  void setSkeletons(const std::vector<formats::vfs::Node>& fitting, const QString& automatic,
+                    const std::optional<std::string>& chosen);
+  std::optional<std::string> chosenSkeleton() const;
+  void chooseSkeleton(const std::optional<std::string>& path);  // emits skeletonChosen
+
+  // The files extraction writes for the selection (files under folders included), of the
+  // archive of the first node selected.
+  std::vector<formats::vfs::Node> selectedFiles(int* archive) const;
+  // Extracts into `folder` off the GUI thread; null when there is nothing or one is running.
+  Extraction* extract(int archive, const std::vector<formats::vfs::Node>& files, const QString& folder);
+  Extraction* extractAll(const QString& folder);
+  Extraction* extraction() const { return extraction_; }
+
+  // What a double-click opens for a row of an archive of files: the node's address and every
+  // other file of its archive (the file system its parts are found in); empty otherwise.
+  QStringList openAddresses(const QTreeWidgetItem* item) const;
+  // The context menu of `view` for a right-click on `item` (null: empty space).
+  void fillMenu(QMenu& menu, QTreeWidget* view, QTreeWidgetItem* item);
+
+ public slots:
+  void extractSelectedDialog();
+  void extractAllDialog();
 
  signals:
-  void recordsSelected();
+  // Nodes were picked (or unpicked) in an archive that shows models.
+  void picked(int archive);
   void skeletonChosen();
-  // Export… was chosen for these records (main_window.cpp asks where and writes them).
-  void exportRequested(const std::vector<formats::brf::RecordRef>& records);
+  // The addresses to open as the document.
+  void openRequested(const QStringList& addresses);
+  // Export… of nodes of an archive that shows models (its records), or of an entry of an
+  // archive of files (the addresses to load it from, as openRequested's).
+  void exportNodesRequested(int archive, const std::vector<std::string>& paths);
+  void exportEntryRequested(const QStringList& addresses);
+  void diagnostics(const marrow::formats::Diagnostics& diagnostics);
+  void info(const QString& message);
+  void extractionFinished();
 
  private:
-  void fill();
-  void addFile(std::size_t source);
-  void updateGroupLabels();
+  void rebuild();
+  QTreeWidgetItem* nodeRow(int archive, const formats::vfs::Node& node, bool flat) const;
+  void fetchChildren(QTreeWidgetItem* item);
+  void applyFilter();
+  void activate(QTreeWidgetItem* item);
+  void selectionChanged();
+  void showMenu(QTreeWidget* view, const QPoint& at);
+  void finishExtraction();
+  QTreeWidget* currentView() const;
+  void updateStatus();
+  bool showsModels(int archive) const;
 
-  std::vector<formats::brf::Source> sources_;
+  formats::vfs::FileSystem archives_;
+  QStringList titles_;   // to tell the same archives set again
+  QSet<QString> expanded_;  // "archive\npath" of the containers open in the tree
   QLineEdit* filter_;
-  QComboBox* skeletons_;
+  QTimer* debounce_;
   QLabel* skeletonLabel_;
+  QComboBox* skeletons_;
+  QToolButton* extractButton_;
+  QToolButton* extractAllButton_;
+  QStackedWidget* views_;
   QTreeWidget* tree_;
+  QTreeWidget* matches_;
+  QLabel* status_;
+  QPointer<Extraction> extraction_;
 };
 
 }  // namespace marrow::app

@@ -97,9 +97,11 @@ class PropertiesDock : public QDockWidget {
   explicit PropertiesDock(QWidget* parent = nullptr);
   void show(const Document& doc, const MeshControls& controls, ItemKind kind, int index);
   void showBone(const formats::Scene& scene, int bone);
-  // A texture or shader record of an open BRF file (properties_brf.cpp): its fields, and for a
-  // texture whether the model found its image (a thumbnail when it did).
-  void showBrfRecord(const Document& doc, const formats::brf::RecordRef& record);
+  // A node of an archive that is not part of a model on its own (a BRF texture or shader): the
+  // archive's properties of it, and for an image the file the model found ("" when it names
+  // none), with a thumbnail when it was decoded.
+  void showNode(const formats::vfs::Archive& archive, const std::string& path,
+                const QString& imagePath, const QImage& image);
   void clear();
 
  signals:

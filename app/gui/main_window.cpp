@@ -21,10 +21,10 @@
 #include <QToolButton>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "app/export.h"
 #include "app/gui/archive_dock.h"
+#include "formats/format_table.h"
+#include "formats/model/model_archive.h"
 #include "app/gui/docks.h"
-#include "app/gui/pak_dock.h"
 #include "app/gui/table_dock.h"
 #include "app/gui/timeline_dock.h"
 #include "app/gui/viewport.h"
@@ -34,10 +34,19 @@ namespace marrow::app {
 
 namespace {
 constexpr int kMaxRecent = 10;
-const char* kFileFilter =
-    "Models (*.omf *.cfg *.csf *.cmf *.caf *.crf *.xsf *.xmf *.xaf *.xrf *.gltf *.glb *.fbx *.dae *.x *.smd *.md5mesh *.md5anim *.obj *.3ds *.bvh *.ms3d "
-    "*.b3d *.ply *.stl *.blend *.lwo *.ase *.md2 *.md3 *.mdl *.xml *.ogex *.3mf *.brf *.pak);;"
-    "Mount&Blade resources (*.brf);;Dragon Nest archives (*.pak);;All files (*)";
+// The Open dialog's filters, from the format table: everything Marrow reads, then each format.
+QString openFilter() {
+  QStringList filters{QObject::tr("Everything Marrow reads (%1)").arg(QString::fromStdString(formats::readPattern()))};
+  for (const formats::FormatDescriptor* f : formats::formatTable()) {
+    if (!f->reads()) continue;
+    QStringList patterns;
+    for (std::string_view e : f->extensions) patterns << QStringLiteral("*.") + QString::fromUtf8(e.data(), static_cast<qsizetype>(e.size()));
+    filters << QStringLiteral("%1 (%2)").arg(QString::fromUtf8(f->name.data(), static_cast<qsizetype>(f->name.size())),
+                                            patterns.join(QLatin1Char(' ')));
+  }
+  filters << QObject::tr("All files (*)");
+  return filters.join(QStringLiteral(";;"));
+}
 
 }  // namespace
 
@@ -73,8 +82,7 @@ void MainWindow::createDocks() {
   timeline_ = new TimelineDock(&player_, this);
   addDockWidget(Qt::LeftDockWidgetArea, scene_);
   tabifyDockWidget(scene_, archive_);
-  pak_ = new PakDock(this);
-  tabifyDockWidget(archive_, pak_);
+  archive_->hide();  // shown when something browsable is open
   scene_->raise();
   addDockWidget(Qt::LeftDockWidgetArea, bones_);
   addDockWidget(Qt::RightDockWidgetArea, properties_);
@@ -106,13 +114,17 @@ void MainWindow::createDocks() {
         tr("Bone %1 (#%2): click to select").arg(QString::fromStdString(name)).arg(bone));
   });
   connect(scene_, &SceneDock::materialVisibilityChanged, viewport_, &Viewport::setMaterialVisible);
-  connect(archive_, &ArchiveDock::recordsSelected, this, &MainWindow::showPickedRecords);
-  connect(archive_, &ArchiveDock::skeletonChosen, this, &MainWindow::showPickedRecords);
-  connect(pak_, &PakDock::openRequested, this, &MainWindow::openFiles);
-  connect(pak_, &PakDock::diagnostics, log_, &LogDock::addDiagnostics);
-  connect(pak_, &PakDock::info, log_, &LogDock::addInfo);
-  connect(archive_, &ArchiveDock::exportRequested, this, &MainWindow::exportRecordsDialog);
-  connect(pak_, &PakDock::exportRequested, this, &MainWindow::exportEntryDialog);
+  connect(archive_, &ArchiveDock::picked, this, &MainWindow::showPicked);
+  connect(archive_, &ArchiveDock::skeletonChosen, this, [this] {
+    for (std::size_t i = 0; doc_ && i < doc_->archives.archives().size(); ++i)
+      if (dynamic_cast<const formats::ModelArchive*>(doc_->archives.archives()[i].get()))
+        return showPicked(static_cast<int>(i));
+  });
+  connect(archive_, &ArchiveDock::openRequested, this, &MainWindow::openFiles);
+  connect(archive_, &ArchiveDock::diagnostics, log_, &LogDock::addDiagnostics);
+  connect(archive_, &ArchiveDock::info, log_, &LogDock::addInfo);
+  connect(archive_, &ArchiveDock::exportNodesRequested, this, &MainWindow::exportNodesDialog);
+  connect(archive_, &ArchiveDock::exportEntryRequested, this, &MainWindow::exportEntryDialog);
   connect(timeline_, &TimelineDock::clipChanged, this, [this] {
     if (!player_.mismatch().empty())
       statusBar()->showMessage(QString::fromStdString(player_.mismatch()), 8000);
@@ -208,7 +220,7 @@ void MainWindow::createActions() {
   createInspectionActions();
   viewMenu_->addSeparator();
   viewMenu_->addAction(tables_->toggleViewAction());
-  for (QDockWidget* d : std::initializer_list<QDockWidget*>{scene_, archive_, pak_, bones_, properties_, timeline_, log_})
+  for (QDockWidget* d : std::initializer_list<QDockWidget*>{scene_, archive_, bones_, properties_, timeline_, log_})
     viewMenu_->addAction(d->toggleViewAction());
 
   QMenu* play = menuBar()->addMenu(tr("&Playback"));
@@ -396,23 +408,25 @@ void MainWindow::setDocument(Document doc) {
   doc_ = std::make_unique<Document>(std::move(doc));
   filesScene_ = doc_->scene;
   filesTextures_ = doc_->textures;
-  shown_ = {};
-  archive_->setSources(doc_->brf);
-  pak_->setPaks(doc_->paks);
-  if (doc_->paks) pak_->raise();
+  onScreen_.reset();
+  archive_->setArchives(doc_->archives);
+  archive_->setVisible(!doc_->archives.empty());
+  if (!doc_->archives.empty()) archive_->raise();
   tables_->setScene(filesScene_);
   tables_->setVisible(tables_->hasTables());
   if (tables_->hasTables()) {
     tables_->raise();
     resizeDocks({tables_}, {height() / 2}, Qt::Vertical);  // rows want room
   }
-  if (!doc_->brf.empty()) {
-    const auto& skeleton = filesScene_->skeleton;
-    archive_->setFittingSkeletons(fittingSkeletonsFor(doc_->brf, {}),
-                                  QString::fromStdString(skeleton.bones.empty() ? std::string() : skeleton.name),
-                                  std::nullopt);
-    archive_->raise();
-  }
+  // Archives that show models offer the skeletons their whole files fit.
+  for (const auto& a : doc_->archives.archives())
+    if (const auto* models = dynamic_cast<const formats::ModelArchive*>(a.get()))
+      if (auto whole = models->show({}, std::nullopt, std::nullopt)) {
+        const auto& skeleton = filesScene_->skeleton;
+        archive_->setSkeletons(whole->skeletons,
+                               QString::fromStdString(skeleton.bones.empty() ? std::string() : skeleton.name),
+                               std::nullopt);
+      }
   const std::optional<ViewState> restore = std::exchange(restore_, std::nullopt);
   showModel(!restore);
   const auto& s = *doc_->scene;
@@ -495,7 +509,7 @@ void MainWindow::openDialog() {
   QSettings settings;
   const QStringList files = QFileDialog::getOpenFileNames(
       this, tr("Open model files (several files form one model)"),
-      settings.value(QStringLiteral("lastDirectory")).toString(), tr(kFileFilter));
+      settings.value(QStringLiteral("lastDirectory")).toString(), openFilter());
   if (files.isEmpty()) return;
   settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(files.front()).absolutePath());
   openFiles(files);

@@ -11,7 +11,6 @@
 #include <string>
 
 #include "app/document.h"
-#include "app/gui/archive_choice.h"
 #include "app/gui/docks.h"
 #include "app/player.h"
 #include "app/retarget.h"
@@ -26,7 +25,6 @@ namespace marrow::app {
 class ArchiveDock;
 class BonesDock;
 class LogDock;
-class PakDock;
 class PropertiesDock;
 class SceneDock;
 class TableDock;
@@ -53,14 +51,14 @@ class MainWindow : public QMainWindow {
   BonesDock* bones() const { return bones_; }
   ArchiveDock* archive() const { return archive_; }
   PropertiesDock* properties() const { return properties_; }
-  PakDock* paks() const { return pak_; }
   TableDock* tables() const { return tables_; }
   Player& player() { return player_; }
 
-  // Where an export goes: asked with a file dialog whose filters are the export formats
-  // (`brf`: .brf offered too); an empty answer cancels. Tests put their own.
+  // Where an export goes: asked with a file dialog whose filters are the output formats
+  // (`records`: the formats written from archive records, .brf, offered too); an empty answer
+  // cancels. Tests put their own.
   using ExportPathChooser =
-      std::function<QString(const QString& title, const QString& suggestedName, bool brf)>;
+      std::function<QString(const QString& title, const QString& suggestedName, bool records)>;
   void setExportPathChooser(ExportPathChooser chooser) { chooseExportPath_ = std::move(chooser); }
   bool exporting() const { return !exports_.isEmpty(); }
 
@@ -97,13 +95,13 @@ class MainWindow : public QMainWindow {
   void exportDialog();
   // The model shown, written to `path` off the GUI thread (the format by its extension; the
   // current clip for .caf/.xaf, the selected material for .crf/.xrf; for .brf the records
-  // picked in the Archive dock, or the open BRF files).
+  // picked in the Archives dock, or the open BRF files).
   void exportTo(const QString& path);
-  // Records of the open BRF files as the viewer would show them, written to `path`; what is
-  // shown does not change.
-  void exportRecordsTo(const std::vector<formats::brf::RecordRef>& records, const QString& path);
-  // A Dragon Nest entry ("ARCHIVE.pak::path" and the paks it finds its parts in) loaded as the
-  // viewer would open it and written to `path`; what is shown does not change.
+  // Nodes of an archive that shows models (BRF records) as the viewer would show them, written
+  // to `path`; what is shown does not change.
+  void exportNodesTo(int archive, const std::vector<std::string>& paths, const QString& path);
+  // An entry of an archive of files ("ARCHIVE.pak::path" and the files it finds its parts in)
+  // loaded as the viewer would open it and written to `path`; what is shown does not change.
   void exportEntryTo(const QStringList& addresses, const QString& path);
 
  protected:
@@ -140,15 +138,14 @@ class MainWindow : public QMainWindow {
   void showWithAnimations();  // the model again, with the animation sources and the map
 
   // The archive dock (main_window_archive.cpp): picked records make the model shown.
-  void showPickedRecords();
-  void showChoice(const ArchiveChoice& choice);
-  void inspectRecord(const formats::brf::RecordRef& record);
+  void showPicked(int archive);
+  void inspectNodes(int archive, const std::vector<std::string>& paths, formats::Scene scene);
   std::vector<QImage> texturesFor(formats::Scene& scene);
   void logNewDiagnostics(const formats::Diagnostics& diagnostics);
 
   // Export (main_window.cpp): the job runs off the GUI thread, its outcome is reported here.
   void exportShown(const QString& path, bool interactive);
-  void exportRecordsDialog(const std::vector<formats::brf::RecordRef>& records);
+  void exportNodesDialog(int archive, const std::vector<std::string>& paths);
   void exportEntryDialog(const QStringList& addresses);
   void startExport(const QString& path, std::function<ExportJob()> job, bool interactive);
   void exportDone(QFutureWatcher<std::shared_ptr<ExportJob>>* watcher, const QString& path,
@@ -160,7 +157,6 @@ class MainWindow : public QMainWindow {
   BonesDock* bones_ = nullptr;
   PropertiesDock* properties_ = nullptr;
   LogDock* log_ = nullptr;
-  PakDock* pak_ = nullptr;
   TimelineDock* timeline_ = nullptr;
   TableDock* tables_ = nullptr;
   QMenu* recentMenu_ = nullptr;
@@ -185,7 +181,8 @@ class MainWindow : public QMainWindow {
   // The model of the whole files as loaded, shown again when no record is picked.
   std::shared_ptr<const formats::Scene> filesScene_;
   std::vector<QImage> filesTextures_;
-  ShownRecords shown_;
+  // What the last pick left on screen (ModelArchive::show); unset: everything.
+  std::optional<std::vector<std::string>> onScreen_;
   std::set<std::string> logged_;  // diagnostics already in the log, not repeated per pick
   bool morphsFromClip_ = false;   // the viewport's weights came from a clip, not the sliders
   Player player_;

@@ -8,14 +8,13 @@
 #include <algorithm>
 
 #include "app/gui/archive_dock.h"
+#include "formats/model/model_archive.h"
 #include "app/gui/main_window.h"
 #include "app/gui/timeline_dock.h"
 #include "app/gui/viewport.h"
 #include "render/gl/surface_look.h"
 
 namespace marrow::app {
-
-namespace brf = formats::brf;
 
 namespace {
 
@@ -31,41 +30,39 @@ bool needsFraming(const formats::Scene& before, const formats::Scene& next) {
 
 }  // namespace
 
-void MainWindow::showPickedRecords() {
-  if (!doc_ || doc_->brf.empty()) return;
-  const auto picked = archive_->selectedRecords();
-  const ArchiveChoice choice = chooseRecords(doc_->brf, picked, shown_, archive_->chosenSkeleton());
-  if (choice.show == ArchiveChoice::Show::KeepModel) {
-    inspectRecord(picked.front());
+void MainWindow::showPicked(int index) {
+  if (!doc_) return;
+  const auto& all = doc_->archives.archives();
+  if (index < 0 || static_cast<std::size_t>(index) >= all.size()) return;
+  const auto* models = dynamic_cast<const formats::ModelArchive*>(all[static_cast<std::size_t>(index)].get());
+  if (!models) return;
+  const std::vector<std::string> picked = archive_->selectedPaths(index);
+  auto shown = models->show(picked, onScreen_, archive_->chosenSkeleton());
+  if (!shown) {
+    log_->addError(shown.error());
+    statusBar()->showMessage(tr("Cannot show the records: %1").arg(QString::fromStdString(shown.error().describe())), 8000);
     return;
   }
-  showChoice(choice);
-}
+  using What = formats::ModelArchive::Shown::What;
+  if (shown->what == What::Inspect) return inspectNodes(index, picked, std::move(shown->scene));
 
-void MainWindow::showChoice(const ArchiveChoice& choice) {
   // The clip playing goes on playing where it was, if the new model has it.
-  const std::string clip = !choice.clip.empty() ? choice.clip
+  const std::string clip = !shown->clip.empty() ? shown->clip
                            : player_.clip()     ? player_.clip()->name
                                                 : std::string();
-  const bool sameClip = choice.clip.empty() && player_.clip();
+  const bool sameClip = shown->clip.empty() && player_.clip();
   const double time = player_.time();
-  const bool playing = player_.playing() || !choice.clip.empty();
+  const bool playing = player_.playing() || !shown->clip.empty();
   const std::shared_ptr<const formats::Scene> before = doc_->scene;
 
-  if (choice.show == ArchiveChoice::Show::WholeFiles) {
+  if (shown->what == What::WholeFiles) {
     doc_->scene = filesScene_;
     doc_->textures = filesTextures_;
   } else {
-    auto scene = brf::toScene(doc_->brf, choice.selection);
-    if (!scene) {
-      log_->addError(scene.error());
-      statusBar()->showMessage(tr("Cannot show the records: %1").arg(QString::fromStdString(scene.error().describe())), 8000);
-      return;
-    }
-    doc_->textures = texturesFor(*scene);
-    doc_->scene = std::make_shared<const formats::Scene>(std::move(scene).value());
+    doc_->textures = texturesFor(shown->scene);
+    doc_->scene = std::make_shared<const formats::Scene>(std::move(shown->scene));
   }
-  shown_ = choice.shown;
+  onScreen_ = shown->onScreen;
   showModel(needsFraming(*before, *doc_->scene));
 
   const auto& clips = doc_->scene->clips;
@@ -82,12 +79,10 @@ void MainWindow::showChoice(const ArchiveChoice& choice) {
   logNewDiagnostics(render::surfaceNotes(*doc_->scene));
 
   // The skeletons to choose from are those that fit what is now shown.
-  brf::Selection unchosen = choice.selection;
-  unchosen.skeleton.reset();
   const auto& skeleton = doc_->scene->skeleton;
-  archive_->setFittingSkeletons(fittingSkeletonsFor(doc_->brf, unchosen),
-                                QString::fromStdString(skeleton.bones.empty() ? std::string() : skeleton.name),
-                                choice.chosenSkeleton);
+  archive_->setSkeletons(shown->skeletons,
+                         QString::fromStdString(skeleton.bones.empty() ? std::string() : skeleton.name),
+                         shown->chosenSkeleton);
   const auto& s = *doc_->scene;
   statusBar()->showMessage(
       player_.mismatch().empty()
@@ -99,25 +94,36 @@ void MainWindow::showChoice(const ArchiveChoice& choice) {
       8000);
 }
 
-void MainWindow::inspectRecord(const brf::RecordRef& record) {
-  if (record.kind != brf::Section::Material) return properties_->showBrfRecord(*doc_, record);
-  // A material as the model has it (flags, shader, maps), with its textures found and decoded.
-  brf::Selection only;
-  only.meshes = only.bodies = only.animations = std::vector<brf::RecordRef>{};
-  only.materials = std::vector<brf::RecordRef>{record};
-  only.noSkeleton = true;
-  auto scene = brf::toScene(doc_->brf, only);
-  if (!scene) return log_->addError(scene.error());
-  Document material;
-  material.paths = doc_->paths;
-  material.textures = texturesFor(*scene);
-  material.scene = std::make_shared<const formats::Scene>(std::move(scene).value());
-  const std::string& name = brf::recordName(doc_->brf[record.source], record.kind, record.index);
-  const auto& materials = material.scene->materials;
-  const auto it = std::find_if(materials.begin(), materials.end(),
-                               [&](const formats::Material& m) { return m.name == name; });
-  if (it != materials.end())
-    properties_->show(material, controls_, ItemKind::Material, static_cast<int>(it - materials.begin()));
+void MainWindow::inspectNodes(int index, const std::vector<std::string>& paths, formats::Scene scene) {
+  const formats::vfs::Archive* a = archive_->archiveAt(index);
+  if (!a || paths.empty()) return;
+  // A material as a model has it (flags, shader, maps), with its textures found and decoded.
+  if (!scene.materials.empty()) {
+    Document material;
+    material.paths = doc_->paths;
+    material.textures = texturesFor(scene);
+    material.scene = std::make_shared<const formats::Scene>(std::move(scene));
+    const std::string name = a->node(paths.front()) ? a->node(paths.front())->name : std::string();
+    const auto& materials = material.scene->materials;
+    const auto it = std::find_if(materials.begin(), materials.end(),
+                                 [&](const formats::Material& m) { return m.name == name; });
+    properties_->show(material, controls_, ItemKind::Material,
+                      it != materials.end() ? static_cast<int>(it - materials.begin()) : 0);
+    return;
+  }
+  // Anything else (a texture, a shader): its fields, and the image the model found for it.
+  const auto node = a->node(paths.front());
+  QImage image;
+  QString imagePath;
+  if (node && filesScene_)
+    for (std::size_t i = 0; i < filesScene_->textures.size(); ++i)
+      if (filesScene_->textures[i].name == node->name) {
+        imagePath = filesScene_->textures[i].data.empty() ? tr("not found")
+                                                          : QString::fromStdString(filesScene_->textures[i].path);
+        if (i < filesTextures_.size()) image = filesTextures_[i];
+        break;
+      }
+  properties_->showNode(*a, paths.front(), imagePath, image);
 }
 
 std::vector<QImage> MainWindow::texturesFor(formats::Scene& scene) {

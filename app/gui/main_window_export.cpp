@@ -1,5 +1,5 @@
-// MainWindow's exports (app/export.h does the writing): File › Export…, and Export… on records
-// of the Archive dock and entries of the Pak dock, each off the GUI thread.
+// MainWindow's exports (formats/write.h does the writing): File › Export…, and Export… on
+// records and entries of the Archives dock, each off the GUI thread.
 #include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -9,12 +9,14 @@
 #include <QStatusBar>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include "app/export.h"
 #include "app/gui/archive_dock.h"
 #include "app/gui/docks.h"
 #include "app/gui/main_window.h"
-#include "app/gui/pak_dock.h"
 #include "app/gui/timeline_dock.h"
+#include "formats/format_table.h"
+#include "formats/io/file.h"
+#include "formats/model/model_archive.h"
+#include "formats/write.h"
 
 namespace marrow::app {
 
@@ -22,8 +24,8 @@ namespace marrow::app {
 struct ExportJob {
   formats::Diagnostics read;
   std::optional<formats::FormatError> loadError;
-  ExportResult result;
-  WrittenFiles written;
+  formats::WriteResult result;
+  formats::WrittenFiles written;
 };
 
 namespace {
@@ -31,18 +33,19 @@ namespace {
 // A file dialog whose filters are the export formats; the last format chosen (glTF binary at
 // first) is the default, and a name typed without a known extension gets the filter's.
 QString askExportPath(QWidget* parent, const QString& title, const QString& suggestedName,
-                      bool brf) {
+                      bool records) {
   QSettings settings;
   QStringList filters;
   QString selected;
   const QString last =
       settings.value(QStringLiteral("export/format"), QStringLiteral("glb")).toString();
-  for (const ExportFormat& f : exportFormats()) {
-    if (f.holds == ExportFormat::Holds::BrfRecords && !brf) continue;
-    filters << QString::fromStdString(exportFilter(f));
-    if (QString::fromUtf8(f.extension.data(), static_cast<qsizetype>(f.extension.size())) == last)
-      selected = filters.back();
-  }
+  for (const formats::FormatDescriptor* format : formats::formatTable())
+    for (const formats::OutputKind& f : format->outputs) {
+      if (f.holds == formats::Holds::Records && !records) continue;
+      filters << QString::fromStdString(formats::outputFilter(f));
+      if (QString::fromUtf8(f.extension.data(), static_cast<qsizetype>(f.extension.size())) == last)
+        selected = filters.back();
+    }
   if (selected.isEmpty()) selected = filters.front();
   const QString extension = selected.section(QStringLiteral("(*."), 1).chopped(1);
   const QString dir = settings
@@ -54,7 +57,7 @@ QString askExportPath(QWidget* parent, const QString& title, const QString& sugg
       filters.join(QStringLiteral(";;")), &selected);
   if (path.isEmpty()) return path;
   const QString chosen = selected.section(QStringLiteral("(*."), 1).chopped(1);
-  if (!exportFormatFor(path.toStdString())) path += QLatin1Char('.') + chosen;
+  if (!formats::outputFor(path.toStdString())) path += QLatin1Char('.') + chosen;
   settings.setValue(QStringLiteral("export/directory"), QFileInfo(path).absolutePath());
   settings.setValue(QStringLiteral("export/format"), QFileInfo(path).suffix().toLower());
   return path;
@@ -72,10 +75,14 @@ QString fileStem(QString name, bool dropExtension = false) {
 }
 
 // The job of writing a model already made, and the files it makes.
-ExportJob exportJob(const Document& doc, const std::string& path, const ExportOptions& options) {
+ExportJob exportJob(const Document& doc, const std::string& path, const formats::WriteOptions& options) {
   ExportJob job;
-  job.result = exportDocument(doc, path, options);
-  if (job.result.ok()) job.written = writeExportFiles(job.result.files);
+  job.result = formats::writeModel(doc.writeSource(), path, options);
+  if (job.result.ok()) {
+    std::vector<formats::FileToWrite> files;
+    for (const auto& f : job.result.files) files.push_back({f.path, f.bytes});
+    job.written = formats::writeFilesAtomically(files);
+  }
   job.result.files.clear();  // the bytes are on disk (or not): not kept until the GUI reads them
   return job;
 }
@@ -83,23 +90,28 @@ ExportJob exportJob(const Document& doc, const std::string& path, const ExportOp
 
 void MainWindow::exportDialog() {
   const formats::Scene* s = doc_ ? doc_->scene.get() : nullptr;
-  if (!s || (s->meshes.empty() && s->skeleton.empty() && s->clips.empty() && doc_->brf.empty())) {
+  const bool records = archive_->archives().empty() ? false : [this] {
+    for (const auto& a : doc_->archives.archives())
+      if (a->holdsRecords()) return true;
+    return false;
+  }();
+  if (!s || (s->meshes.empty() && s->skeleton.empty() && s->clips.empty() && !records)) {
     statusBar()->showMessage(tr("Nothing to export: open a model first"), 8000);
     return;
   }
   // Named after the first file, entry or record ("FILE.brf::SkinA.boots" keeps its dots).
   const QString first = doc_->paths.front();
-  const bool record = first.contains(QStringLiteral("::")) &&
-                      first.section(QStringLiteral("::"), 0, 0)
-                          .endsWith(QStringLiteral(".brf"), Qt::CaseInsensitive);
+  const formats::Address address = formats::Address::parse(first.toStdString());
+  const formats::FormatDescriptor* format = formats::detect({}, address.file);
+  const bool record = !address.whole() && format && format->hasRecords;
   const QString name =
       first == kDemoPath
           ? QStringLiteral("demo")
-          : fileStem(QFileInfo(first.section(QStringLiteral("::"), -1)).fileName(), !record);
+          : fileStem(QFileInfo(QString::fromStdString(std::string(address.leafName()))).fileName(), !record);
   const QString path =
       chooseExportPath_
-          ? chooseExportPath_(tr("Export %1").arg(doc_->title()), name, !doc_->brf.empty())
-          : askExportPath(this, tr("Export %1").arg(doc_->title()), name, !doc_->brf.empty());
+          ? chooseExportPath_(tr("Export %1").arg(doc_->title()), name, records)
+          : askExportPath(this, tr("Export %1").arg(doc_->title()), name, records);
   if (!path.isEmpty()) exportShown(path, true);
 }
 
@@ -113,63 +125,60 @@ void MainWindow::exportShown(const QString& path, bool interactive) {
     return;
   }
   // What is shown now decides: the clip playing, the material selected, the records picked.
-  ExportOptions options;
+  formats::WriteOptions options;
   if (player_.clipIndex() >= 0) options.clipIndex = static_cast<std::size_t>(player_.clipIndex());
   if (material_ >= 0) options.materialIndex = static_cast<std::size_t>(material_);
-  if (const auto picked = archive_->selectedRecords(); !picked.empty()) options.brfRecords = picked;
+  for (std::size_t i = 0; i < doc_->archives.archives().size(); ++i)
+    if (doc_->archives.archives()[i]->holdsRecords())
+      if (auto picked = archive_->selectedPaths(static_cast<int>(i)); !picked.empty()) options.nodes = picked;
   startExport(
       path,
       [doc = *doc_, path = path.toStdString(), options] { return exportJob(doc, path, options); },
       interactive);
 }
 
-void MainWindow::exportRecordsDialog(const std::vector<formats::brf::RecordRef>& records) {
-  if (!doc_ || records.empty()) return;
-  const auto& first = records.front();
-  const QString name = fileStem(QString::fromStdString(
-      formats::brf::recordName(doc_->brf[first.source], first.kind, first.index)));
+void MainWindow::exportNodesDialog(int archive, const std::vector<std::string>& paths) {
+  const formats::vfs::Archive* a = archive_->archiveAt(archive);
+  if (!doc_ || !a || paths.empty()) return;
+  const auto first = a->node(paths.front());
+  const QString name = fileStem(QString::fromStdString(first ? first->name : std::string("records")));
   const QString title =
-      records.size() == 1 ? tr("Export %1").arg(name) : tr("Export %1 records").arg(records.size());
+      paths.size() == 1 ? tr("Export %1").arg(name) : tr("Export %1 records").arg(paths.size());
   const QString path = chooseExportPath_ ? chooseExportPath_(title, name, true)
                                          : askExportPath(this, title, name, true);
-  if (!path.isEmpty()) exportRecordsTo(records, path);
+  if (!path.isEmpty()) exportNodesTo(archive, paths, path);
 }
 
-void MainWindow::exportRecordsTo(const std::vector<formats::brf::RecordRef>& records,
-                                 const QString& path) {
-  if (!doc_ || doc_->brf.empty()) {
-    emit exportFinished(false, tr("Nothing to export: no BRF file is open"));
+void MainWindow::exportNodesTo(int archive, const std::vector<std::string>& paths, const QString& path) {
+  const auto& all = doc_ ? doc_->archives.archives() : std::vector<std::shared_ptr<const formats::vfs::Archive>>{};
+  if (archive < 0 || static_cast<std::size_t>(archive) >= all.size() || !all[static_cast<std::size_t>(archive)]->holdsRecords()) {
+    emit exportFinished(false, tr("Nothing to export: no file of records is open"));
     return;
   }
   Document files;  // the open files only: the job makes its own model of the records
   files.paths = doc_->paths;
-  files.brf = doc_->brf;
+  files.archives.mount(all[static_cast<std::size_t>(archive)]);
   startExport(
       path,
-      [files, records, path = path.toStdString()]() mutable {
-        ExportOptions options;
-        options.brfRecords = records;
-        const ExportFormat* format = exportFormatFor(path);
-        if (format && format->holds != ExportFormat::Holds::BrfRecords) {
+      [files, paths, path = path.toStdString()]() mutable {
+        formats::WriteOptions options;
+        options.nodes = paths;
+        const formats::Output output = formats::outputFor(path);
+        const auto* models = dynamic_cast<const formats::ModelArchive*>(files.archives.archives().front().get());
+        if (output && output.kind->holds != formats::Holds::Records && models) {
           // The model the viewer would show for these records (main_window_archive.cpp).
-          const ArchiveChoice choice = chooseRecords(files.brf, records, {}, std::nullopt);
-          if (choice.show != ArchiveChoice::Show::Records) {
+          auto shown = models->show(paths, std::nullopt, std::nullopt);
+          if (!shown || shown->what != formats::ModelArchive::Shown::What::Model) {
             ExportJob job;
-            job.loadError =
-                formats::FormatError{path, "records", formats::kNoOffset,
-                                     "materials, textures and shaders alone make no model; "
-                                     "write them as .brf"};
+            job.loadError = shown ? formats::FormatError{path, "records", formats::kNoOffset,
+                                                         "materials, textures and shaders alone make no model; "
+                                                         "write them as .brf"}
+                                  : shown.error();
             return job;
           }
-          auto scene = formats::brf::toScene(files.brf, choice.selection);
-          if (!scene) {
-            ExportJob job;
-            job.loadError = scene.error();
-            return job;
-          }
-          if (!choice.clip.empty()) options.clip = choice.clip;
-          formats::Diagnostics read = scene->diagnostics;
-          files.scene = std::make_shared<const formats::Scene>(std::move(scene).value());
+          if (!shown->clip.empty()) options.clip = shown->clip;
+          formats::Diagnostics read = shown->scene.diagnostics;
+          files.scene = std::make_shared<const formats::Scene>(std::move(shown->scene));
           ExportJob job = exportJob(files, path, options);
           job.read = std::move(read);
           return job;
@@ -181,9 +190,10 @@ void MainWindow::exportRecordsTo(const std::vector<formats::brf::RecordRef>& rec
 
 void MainWindow::exportEntryDialog(const QStringList& addresses) {
   if (addresses.isEmpty()) return;
-  const QString name =
-      fileStem(QFileInfo(addresses.front().section(QStringLiteral("::"), -1)).fileName(), true);
-  const QString title = tr("Export %1").arg(addresses.front().section(QStringLiteral("::"), -1));
+  const formats::Address first = formats::Address::parse(addresses.front().toStdString());
+  const QString leaf = QString::fromStdString(std::string(first.leafName()));
+  const QString name = fileStem(leaf, true);
+  const QString title = tr("Export %1").arg(leaf);
   const QString path = chooseExportPath_ ? chooseExportPath_(title, name, false)
                                          : askExportPath(this, title, name, false);
   if (!path.isEmpty()) exportEntryTo(addresses, path);
@@ -236,8 +246,8 @@ void MainWindow::exportDone(QFutureWatcher<std::shared_ptr<ExportJob>>* watcher,
   if (job->loadError) {
     log_->addError(*job->loadError);
     why = QString::fromStdString(job->loadError->describe());
-  } else if (job->result.status == ExportResult::Status::Refused ||
-             job->result.status == ExportResult::Status::Nothing) {
+  } else if (job->result.status == formats::WriteResult::Status::Refused ||
+             job->result.status == formats::WriteResult::Status::Nothing) {
     log_->add(formats::Severity::Error, path, {}, formats::kNoOffset,
               QString::fromStdString(job->result.refusal));
     why = QString::fromStdString(job->result.refusal);

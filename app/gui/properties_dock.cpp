@@ -1,4 +1,5 @@
 #include <QHeaderView>
+#include <QLabel>
 #include <QSlider>
 #include <QStringDecoder>
 #include <QTreeWidget>
@@ -14,6 +15,8 @@
 namespace marrow::app {
 
 namespace {
+
+constexpr int kThumbnail = 128;
 
 QString str(const std::string& s) { return QString::fromStdString(s); }
 
@@ -258,6 +261,28 @@ void PropertiesDock::showBone(const formats::Scene& s, int bone) {
   for (const auto& m : s.meshes)
     for (const auto& inf : m.influences) weighted += inf.bone == static_cast<std::uint32_t>(bone) && inf.weight > 0;
   rows.add(tr("Weighted vertices"), QString::number(weighted));
+}
+
+void PropertiesDock::addThumbnail(QTreeWidgetItem* item, const QImage& image) {
+  auto* row = new QTreeWidgetItem(item, {tr("%1 × %2").arg(image.width()).arg(image.height())});
+  auto* label = new QLabel;
+  label->setPixmap(QPixmap::fromImage(
+      image.scaled(kThumbnail, kThumbnail, Qt::KeepAspectRatio, Qt::SmoothTransformation)));
+  label->setToolTip(item->text(1));
+  tree_->setItemWidget(row, 1, label);
+}
+
+void PropertiesDock::showNode(const formats::vfs::Archive& archive, const std::string& path,
+                              const QString& imagePath, const QImage& image) {
+  tree_->clear();
+  for (const auto& [name, value] : archive.properties(path))
+    new QTreeWidgetItem(tree_, {str(name), str(value)});
+  const auto node = archive.node(path);
+  if (node && node->kind == "texture") {
+    auto* row = new QTreeWidgetItem(tree_, {tr("Image"), imagePath.isEmpty() ? tr("not used by the model's materials") : imagePath});
+    if (!image.isNull()) addThumbnail(row, image);
+  }
+  tree_->expandAll();
 }
 
 }  // namespace marrow::app

@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <map>
 
+#include "formats/io/glob.h"
+
 namespace marrow::formats::brf {
 
 namespace {
@@ -219,6 +221,12 @@ std::string BrfArchive::title() const {
                               : first + " + " + std::to_string(sources_.size() - 1) + " more";
 }
 
+std::vector<std::string> BrfArchive::files() const {
+  std::vector<std::string> out;
+  for (const Source& s : sources_) out.push_back(s.name);
+  return out;
+}
+
 std::string BrfArchive::pathOf(const RecordRef& r) const {
   return std::to_string(r.source) + "/" + kindName(r.kind) + "/" + std::to_string(r.index);
 }
@@ -384,6 +392,17 @@ std::vector<std::pair<std::string, std::string>> BrfArchive::properties(std::str
     for (const Figure& f : n.figures) rows.emplace_back(f.key, vfs::figureText(f.value));
   }
   return rows;
+}
+
+std::vector<Node> BrfArchive::models(std::string_view pattern) const {
+  std::vector<Node> out;
+  for (std::size_t s = 0; s < sources_.size(); ++s)
+    for (std::size_t i = 0; i < sources_[s].doc->meshes.size(); ++i) {
+      const std::string& name = sources_[s].doc->meshes[i].name;
+      if (pattern.empty() || (hasGlob(pattern) ? matchGlob(pattern, name) : name == pattern))
+        out.push_back(recordNode({s, Section::Mesh, i}));
+    }
+  return out;
 }
 
 // ---- what a pick shows ----

@@ -22,6 +22,7 @@ class BrfArchive final : public vfs::Archive, public ModelArchive {
   explicit BrfArchive(std::vector<Source> sources);
 
   std::string title() const override;
+  std::vector<std::string> files() const override;
   std::string_view kind() const override { return "brf"; }
   std::vector<vfs::Node> children(std::string_view path) const override;
   std::optional<vfs::Node> node(std::string_view path) const override;
@@ -33,6 +34,9 @@ class BrfArchive final : public vfs::Archive, public ModelArchive {
   // A record is extracted as "FILE/RECORD.brf", a whole file under its own name.
   std::string storedName(const vfs::Node& node) const override;
   std::vector<std::pair<std::string, std::string>> properties(std::string_view path) const override;
+  bool holdsRecords() const override { return true; }
+  // The meshes whose names match.
+  std::vector<vfs::Node> models(std::string_view pattern) const override;
 
   Result<Shown> show(std::span<const std::string> picked,
                      const std::optional<std::vector<std::string>>& onScreen,

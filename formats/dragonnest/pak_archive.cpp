@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <charconv>
 #include <map>
+#include <set>
+
+#include "formats/io/glob.h"
 
 namespace marrow::formats::dragonnest {
 
@@ -28,6 +31,12 @@ std::string PakArchive::title() const {
   if (!paks_ || paks_->size() == 0) return "(no pak)";
   const std::string first = paks_->pak(0).name();
   return paks_->size() == 1 ? first : first + " + " + std::to_string(paks_->size() - 1) + " more";
+}
+
+std::vector<std::string> PakArchive::files() const {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; paks_ && i < paks_->size(); ++i) out.push_back(paks_->pak(i).name());
+  return out;
 }
 
 std::size_t PakArchive::pakIndex(const Pak* pak) const {
@@ -73,6 +82,9 @@ vfs::Node PakArchive::nodeOf(const PakRef& ref, bool overridden) const {
   n.size = e.deleted() ? 0 : e.size;
   n.figures.push_back({"packed_size", std::uint64_t{e.packedSize}, false});
   n.figures.push_back({"archive", ref.pak->name(), false});
+  const std::string pak = ref.pak->name();
+  const auto slash = pak.find_last_of("/\\");
+  n.detail = slash == std::string::npos ? pak : pak.substr(slash + 1);
   if (e.deleted()) n.flags |= vfs::Node::Deleted;
   if (overridden) n.flags |= vfs::Node::Overridden;
   if (!e.readable() && !e.deleted()) n.flags |= vfs::Node::Unreadable;
@@ -105,8 +117,14 @@ std::vector<vfs::Node> PakArchive::children(std::string_view path) const {
       continue;
     }
     out.push_back(nodeOf(node.file, false));
-    if (const auto hidden = overridden.find(node.name); hidden != overridden.end())
-      for (const PakRef& ref : hidden->second) out.push_back(nodeOf(ref, true));
+    if (const auto hidden = overridden.find(node.name); hidden != overridden.end()) {
+      std::string others;
+      for (const PakRef& ref : hidden->second) {
+        out.push_back(nodeOf(ref, true));
+        others += (others.empty() ? "" : ", ") + out.back().detail;
+      }
+      out[out.size() - hidden->second.size() - 1].detail += ", overrides " + others;
+    }
   }
   return out;
 }
@@ -156,7 +174,7 @@ std::optional<std::string> PakArchive::find(std::string_view name) const {
 Address PakArchive::addressOf(std::string_view path) const {
   const PakRef ref = entryAt(path);
   if (!ref) return {paks_ && paks_->size() ? paks_->pak(0).name() : std::string(), std::string(path)};
-  return {ref.pak->name(), std::string(ref.pak->storedPath(*ref.entry))};
+  return {ref.pak->name(), std::string(ref.pak->path(*ref.entry))};
 }
 
 std::vector<vfs::Node> PakArchive::search(std::string_view text, std::size_t limit) const {
@@ -191,6 +209,32 @@ std::vector<vfs::Node> PakArchive::files(std::string_view path) const {
 std::string PakArchive::storedName(const vfs::Node& node) const {
   const PakRef ref = entryAt(node.path);
   return ref ? std::string(ref.pak->storedPath(*ref.entry)) : node.path;
+}
+
+std::vector<vfs::Node> PakArchive::models(std::string_view pattern) const {
+  std::vector<vfs::Node> out;
+  if (!paks_) return out;
+  const auto entries = paks_->resolvedEntries();
+  const auto ends = [](std::string_view p, std::string_view ext) {
+    return p.size() > ext.size() && p.substr(p.size() - ext.size()) == ext;
+  };
+  std::set<std::string, std::less<>> skins;
+  for (const PakRef& ref : entries) {
+    const std::string_view p = ref.pak->path(*ref.entry);
+    if (ends(p, ".skn")) skins.insert(std::string(p.substr(0, p.size() - 4)));
+  }
+  const std::string norm = normalizePakPath(pattern);
+  for (const PakRef& ref : entries) {
+    if (ref.entry->deleted()) continue;
+    const std::string_view p = ref.pak->path(*ref.entry);
+    bool wanted;
+    if (pattern.empty())  // the archive's models
+      wanted = ends(p, ".skn") || (ends(p, ".msh") && !skins.count(p.substr(0, p.size() - 4)));
+    else
+      wanted = hasGlob(norm) ? matchGlob(norm, p) : p == norm;
+    if (wanted) out.push_back(nodeOf(ref, false));
+  }
+  return out;
 }
 
 }  // namespace marrow::formats::dragonnest

@@ -2,8 +2,9 @@
 // each file the entry the set resolves its path to, with the live copies it overrides listed
 // after it (flagged Overridden) and deleted slots shown as such (flagged Deleted).
 //
-// Paths are the normalised entry paths ("resource/char/warrior.skn"); a copy hidden by another
-// has a path of its own, made by copyPath(), that reads exactly that copy.
+// Paths are the normalised entry paths ("resource/char/warrior.skn"), and so are the inner parts
+// of addresses; storedName() is the name as stored (its case, its backslashes). A copy hidden by
+// another has a path of its own, made by copyPath(), that reads exactly that copy.
 #pragma once
 
 #include <memory>
@@ -19,6 +20,7 @@ class PakArchive final : public vfs::Archive {
   explicit PakArchive(std::shared_ptr<const PakSet> paks);
 
   std::string title() const override;
+  std::vector<std::string> files() const override;
   std::string_view kind() const override { return "pak"; }
   std::vector<vfs::Node> children(std::string_view path) const override;
   std::optional<vfs::Node> node(std::string_view path) const override;
@@ -29,6 +31,9 @@ class PakArchive final : public vfs::Archive {
   std::vector<vfs::Node> search(std::string_view text, std::size_t limit) const override;
   std::vector<vfs::Node> files(std::string_view path) const override;
   std::string storedName(const vfs::Node& node) const override;
+  // Skins, and meshes no skin of their name wears; with a pattern, the entries whose normalised
+  // paths match it.
+  std::vector<vfs::Node> models(std::string_view pattern) const override;
 
   const std::shared_ptr<const PakSet>& paks() const { return paks_; }
   // The entry a path reads (the resolved one, or the copy a copyPath names), or none.

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -99,6 +100,49 @@ Resolver diskResolver(const std::string& directory) {
     if (!bytes) return std::nullopt;
     return std::move(bytes).value();
   };
+}
+
+WrittenFiles writeFilesAtomically(std::span<const FileToWrite> files) {
+  WrittenFiles w;
+  std::vector<fs::path> pending;  // the temporary file of each written so far
+  const auto discard = [&pending] {
+    std::error_code ec;
+    for (const auto& t : pending) fs::remove(t, ec);
+  };
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    const fs::path target(files[i].path);
+    fs::path temp = target;
+    temp += ".marrow-" + std::to_string(i) + ".tmp";
+    std::ofstream out(temp, std::ios::binary | std::ios::trunc);
+    if (out)
+      out.write(reinterpret_cast<const char*>(files[i].bytes.data()),
+                static_cast<std::streamsize>(files[i].bytes.size()));
+    if (out) out.close();
+    if (!out) {
+      const int err = errno;
+      w.failedPath = files[i].path;
+      w.reason = err ? std::strerror(err) : "write failed";
+      std::error_code ec;
+      fs::remove(temp, ec);
+      discard();
+      return w;
+    }
+    pending.push_back(temp);
+  }
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    std::error_code ec;
+    if (fs::is_directory(files[i].path, ec)) ec = std::make_error_code(std::errc::is_a_directory);
+    else fs::rename(pending[i], files[i].path, ec);
+    if (ec) {
+      w.failedPath = files[i].path;
+      w.reason = ec.message();
+      pending.erase(pending.begin(), pending.begin() + static_cast<std::ptrdiff_t>(i));
+      discard();
+      return w;
+    }
+    w.written.emplace_back(files[i].path, files[i].bytes.size());
+  }
+  return w;
 }
 
 ReadContext contextForFile(const std::string& path) {

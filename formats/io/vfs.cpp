@@ -145,6 +145,8 @@ std::vector<Node> Archive::files(std::string_view path) const {
   return out;
 }
 
+std::vector<Node> Archive::models(std::string_view) const { return {}; }
+
 Resolver resolverOf(std::shared_ptr<const Archive> archive, const Limits& limits) {
   return [archive = std::move(archive), limits](const std::string& name)
              -> std::optional<std::vector<std::byte>> {

@@ -64,6 +64,8 @@ class Archive {
 
   // What the archive is, for people: a folder's path, a file's name, "Resource00.pak + 2 more".
   virtual std::string title() const = 0;
+  // The files it was opened from (every pak of a set, every BRF file, the folder), as given.
+  virtual std::vector<std::string> files() const = 0;
   // "folder", "brf", "pak": which kind of archive (and so how its paths read).
   virtual std::string_view kind() const = 0;
 
@@ -91,6 +93,13 @@ class Archive {
   // What the Properties dock lists for a node, label and text, in order. The default: its kind,
   // size and figures.
   virtual std::vector<std::pair<std::string, std::string>> properties(std::string_view path) const;
+  // Whether the archive is made of the records of model files (BRF files: meshes, skeletons,
+  // …), listed with the model (`marrow-cli list`, `info`), rather than a store of files.
+  virtual bool holdsRecords() const { return false; }
+  // The nodes that are models of their own (what a batch converts one by one) whose names match
+  // `pattern` (formats/io/glob.h; exact when it has no wildcard, every model when empty): a BRF
+  // file's meshes, a pak's skins and the meshes no skin wears. The default: none.
+  virtual std::vector<Node> models(std::string_view pattern) const;
 };
 
 // A resolver for ReadContext::resolve: the archive's find(name), read; it keeps the archive.

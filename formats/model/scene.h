@@ -206,6 +206,12 @@ struct Clip {
   std::size_t keyCount() const;
 };
 
+// Whether a clip was made for a skeleton of another name (a BRF horse animation beside a human
+// skeleton): it does not play on `skeleton`, and writers leave it out.
+inline bool madeForOtherSkeleton(const Clip& clip, const Skeleton& skeleton) {
+  return !clip.skeleton.empty() && !skeleton.name.empty() && clip.skeleton != skeleton.name;
+}
+
 struct Texture {
   std::string name;
   std::string path;             // as the file names it (or where the reader found it)

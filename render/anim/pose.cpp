@@ -31,7 +31,7 @@ std::size_t Binding::matched() const {
 Binding bind(const Clip& clip, const Skeleton& skeleton) {
   Binding b;
   b.boneOfTrack.resize(clip.tracks.size(), -1);
-  b.otherSkeleton = !clip.skeleton.empty() && !skeleton.name.empty() && clip.skeleton != skeleton.name;
+  b.otherSkeleton = formats::madeForOtherSkeleton(clip, skeleton);
   std::vector<bool> animated(skeleton.bones.size(), false);
   for (std::size_t i = 0; i < clip.tracks.size(); ++i) {
     const int bone = b.otherSkeleton ? -1 : skeleton.find(clip.tracks[i].bone);

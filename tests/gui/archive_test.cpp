@@ -1,4 +1,4 @@
-// BRF files in the viewer: the archive tree lists the records of every open file by kind, a
+// BRF files in the viewer: the Archives dock lists the records of every open file by kind, a
 // filter finds them by name, picked records make the model shown, a clip made for another
 // skeleton says so and stays at rest, vertex frames play on the timeline, materials show their
 // textures.
@@ -15,8 +15,8 @@
 #include <cstdio>
 #include <cstdlib>
 
-#include "app/gui/archive_choice.h"
 #include "app/gui/archive_dock.h"
+#include "formats/brf/archive.h"
 #include "app/gui/docks.h"
 #include "app/gui/main_window.h"
 #include "app/gui/timeline_dock.h"
@@ -40,17 +40,40 @@ bool openAndWait(MainWindow& w, const QStringList& files) {
          !loaded.isEmpty();
 }
 
-// The record of that kind whose name ends with `name` ("light_leather_boots" finds
+// The open BRF files, the archive the dock shows first.
+const marrow::formats::vfs::Archive& brfArchive(const MainWindow& w) {
+  return *w.archive()->archiveAt(0);
+}
+
+// The path of the record of that kind whose name ends with `name` ("light_leather_boots" finds
 // "SkinA.light_leather_boots"), in any open file.
-std::optional<brf::RecordRef> record(const MainWindow& w, brf::Section kind, const std::string& name) {
-  const auto& sources = w.document()->brf;
-  for (std::size_t s = 0; s < sources.size(); ++s)
-    for (std::size_t i = 0; i < brf::recordCount(*sources[s].doc, kind); ++i) {
-      const std::string& n = brf::recordName(sources[s], kind, i);
-      if (n.size() >= name.size() && n.compare(n.size() - name.size(), name.size(), name) == 0)
-        return brf::RecordRef{s, kind, i};
-    }
+std::optional<std::string> record(const MainWindow& w, const char* kind, const std::string& name) {
+  const auto& a = brfArchive(w);
+  for (const auto& file : a.children(""))
+    for (const auto& group : a.children(file.path))
+      for (const auto& r : a.children(group.path)) {
+        const std::string& n = r.name;
+        if (r.kind == kind && n.size() >= name.size() &&
+            n.compare(n.size() - name.size(), name.size(), name) == 0)
+          return r.path;
+      }
   return std::nullopt;
+}
+
+void pick(MainWindow& w, const std::vector<std::string>& paths) { w.archive()->selectNodes(0, paths); }
+
+// The rows the dock shows of a kind of record (the filter's list when a filter is set).
+int visible(const MainWindow& w, const char* kind) {
+  QTreeWidget* view = w.archive()->filter().isEmpty() ? w.archive()->tree() : w.archive()->matches();
+  int n = 0;
+  for (QTreeWidgetItemIterator it(view); *it; ++it) {
+    const auto node = w.archive()->rowNode(*it);
+    if (!node || node->kind != kind || (*it)->isHidden()) continue;
+    bool shown = true;
+    for (QTreeWidgetItem* p = (*it)->parent(); p; p = p->parent()) shown = shown && !p->isHidden();
+    n += shown;
+  }
+  return n;
 }
 
 int clipNamed(const MainWindow& w, const std::string& name) {
@@ -111,30 +134,32 @@ class ArchiveTest : public QObject {
     QVERIFY(findRow(tree, QStringLiteral("Meshes (7)")));
     QVERIFY(findRow(tree, QStringLiteral("Skeletons (2)")));
     QVERIFY(findRow(tree, QStringLiteral("Animations (7)")));
-    QCOMPARE(w.archive()->visibleRecords(brf::Section::Mesh), 7);
-    QCOMPARE(w.archive()->visibleRecords(brf::Section::Skeleton), 2);
-    QCOMPARE(w.archive()->visibleRecords(brf::Section::Animation), 7);
+    QCOMPARE(visible(w, "mesh"), 7);
+    QCOMPARE(visible(w, "skeleton"), 2);
+    QCOMPARE(visible(w, "animation"), 7);
     // Key figures beside each record.
     QTreeWidgetItem* horse = findRow(tree, QStringLiteral("skel_horse"));
     QVERIFY(horse);
-    QCOMPARE(horse->text(1), QStringLiteral("28 bones"));
+    QCOMPARE(horse->text(marrow::app::ArchiveDock::kDetails), QStringLiteral("28 bones"));
     QTreeWidgetItem* walk = findRow(tree, QStringLiteral("man_walk"));
     QVERIFY(walk);
-    QCOMPARE(walk->text(2), QStringLiteral("33 frames, 0–32"));
+    QCOMPARE(walk->text(marrow::app::ArchiveDock::kDetails), QStringLiteral("20 bones; 33 frames, 0–32"));
+    QVERIFY(w.archive()->isVisible());  // something browsable is open
   }
 
-  void filterFindsRecordsByNameAndHidesEmptyGroups() {
+  void filterFindsRecordsByNameInEveryFile() {
     MainWindow w;
     w.show();
-    QVERIFY(openAndWait(w, {fixture("openbrf_redux_reference.brf")}));
-    w.archive()->setFilter(QStringLiteral("BOOTS"));
-    QCOMPARE(w.archive()->visibleRecords(brf::Section::Mesh), 1);
-    QCOMPARE(w.archive()->visibleRecords(brf::Section::Animation), 0);
-    QTreeWidgetItem* skeletons = findRow(w.archive()->tree(), QStringLiteral("Skeletons (0 of 2)"));
-    QVERIFY(skeletons);
-    QVERIFY(skeletons->isHidden());
+    QVERIFY(openAndWait(w, {fixture("openbrf_redux_reference.brf"), fixture("wfas_boots_a.brf")}));
+    w.archive()->setFilter(QStringLiteral("BOOT"));
+    QCOMPARE(visible(w, "mesh"), 2);  // one in each file
+    QCOMPARE(visible(w, "animation"), 0);
+    QCOMPARE(visible(w, "skeleton"), 0);
+    // Picking from the matches shows the record, as in the tree.
+    w.archive()->matches()->topLevelItem(0)->setSelected(true);
+    QCOMPARE(w.document()->scene->meshes.size(), std::size_t{1});
     w.archive()->setFilter({});
-    QCOMPARE(w.archive()->visibleRecords(brf::Section::Animation), 7);
+    QCOMPARE(visible(w, "animation"), 7);
   }
 
   void pickedMeshesAreExactlyWhatIsShownAndTheyPlay() {
@@ -143,16 +168,15 @@ class ArchiveTest : public QObject {
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QVERIFY(openAndWait(w, {fixture("openbrf_redux_reference.brf")}));
-    const auto boots = record(w, brf::Section::Mesh, "light_leather_boots");
-    const auto sword = record(w, brf::Section::Mesh, "bastard_sword");
+    const auto boots = record(w, "mesh", "light_leather_boots");
+    const auto sword = record(w, "mesh", "bastard_sword");
     QVERIFY(boots && sword);
-    const std::vector<brf::RecordRef> picked{*boots, *sword};
-    w.archive()->selectRecords(picked);
+    pick(w, {*boots, *sword});
     const auto& s = *w.document()->scene;
     QCOMPARE(s.meshes.size(), std::size_t{2});
     QCOMPARE(w.viewport()->document()->scene->meshes.size(), std::size_t{2});
     QCOMPARE(s.skeleton.name, std::string("skel_human"));
-    QCOMPARE(w.archive()->selectedRecords().size(), std::size_t{2});
+    QCOMPARE(w.archive()->selectedNodes().size(), std::size_t{2});
 
     const int walk = clipNamed(w, "man_walk");
     QVERIFY(walk >= 0);
@@ -172,9 +196,7 @@ class ArchiveTest : public QObject {
     MainWindow w;
     w.show();
     QVERIFY(openAndWait(w, {fixture("openbrf_redux_reference.brf")}));
-    const std::vector<brf::RecordRef> picked{*record(w, brf::Section::Mesh, "light_leather_boots"),
-                                             *record(w, brf::Section::Mesh, "bastard_sword")};
-    w.archive()->selectRecords(picked);
+    pick(w, {*record(w, "mesh", "light_leather_boots"), *record(w, "mesh", "bastard_sword")});
     w.timeline()->setClip(clipNamed(w, "anim_horse"));
     w.timeline()->seek(1.0);
     QCOMPARE(w.timeline()->mismatchText(),
@@ -183,7 +205,7 @@ class ArchiveTest : public QObject {
     QVERIFY(restPose(w));
 
     // The user picks the horse's skeleton: the human clips cannot play on it.
-    const auto horse = record(w, brf::Section::Skeleton, "skel_horse");
+    const auto horse = record(w, "skeleton", "skel_horse");
     QVERIFY(horse);
     w.archive()->chooseSkeleton(horse);
     QCOMPARE(w.document()->scene->skeleton.name, std::string("skel_horse"));
@@ -207,10 +229,9 @@ class ArchiveTest : public QObject {
     w.show();
     QVERIFY(openAndWait(w, {fixture("openbrf_redux_reference.brf")}));
     const auto whole = w.document()->scene;
-    const std::vector<brf::RecordRef> picked{*record(w, brf::Section::Mesh, "bastard_sword")};
-    w.archive()->selectRecords(picked);
+    pick(w, {*record(w, "mesh", "bastard_sword")});
     QCOMPARE(w.document()->scene->meshes.size(), std::size_t{1});
-    w.archive()->selectRecords({});
+    pick(w, {});
     QCOMPARE(w.document()->scene, whole);
   }
 
@@ -218,8 +239,7 @@ class ArchiveTest : public QObject {
     MainWindow w;
     w.show();
     QVERIFY(openAndWait(w, {fixture("openbrf_redux_reference.brf")}));
-    const std::vector<brf::RecordRef> picked{*record(w, brf::Section::Skeleton, "skel_horse")};
-    w.archive()->selectRecords(picked);
+    pick(w, {*record(w, "skeleton", "skel_horse")});
     const auto& s = *w.document()->scene;
     QCOMPARE(s.skeleton.name, std::string("skel_horse"));
     QVERIFY(s.meshes.empty());
@@ -233,8 +253,7 @@ class ArchiveTest : public QObject {
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QVERIFY(openAndWait(w, {fixture("wfas_map_icons_c.brf")}));
-    const std::vector<brf::RecordRef> picked{*record(w, brf::Section::Mesh, "icon_mule")};
-    w.archive()->selectRecords(picked);
+    pick(w, {*record(w, "mesh", "icon_mule")});
     QCOMPARE(w.document()->scene->meshes.size(), std::size_t{1});
     const int frames = clipNamed(w, "icon_mule (frames)");
     QVERIFY(frames >= 0);
@@ -261,9 +280,9 @@ class ArchiveTest : public QObject {
     w.show();
     QVERIFY(openAndWait(w, {fixture("wfas_boots_a.brf"), fixture("wfas_skeletons.brf"),
                             fixture("wfas_ani_walk_backward.brf")}));
-    QCOMPARE(w.archive()->tree()->topLevelItemCount(), 3);
-    const std::vector<brf::RecordRef> picked{*record(w, brf::Section::Animation, "walk_backward")};
-    w.archive()->selectRecords(picked);
+    QCOMPARE(w.archive()->tree()->topLevelItemCount(), 1);  // the BRF files, one archive
+    QCOMPARE(w.archive()->tree()->topLevelItem(0)->childCount(), 3);
+    pick(w, {*record(w, "animation", "walk_backward")});
     const auto& s = *w.document()->scene;
     QCOMPARE(s.meshes.size(), std::size_t{1});
     QCOMPARE(s.meshes[0].name, std::string("boot_nomad_a"));
@@ -286,9 +305,8 @@ class ArchiveTest : public QObject {
     MainWindow w;
     w.show();
     QVERIFY(openAndWait(w, {dir.filePath("flora.brf")}));
-    const std::vector<brf::RecordRef> picked{*record(w, brf::Section::Material, "oim_leafs")};
     const auto shown = w.document()->scene;
-    w.archive()->selectRecords(picked);
+    pick(w, {*record(w, "material", "oim_leafs")});
     QCOMPARE(w.document()->scene, shown);  // a material alone leaves the model as it is
     auto* tree = w.properties()->findChild<QTreeWidget*>();
     QVERIFY(tree);
@@ -303,8 +321,7 @@ class ArchiveTest : public QObject {
     QVERIFY(thumbnail);
     QCOMPARE(thumbnail->pixmap().size(), QSize(128, 64));
 
-    const std::vector<brf::RecordRef> bark{*record(w, brf::Section::Material, "oim_bark_03")};
-    w.archive()->selectRecords(bark);
+    pick(w, {*record(w, "material", "oim_bark_03")});
     QTreeWidgetItem* missing = findRow(tree, QStringLiteral("diffuse map"));
     QVERIFY(missing && missing->text(1).endsWith(QStringLiteral("(not found)")));
   }
@@ -315,9 +332,8 @@ class ArchiveTest : public QObject {
     QVERIFY(openAndWait(w, {fixture("wfas_object_bodies.brf")}));
     QTreeWidgetItem* barrel = findRow(w.archive()->tree(), QStringLiteral("bobarrel"));
     QVERIFY(barrel);
-    QCOMPARE(barrel->text(1), QStringLiteral("1 part: 1 capsule"));
-    const std::vector<brf::RecordRef> picked{*record(w, brf::Section::Body, "bobarrel")};
-    w.archive()->selectRecords(picked);
+    QCOMPARE(barrel->text(marrow::app::ArchiveDock::kDetails), QStringLiteral("1 part: 1 capsule"));
+    pick(w, {*record(w, "body", "bobarrel")});
     QCOMPARE(w.document()->scene->bodies.size(), std::size_t{1});
     QVERIFY(w.document()->scene->meshes.empty());
     QAction* toggle = nullptr;
@@ -334,20 +350,22 @@ class ArchiveTest : public QObject {
     auto doc = marrow::app::loadDocument({fixture("openbrf_redux_reference.brf")},
                                          marrow::app::Textures::Skip);
     QVERIFY(doc.ok());
-    const auto& sources = doc->brf;
-    using marrow::app::ArchiveChoice;
+    const auto archive = std::dynamic_pointer_cast<const brf::BrfArchive>(doc->archives.first("brf"));
+    QVERIFY(archive);
+    const auto& sources = archive->sources();
+    using What = marrow::formats::ModelArchive::Shown::What;
     // Only a material: the model stays.
     const brf::RecordRef material{0, brf::Section::Material, 0};
-    QVERIFY(marrow::app::chooseRecords(sources, std::span(&material, 1), {}, std::nullopt).show ==
-            ArchiveChoice::Show::KeepModel);
+    QVERIFY(brf::pickRecords(sources, std::span(&material, 1), std::nullopt, std::nullopt, std::nullopt).what ==
+            What::Inspect);
     // Nothing: the whole file.
-    QVERIFY(marrow::app::chooseRecords(sources, {}, {}, std::nullopt).show == ArchiveChoice::Show::WholeFiles);
+    QVERIFY(brf::pickRecords(sources, {}, std::nullopt, std::nullopt, std::nullopt).what == What::WholeFiles);
     // An animation with no meshes shown: the skeleton of its bone count.
     brf::RecordRef horseAnim{0, brf::Section::Animation, 0};
     for (std::size_t i = 0; i < sources[0].doc->animations.size(); ++i)
       if (sources[0].doc->animations[i].name == "anim_horse") horseAnim.index = i;
-    marrow::app::ShownRecords none{std::vector<brf::RecordRef>{}, std::vector<brf::RecordRef>{}};
-    const auto c = marrow::app::chooseRecords(sources, std::span(&horseAnim, 1), none, std::nullopt);
+    const std::vector<brf::RecordRef> none;
+    const auto c = brf::pickRecords(sources, std::span(&horseAnim, 1), none, none, std::nullopt);
     QVERIFY(c.selection.skeleton);
     QCOMPARE(sources[0].doc->skeletons[c.selection.skeleton->index].name, std::string("skel_horse"));
     QCOMPARE(c.clip, std::string("anim_horse"));

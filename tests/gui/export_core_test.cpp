@@ -1,4 +1,4 @@
-// app/export without a window: what a target format cannot hold is said of the output, what is
+// Writing any model in any format of the table (formats/write.h), without a window: what a target format cannot hold is said of the output, what is
 // asked for and missing is refused, and files are written whole or not at all. The written files
 // are read back through the project's readers.
 #include <QFile>
@@ -7,11 +7,14 @@
 #include <algorithm>
 #include <memory>
 
-#include "app/export.h"
+#include "app/document.h"
+#include "formats/format_table.h"
+#include "formats/io/file.h"
 #include "formats/registry.h"
+#include "formats/write.h"
 
 using namespace marrow;
-using app::ExportResult;
+using ExportResult = formats::WriteResult;
 
 namespace {
 
@@ -54,6 +57,17 @@ app::Document documentOf(formats::Scene s) {
   return doc;
 }
 
+ExportResult exportDocument(const app::Document& doc, const std::string& path,
+                            const formats::WriteOptions& options = {}) {
+  return formats::writeModel(doc.writeSource(), path, options);
+}
+
+formats::WrittenFiles writeFiles(const std::vector<formats::OutputFile>& out) {
+  std::vector<formats::FileToWrite> files;
+  for (const auto& f : out) files.push_back({f.path, f.bytes});
+  return formats::writeFilesAtomically(files);
+}
+
 // The diagnostic of that field whose message contains `words`, or null.
 const formats::Diagnostic* said(const ExportResult& r, const std::string& field,
                                 const std::string& words) {
@@ -69,7 +83,7 @@ QString listed(const ExportResult& r) {
 }
 
 bool writeAll(const ExportResult& r) {
-  return r.ok() && app::writeExportFiles(r.files).ok();
+  return r.ok() && writeFiles(r.files).ok();
 }
 
 QByteArray contents(const QString& path) {
@@ -86,8 +100,8 @@ class ExportCoreTest : public QObject {
   // ---- refusals and failures first ----
 
   void anUnknownExtensionIsRefusedNamingTheFormats() {
-    const ExportResult r = app::exportDocument(documentOf(triangle()), "model.xyz");
-    QCOMPARE(r.status, ExportResult::Status::Refused);
+    const ExportResult r = exportDocument(documentOf(triangle()), "model.xyz");
+    QCOMPARE(r.status, formats::WriteResult::Status::Refused);
     QVERIFY2(r.refusal.find(".glb") != std::string::npos, r.refusal.c_str());
     QVERIFY(r.files.empty());
   }
@@ -99,23 +113,23 @@ class ExportCoreTest : public QObject {
     s.meshes[0].influences.clear();
     s.clips.clear();
     const auto doc = documentOf(s);
-    QCOMPARE(app::exportDocument(doc, "a.csf").refusal,
+    QCOMPARE(exportDocument(doc, "a.csf").refusal,
              std::string("the model has no skeleton to write"));
-    QCOMPARE(app::exportDocument(doc, "a.caf").refusal,
+    QCOMPARE(exportDocument(doc, "a.caf").refusal,
              std::string("the model has no clip to write"));
-    app::ExportOptions o;
+    formats::WriteOptions o;
     o.clip = "walk";
-    QCOMPARE(app::exportDocument(documentOf(triangle()), "a.caf", o).refusal,
+    QCOMPARE(exportDocument(documentOf(triangle()), "a.caf", o).refusal,
              std::string("no clip 'walk' in the model"));
   }
 
   void aModelNotReadFromBrfIsNotWrittenAsBrf() {
-    const ExportResult r = app::exportDocument(documentOf(triangle()), "out.brf");
-    QCOMPARE(r.status, ExportResult::Status::Failed);
+    const ExportResult r = exportDocument(documentOf(triangle()), "out.brf");
+    QCOMPARE(r.status, formats::WriteResult::Status::Failed);
     QVERIFY2(r.error.message.find("BRF records only") != std::string::npos, r.why().c_str());
-    app::ExportOptions o;
+    formats::WriteOptions o;
     o.version = 3;
-    QVERIFY(app::checkExportOptions(*app::exportFormatFor("x.brf"), o).has_value());
+    QVERIFY(formats::checkWriteOptions(formats::outputFor("x.brf"), o).has_value());
   }
 
   void aFailedWriteLeavesNoPartOfTheExportAndTheOldFileAsItWas() {
@@ -127,9 +141,9 @@ class ExportCoreTest : public QObject {
       old.write("old contents");
     }
     const std::vector<std::byte> some(100, std::byte{7});
-    const std::vector<app::ExportFile> files{
+    const std::vector<formats::OutputFile> files{
         {gltf.toStdString(), some}, {dir.filePath("missing/hero.bin").toStdString(), some}};
-    const app::WrittenFiles w = app::writeExportFiles(files);
+    const formats::WrittenFiles w = writeFiles(files);
     QVERIFY(!w.ok());
     QCOMPARE(QString::fromStdString(w.failedPath), dir.filePath("missing/hero.bin"));
     QVERIFY(!w.reason.empty());
@@ -145,7 +159,7 @@ class ExportCoreTest : public QObject {
     s.meshes[0].colors = {{1, 0, 0, 1}, {0, 1, 0, 1}, {0, 0, 1, 1}};
     QTemporaryDir dir;
     const std::string cfg = dir.filePath("coloured.cfg").toStdString();
-    const ExportResult r = app::exportDocument(documentOf(s), cfg);
+    const ExportResult r = exportDocument(documentOf(s), cfg);
     QVERIFY2(r.ok(), r.why().c_str());
     const auto* note = said(r, "version", "vertex colours");
     QVERIFY2(note, qPrintable(listed(r)));
@@ -158,10 +172,10 @@ class ExportCoreTest : public QObject {
     QCOMPARE(back->meshes.at(0).colors.size(), std::size_t{3});
 
     // Asked for the version every cal3d opens, the colours are left out, and that is said.
-    app::ExportOptions o;
+    formats::WriteOptions o;
     o.version = 1100;
     const std::string cmf = dir.filePath("plain.cmf").toStdString();
-    const ExportResult plain = app::exportDocument(documentOf(s), cmf, o);
+    const ExportResult plain = exportDocument(documentOf(s), cmf, o);
     QVERIFY(plain.ok());
     QVERIFY(!said(plain, "version", "vertex colours"));
     const auto* lost = said(plain, "meshes", "vertex colours");
@@ -176,7 +190,7 @@ class ExportCoreTest : public QObject {
   void binaryCal3dSaysTranslucentColoursLoseTheirAlpha() {
     formats::Scene s = triangle();
     s.meshes[0].colors = {{1, 0, 0, 0.5f}, {0, 1, 0, 1}, {0, 0, 1, 1}};
-    const ExportResult r = app::exportDocument(documentOf(s), "t.cmf");
+    const ExportResult r = exportDocument(documentOf(s), "t.cmf");
     QVERIFY(r.ok());
     QVERIFY2(said(r, "meshes", "1 vertex colour is not opaque"), qPrintable(listed(r)));
   }
@@ -187,7 +201,7 @@ class ExportCoreTest : public QObject {
     smile.name = "smile";
     smile.positions = {{0, 0, 1}, {1, 0, 1}, {0, 1, 1}};
     s.meshes[0].morphs = {smile};
-    const ExportResult r = app::exportDocument(documentOf(s), "m.cfg");
+    const ExportResult r = exportDocument(documentOf(s), "m.cfg");
     QVERIFY2(r.ok(), r.why().c_str());
     QVERIFY2(said(r, "version", "morph targets"), qPrintable(listed(r)));
     QVERIFY(said(r, "version", "1301"));
@@ -209,13 +223,13 @@ class ExportCoreTest : public QObject {
     w.weight.add(1.0f, 1.0f);
     frames.morphTracks = {w};
     s.clips.push_back(frames);
-    const ExportResult r = app::exportDocument(documentOf(s), "m.cfg");
+    const ExportResult r = exportDocument(documentOf(s), "m.cfg");
     QVERIFY2(r.ok(), r.why().c_str());
     QVERIFY2(said(r, "clip 'tri (frames)'", "morph targets only"), qPrintable(listed(r)));
     // The bone clip is still written: the skeleton, one animation, one mesh, one material, the
     // .cfg.
     QCOMPARE(r.files.size(), std::size_t{5});
-    const auto omf = app::exportDocument(documentOf(s), "m.omf");
+    const auto omf = exportDocument(documentOf(s), "m.omf");
     QVERIFY(omf.ok());
     QVERIFY2(said(omf, "clips", "OMF cannot store"), qPrintable(listed(omf)));
   }
@@ -226,7 +240,7 @@ class ExportCoreTest : public QObject {
     s.attachments.resize(1);
     s.tables.resize(1);
     for (const char* out : {"b.glb", "b.omf", "b.cfg"}) {
-      const ExportResult r = app::exportDocument(documentOf(s), out);
+      const ExportResult r = exportDocument(documentOf(s), out);
       QVERIFY2(r.ok(), r.why().c_str());
       QVERIFY2(said(r, "bodies", "2 collision bodies are not written"), qPrintable(listed(r)));
       QVERIFY(said(r, "attachments", "1 attachment point"));
@@ -243,31 +257,31 @@ class ExportCoreTest : public QObject {
     horse.skeleton = "skel_horse";
     s.clips.insert(s.clips.begin(), horse);
     const auto doc = documentOf(s);
-    const ExportResult r = app::exportDocument(doc, "h.glb");
+    const ExportResult r = exportDocument(doc, "h.glb");
     QVERIFY(r.ok());
     QVERIFY2(said(r, "",
                   "clip 'gallop' is for the skeleton 'skel_horse', not 'skel_human': not written"),
              qPrintable(listed(r)));
     // The GUI names clips by their place in the document: the horse's is refused, the other found.
-    app::ExportOptions o;
+    formats::WriteOptions o;
     o.clipIndex = 0;
-    QCOMPARE(app::exportDocument(doc, "h.caf", o).status, ExportResult::Status::Refused);
+    QCOMPARE(exportDocument(doc, "h.caf", o).status, formats::WriteResult::Status::Refused);
     o.clipIndex = 1;
-    QVERIFY(app::exportDocument(doc, "h.caf", o).ok());
+    QVERIFY(exportDocument(doc, "h.caf", o).ok());
   }
 
   // ---- the list of formats ----
 
   void formatsAreFoundByExtensionInAnyCase() {
-    QVERIFY(app::exportFormatFor("/a/b/Hero.GLB"));
-    QCOMPARE(app::exportFormatFor("/a/b/Hero.GLB")->extension, std::string_view("glb"));
-    QVERIFY(!app::exportFormatFor("/a/b.glb/hero"));
-    QVERIFY(!app::exportFormatFor("hero.png"));
-    QCOMPARE(app::exportFormats().front().extension, std::string_view("glb"));
-    QCOMPARE(app::exportFilter(app::exportFormats().front()),
-             std::string("glTF 2.0 binary (*.glb)"));
-    for (const auto& f : app::exportFormats())
-      QVERIFY(app::exportExtensions().find(std::string(f.extension)) != std::string::npos);
+    QVERIFY(formats::outputFor("/a/b/Hero.GLB"));
+    QCOMPARE(formats::outputFor("/a/b/Hero.GLB").kind->extension, std::string_view("glb"));
+    QCOMPARE(formats::outputFor("/a/b/Hero.GLB").format->id, std::string_view("gltf"));
+    QVERIFY(!formats::outputFor("/a/b.glb/hero"));
+    QVERIFY(!formats::outputFor("hero.png"));
+    QCOMPARE(formats::outputFilter(*formats::outputFor("x.glb").kind), std::string("glTF 2.0 binary (*.glb)"));
+    QCOMPARE(formats::outputExtensions(), std::string("omf|cfg|csf|cmf|caf|crf|xsf|xmf|xaf|xrf|brf|glb|gltf"));
+    for (const formats::FormatDescriptor* f : formats::formatTable())
+      for (const auto& k : f->outputs) QCOMPARE(formats::outputFor(std::string("a.") + std::string(k.extension)).kind, &k);
   }
 };
 

@@ -23,15 +23,12 @@
 #include "app/gui/archive_dock.h"
 #include "app/gui/docks.h"
 #include "app/gui/main_window.h"
-#include "app/gui/pak_dock.h"
 #include "app/gui/timeline_dock.h"
 #include "formats/dragonnest/pak_writer.h"
 #include "formats/registry.h"
 #include "render/gl/offscreen.h"
 
 using marrow::app::MainWindow;
-using marrow::app::PakDock;
-namespace brf = marrow::formats::brf;
 namespace dn = marrow::formats::dragonnest;
 using marrow::formats::Scene;
 
@@ -183,11 +180,11 @@ class ExportTest : public QObject {
   void aPakEntryThatIsNoModelSaysSoWithoutCrashing() {
     MainWindow w;
     QVERIFY(openAndWait(w, {makePak()}));
-    QTreeWidgetItem* readme = w.paks()->revealPath("resource/readme.txt");
+    QTreeWidgetItem* readme = w.archive()->reveal(0, "resource/readme.txt");
     QVERIFY(readme);
     const QString out = tmp_.filePath("readme.glb");
     const auto [ok, message] =
-        exportAndWait(w, [&] { w.exportEntryTo(w.paks()->openAddresses(readme), out); });
+        exportAndWait(w, [&] { w.exportEntryTo(w.archive()->openAddresses(readme), out); });
     QVERIFY(!ok);
     QVERIFY2(message.contains("readme.txt"), qPrintable(message));
     QVERIFY(!QFile::exists(out));
@@ -275,7 +272,7 @@ class ExportTest : public QObject {
       if ((*it)->text(0) == QStringLiteral("SkinA.light_leather_boots")) boots = *it;
     QVERIFY(boots);
     QMenu menu;
-    w.archive()->fillMenu(menu, boots);  // a right-click on a record not selected
+    w.archive()->fillMenu(menu, w.archive()->tree(), boots);  // a right-click on a record not selected
     QAction* exportAction = actionNamed(menu, QStringLiteral("Export…"));
     QVERIFY(exportAction);
     QVERIFY(exportAction->isEnabled());
@@ -293,7 +290,7 @@ class ExportTest : public QObject {
     QCOMPARE(w.document()->scene, before);  // the viewer shows what it showed
 
     // What the viewer shows for that record, picked.
-    w.archive()->selectRecords(std::vector<brf::RecordRef>{recordOf(w, boots)});
+    w.archive()->selectNodes(0, {marrow::app::ArchiveDock::rowPath(boots)});
     const Scene& shown = *w.document()->scene;
     QCOMPARE(shown.meshes.size(), std::size_t{1});
     QCOMPARE(shown.skeleton.bones.size(), std::size_t{20});  // skel_human
@@ -305,14 +302,14 @@ class ExportTest : public QObject {
     if (!QFile::exists(ref)) QSKIP("fixture brf/openbrf_redux_reference.brf is absent");
     MainWindow w;
     QVERIFY(openAndWait(w, {ref}));
-    std::vector<brf::RecordRef> picked;
+    std::vector<std::string> picked;
     for (QTreeWidgetItemIterator it(w.archive()->tree()); *it; ++it)
       if ((*it)->text(0) == QStringLiteral("SkinA.light_leather_boots") ||
           (*it)->text(0) == QStringLiteral("skel_human"))
-        picked.push_back(recordOf(w, *it));
+        picked.push_back(marrow::app::ArchiveDock::rowPath(*it));
     QCOMPARE(picked.size(), std::size_t{2});
     const QString out = tmp_.filePath("boots.brf");
-    const auto [ok, message] = exportAndWait(w, [&] { w.exportRecordsTo(picked, out); });
+    const auto [ok, message] = exportAndWait(w, [&] { w.exportNodesTo(0, picked, out); });
     QVERIFY2(ok, qPrintable(message));
     auto back = marrow::formats::loadFiles({out.toStdString()}, false);
     QVERIFY2(back.ok(), back.ok() ? "" : back.error().describe().c_str());
@@ -327,10 +324,10 @@ class ExportTest : public QObject {
     QVERIFY(openAndWait(w, {makePak()}));
     const auto before = w.document()->scene;
     QVERIFY(before->meshes.empty());  // the pak is open, no model
-    QTreeWidgetItem* skin = w.paks()->revealPath("resource/char/freeze.skn");
+    QTreeWidgetItem* skin = w.archive()->reveal(0, "resource/char/freeze.skn");
     QVERIFY(skin);
     QMenu menu;
-    w.paks()->fillMenu(menu, w.paks()->tree(), skin);
+    w.archive()->fillMenu(menu, w.archive()->tree(), skin);
     QAction* exportAction = actionNamed(menu, QStringLiteral("Export…"));
     QVERIFY(exportAction);
     bool offeredBrf = true;
@@ -343,7 +340,7 @@ class ExportTest : public QObject {
     QVERIFY(!offeredBrf);
     QCOMPARE(w.document()->scene, before);
     // As the viewer opens the entry (double-click: the same addresses).
-    auto opened = marrow::app::loadDocument(w.paks()->openAddresses(skin));
+    auto opened = marrow::app::loadDocument(w.archive()->openAddresses(skin));
     QVERIFY(opened.ok());
     QCOMPARE(vertexCount(*opened->scene), std::size_t{27});
     checkGltf(tmp_.filePath("freeze.glb"), *opened->scene);
@@ -371,16 +368,6 @@ class ExportTest : public QObject {
     if (!f.open(QIODevice::WriteOnly)) return {};
     f.write(reinterpret_cast<const char*>(pak->data()), static_cast<qint64>(pak->size()));
     return path;
-  }
-
-  static brf::RecordRef recordOf(MainWindow& w, QTreeWidgetItem* row) {
-    // The dock keeps the reference in its roles; the selection API hands it back.
-    QSignalBlocker block(w.archive()->tree());
-    w.archive()->tree()->clearSelection();
-    row->setSelected(true);
-    const auto refs = w.archive()->selectedRecords();
-    row->setSelected(false);
-    return refs.at(0);
   }
 
   QTemporaryDir tmp_;

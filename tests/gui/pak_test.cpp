@@ -1,5 +1,5 @@
-// Dragon Nest paks in the viewer: the tree shows the top folders of every open pak and fills a
-// folder when it opens, deleted and overridden entries say so, the filter finds entries deep in
+// Dragon Nest paks in the viewer's Archives dock: the tree shows the top folders of the open paks
+// (one file system) and fills a folder when it opens, deleted and overridden entries say so, the filter finds entries deep in
 // the tree, a double-clicked skin opens as the model with the paks still open, and extraction
 // runs off the GUI thread: byte-exact, never outside the folder, stopped by Cancel.
 #include <QDir>
@@ -19,16 +19,17 @@
 #include <cstring>
 #include <set>
 
+#include "app/gui/archive_dock.h"
+#include "app/gui/extraction.h"
 #include "app/gui/main_window.h"
-#include "app/gui/pak_dock.h"
-#include "app/gui/pak_extract.h"
+#include "formats/dragonnest/pak_archive.h"
 #include "formats/dragonnest/pak_writer.h"
 #include "render/gl/offscreen.h"
 
 using marrow::app::MainWindow;
-using marrow::app::PakDock;
-using marrow::app::PakRow;
+using marrow::app::ArchiveDock;
 namespace dn = marrow::formats::dragonnest;
+namespace vfs = marrow::formats::vfs;
 
 namespace {
 
@@ -108,12 +109,22 @@ bool openAndWait(MainWindow& w, const QStringList& files) {
          !loaded.isEmpty();
 }
 
-QTreeWidgetItem* childNamed(QTreeWidgetItem* parent, const QString& path) {
+QTreeWidgetItem* childNamed(QTreeWidgetItem* parent, const std::string& path) {
   for (int c = 0; c < parent->childCount(); ++c)
-    if (PakDock::rowPath(parent->child(c)) == path &&
-        PakDock::rowKind(parent->child(c)) != PakRow::Overridden)
-      return parent->child(c);
+    if (ArchiveDock::rowPath(parent->child(c)) == path) return parent->child(c);
   return nullptr;
+}
+
+// The paks of the open document, as the archive they form.
+const dn::PakArchive* paksOf(const MainWindow& w) {
+  return dynamic_cast<const dn::PakArchive*>(w.document()->archives.first("pak").get());
+}
+
+// A figure of a node ("packed_size", "archive").
+vfs::FigureValue figure(const vfs::Node& n, const char* key) {
+  for (const auto& f : n.figures)
+    if (f.key == key) return f.value;
+  return std::string("(none)");
 }
 
 QString listed(const std::set<QString>& names) {
@@ -131,7 +142,7 @@ std::set<QString> filesUnder(const QString& root) {
   return out;
 }
 
-bool waitFor(marrow::app::PakExtraction* x) {
+bool waitFor(marrow::app::Extraction* x) {
   return x && QTest::qWaitFor([x] { return x->done(); }, 60000);
 }
 
@@ -184,79 +195,82 @@ class PakTest : public QObject {
     MainWindow w;
     w.show();
     QVERIFY(openAndWait(w, {basePak_, patchPak_}));
-    QVERIFY(w.document()->paks);
-    QCOMPARE(w.document()->paks->size(), std::size_t{2});
+    QVERIFY(paksOf(w));
+    QCOMPARE(paksOf(w)->paks()->size(), std::size_t{2});
     QVERIFY(w.document()->scene->meshes.empty());
-    QVERIFY(w.paks()->isVisible());
-    QTreeWidget* tree = w.paks()->tree();
-    QCOMPARE(tree->topLevelItemCount(), 2);
-    QCOMPARE(PakDock::rowPath(tree->topLevelItem(0)), QStringLiteral(".."));
-    QCOMPARE(PakDock::rowPath(tree->topLevelItem(1)), QStringLiteral("resource"));
+    QVERIFY(w.archive()->isVisible());
+    QTreeWidget* tree = w.archive()->tree();
+    QCOMPARE(tree->topLevelItemCount(), 1);  // the paks, one file system
+    QTreeWidgetItem* root = tree->topLevelItem(0);
+    QCOMPARE(ArchiveDock::rowKind(root), ArchiveDock::Row::Archive);
+    QCOMPARE(root->childCount(), 2);
+    QCOMPARE(ArchiveDock::rowPath(root->child(0)), std::string(".."));
+    QCOMPARE(ArchiveDock::rowPath(root->child(1)), std::string("resource"));
     for (int i = 0; i < 2; ++i) {  // nothing below is made before the folder opens
-      QTreeWidgetItem* top = tree->topLevelItem(i);
-      QCOMPARE(PakDock::rowKind(top), PakRow::Folder);
+      QTreeWidgetItem* top = root->child(i);
+      QCOMPARE(w.archive()->rowNode(top)->kind, std::string("folder"));
       QCOMPARE(top->childCount(), 1);
-      QCOMPARE(PakDock::rowKind(top->child(0)), PakRow::Placeholder);
+      QCOMPARE(ArchiveDock::rowKind(top->child(0)), ArchiveDock::Row::Placeholder);
     }
   }
 
   void openingAFolderShowsItsFilesWithSizesFoldersFirst() {
     MainWindow w;
     QVERIFY(openAndWait(w, {basePak_, patchPak_}));
-    QTreeWidgetItem* resource = w.paks()->tree()->topLevelItem(1);
+    QTreeWidgetItem* resource = w.archive()->tree()->topLevelItem(0)->child(1);
     resource->setExpanded(true);
     QStringList names;
     for (int c = 0; c < resource->childCount(); ++c)
-      names << resource->child(c)->text(PakDock::kName);
+      names << resource->child(c)->text(ArchiveDock::kName);
     QCOMPARE(names, QStringList({"char", "mesh", "old", "table", "ui", "readme.txt"}));
     QTreeWidgetItem* readme = resource->child(5);
-    QCOMPARE(PakDock::rowKind(readme), PakRow::File);
-    QCOMPARE(bytesIn(readme, PakDock::kSize), kReadme.size());
-    QVERIFY(bytesIn(readme, PakDock::kPacked) > 0);
-    QCOMPARE(readme->text(PakDock::kArchive), QStringLiteral("00patch.pak"));
+    const auto node = w.archive()->rowNode(readme);
+    QVERIFY(node && !node->container);
+    QCOMPARE(bytesIn(readme, ArchiveDock::kSize), kReadme.size());
+    QVERIFY(std::get<std::uint64_t>(figure(*node, "packed_size")) > 0);
+    QCOMPARE(readme->text(ArchiveDock::kDetails), QStringLiteral("00patch.pak"));
     QCOMPARE(childNamed(resource, "resource/table")->childCount(), 1);  // still not fetched
   }
 
   void anEntryHiddenByAnEarlierPakIsMarked() {
     MainWindow w;
     QVERIFY(openAndWait(w, {basePak_, patchPak_}));
-    QTreeWidgetItem* items = w.paks()->revealPath("resource/table/items.dnt");
+    QTreeWidgetItem* items = w.archive()->reveal(0, "resource/table/items.dnt");
     QVERIFY(items);
-    QCOMPARE(items->text(PakDock::kName), QStringLiteral("Items.dnt"));  // the stored case
-    QCOMPARE(bytesIn(items, PakDock::kSize), kTableNew.size());
-    QCOMPARE(items->text(PakDock::kArchive),
-             QStringLiteral("00patch.pak, overrides resource00.pak"));
+    QCOMPARE(items->text(ArchiveDock::kName), QStringLiteral("Items.dnt"));  // the stored case
+    QCOMPARE(bytesIn(items, ArchiveDock::kSize), kTableNew.size());
+    QCOMPARE(items->text(ArchiveDock::kDetails), QStringLiteral("00patch.pak, overrides resource00.pak"));
     QTreeWidgetItem* table = items->parent();
     QCOMPARE(table->childCount(), 2);
     QTreeWidgetItem* hidden = table->child(1);
-    QCOMPARE(PakDock::rowKind(hidden), PakRow::Overridden);
-    QCOMPARE(hidden->text(PakDock::kName), QStringLiteral("items.dnt (overridden)"));
-    QCOMPARE(hidden->text(PakDock::kArchive), QStringLiteral("resource00.pak"));
-    QCOMPARE(bytesIn(hidden, PakDock::kSize), kTableOld.size());
+    QVERIFY(w.archive()->rowNode(hidden)->has(vfs::Node::Overridden));
+    QCOMPARE(hidden->text(ArchiveDock::kName), QStringLiteral("items.dnt (overridden)"));
+    QCOMPARE(hidden->text(ArchiveDock::kDetails), QStringLiteral("resource00.pak"));
+    QCOMPARE(bytesIn(hidden, ArchiveDock::kSize), kTableOld.size());
   }
 
   void aDeletedEntryIsShownAsDeleted() {
     MainWindow w;
     QVERIFY(openAndWait(w, {basePak_, patchPak_}));
-    QTreeWidgetItem* gone = w.paks()->revealPath("resource/old/gone.txt");
+    QTreeWidgetItem* gone = w.archive()->reveal(0, "resource/old/gone.txt");
     QVERIFY(gone);
-    QCOMPARE(gone->text(PakDock::kName), QStringLiteral("gone.txt (deleted)"));
-    QVERIFY(gone->font(PakDock::kName).strikeOut());
-    QVERIFY(gone->text(PakDock::kSize).isEmpty());
-    QVERIFY(w.paks()->rowEntry(gone).entry->deleted());
+    QCOMPARE(gone->text(ArchiveDock::kName), QStringLiteral("gone.txt (deleted)"));
+    QVERIFY(gone->font(ArchiveDock::kName).strikeOut());
+    QVERIFY(gone->text(ArchiveDock::kSize).isEmpty());
+    QVERIFY(w.archive()->rowNode(gone)->has(vfs::Node::Deleted));
   }
 
   void theFilterFindsAFileDeepInTheTree() {
     MainWindow w;
     QVERIFY(openAndWait(w, {basePak_, patchPak_}));
-    PakDock* dock = w.paks();
+    ArchiveDock* dock = w.archive();
     dock->setFilter(QStringLiteral("NEEDLE"));
     QTreeWidget* matches = dock->matches();
     QVERIFY(matches->isVisibleTo(dock));
     QCOMPARE(matches->topLevelItemCount(), 1);
-    QCOMPARE(PakDock::rowPath(matches->topLevelItem(0)),
-             QStringLiteral("resource/ui/deep/er/still/needle_icon.dds"));
-    QCOMPARE(bytesIn(matches->topLevelItem(0), PakDock::kSize), kIcon.size());
+    QCOMPARE(ArchiveDock::rowPath(matches->topLevelItem(0)),
+             std::string("resource/ui/deep/er/still/needle_icon.dds"));
+    QCOMPARE(bytesIn(matches->topLevelItem(0), ArchiveDock::kSize), kIcon.size());
     dock->setFilter(QStringLiteral("still/n"));  // with a '/': the whole path
     QCOMPARE(matches->topLevelItemCount(), 1);
     dock->setFilter(QStringLiteral("resource"));  // without: names only
@@ -272,8 +286,8 @@ class PakTest : public QObject {
     w.show();
     QVERIFY(QTest::qWaitForWindowExposed(&w));
     QVERIFY(openAndWait(w, {basePak_, patchPak_}));
-    PakDock* dock = w.paks();
-    QTreeWidgetItem* skin = dock->revealPath("resource/char/warrior/freeze.skn");
+    ArchiveDock* dock = w.archive();
+    QTreeWidgetItem* skin = dock->reveal(0, "resource/char/warrior/freeze.skn");
     QVERIFY(skin);
     dock->tree()->scrollToItem(skin);
     QTest::qWait(100);  // the tree lays out the rows just fetched
@@ -290,26 +304,29 @@ class PakTest : public QObject {
     const auto& scene = *w.document()->scene;
     QCOMPARE(scene.meshes.size(), std::size_t{1});
     QCOMPARE(scene.meshes[0].positions.size(), std::size_t{27});
-    QVERIFY(w.document()->paks);
-    QCOMPARE(w.document()->paks->size(), std::size_t{2});
+    QVERIFY(paksOf(w));
+    QCOMPARE(paksOf(w)->paks()->size(), std::size_t{2});
     // The tree is as it was: the skin's folder open, the skin current.
     QVERIFY(dock->tree()->currentItem());
-    QCOMPARE(PakDock::rowPath(dock->tree()->currentItem()),
-             QStringLiteral("resource/char/warrior/freeze.skn"));
+    QCOMPARE(ArchiveDock::rowPath(dock->tree()->currentItem()),
+             std::string("resource/char/warrior/freeze.skn"));
   }
 
   void selectedFoldersAndFilesGiveEachEntryOnce() {
     MainWindow w;
     QVERIFY(openAndWait(w, {basePak_, patchPak_}));
-    PakDock* dock = w.paks();
-    QTreeWidgetItem* items = dock->revealPath("resource/table/items.dnt");
+    ArchiveDock* dock = w.archive();
+    QTreeWidgetItem* items = dock->reveal(0, "resource/table/items.dnt");
     QVERIFY(items);
     items->setSelected(true);
     items->parent()->setSelected(true);
-    dock->revealPath("resource/old/gone.txt")->setSelected(true);  // deleted: nothing to write
-    const auto entries = dock->selectedEntries();
-    QCOMPARE(entries.size(), std::size_t{1});
-    QCOMPARE(QString::fromStdString(entries[0].pak->name()), patchPak_);
+    dock->reveal(0, "resource/old/gone.txt")->setSelected(true);  // deleted: nothing to write
+    int archive = -1;
+    const auto files = dock->selectedFiles(&archive);
+    QCOMPARE(archive, 0);
+    QCOMPARE(files.size(), std::size_t{1});
+    QCOMPARE(files[0].path, std::string("resource/table/items.dnt"));
+    QCOMPARE(std::get<std::string>(figure(files[0], "archive")), patchPak_.toStdString());
   }
 
   void extractingEverythingIsByteExactAndNothingLeavesTheFolder() {
@@ -319,8 +336,8 @@ class PakTest : public QObject {
     const QString out = outer.filePath("a/b/out");
     QVERIFY(QDir().mkpath(out));
     const int logged = w.log()->count();
-    QSignalSpy finished(w.paks(), &PakDock::extractionFinished);
-    auto* x = w.paks()->extractAll(out);
+    QSignalSpy finished(w.archive(), &ArchiveDock::extractionFinished);
+    auto* x = w.archive()->extractAll(out);
     QVERIFY(waitFor(x));
     QCOMPARE(finished.size(), 1);
     const auto& report = x->report();
@@ -339,7 +356,7 @@ class PakTest : public QObject {
     for (const auto& p : want) written.insert("a/b/out/" + p);
     QVERIFY(filesUnder(outer.path()) == written);  // nothing above the folder, nothing else
     QVERIFY(w.log()->count() > logged);            // the summary and the refusal
-    auto* box = w.paks()->findChild<QMessageBox*>();
+    auto* box = w.archive()->findChild<QMessageBox*>();
     QVERIFY(box);
     QVERIFY2(box->text().contains("1 refused"), qPrintable(box->text()));
     QVERIFY(box->text().contains("evil.txt"));
@@ -359,14 +376,19 @@ class PakTest : public QObject {
                                         static_cast<qsizetype>(bytes->size()))));
     auto set = dn::PakSet::open({path.toStdString()});
     QVERIFY(set.ok());
-    PakDock dock;
+    vfs::FileSystem archives;
+    archives.mount(std::make_shared<const dn::PakArchive>(std::make_shared<const dn::PakSet>(std::move(set).value())));
+    ArchiveDock dock;
     dock.show();
-    dock.setPaks(std::make_shared<const dn::PakSet>(std::move(set).value()));
-    QCOMPARE(dock.tree()->topLevelItemCount(), 1);  // "bulk", its 20,000 files not made yet
-    QCOMPARE(dock.tree()->topLevelItem(0)->childCount(), 1);
+    dock.setArchives(archives);
+    QCOMPARE(dock.tree()->topLevelItemCount(), 1);
+    QTreeWidgetItem* root = dock.tree()->topLevelItem(0);
+    QCOMPARE(root->childCount(), 1);  // "bulk", its 20,000 files not made yet
+    QCOMPARE(root->child(0)->childCount(), 1);
     dock.setFilter(QStringLiteral("entry"));  // a flat list, capped
-    QCOMPARE(dock.matches()->topLevelItemCount(), PakDock::kMaxMatches + 1);
-    QCOMPARE(PakDock::rowKind(dock.matches()->topLevelItem(PakDock::kMaxMatches)), PakRow::More);
+    QCOMPARE(dock.matches()->topLevelItemCount(), ArchiveDock::kMaxMatches + 1);
+    QCOMPARE(ArchiveDock::rowKind(dock.matches()->topLevelItem(ArchiveDock::kMaxMatches)),
+             ArchiveDock::Row::More);
     dock.setFilter({});
 
     const QString out = dir.filePath("out");

@@ -2,6 +2,8 @@
 // (computed there with the spec's rules; OpenBRF's own pipeline agrees to 6e-6), the choice of
 // skeleton, vertex animation, bodies, record addresses, damaged records.
 #include <gtest/gtest.h>
+
+#include "formats/brf/archive.h"
 #include <unistd.h>
 
 #include <cstring>
@@ -53,7 +55,14 @@ Input input(const std::string& name, std::vector<std::string> records = {}) {
   return in;
 }
 
-Scene load(std::vector<Input> inputs, Archives* archives = nullptr) {
+// The BRF files readInputs mounted, as their sources.
+const std::vector<brf::Source>& sourcesOf(const vfs::FileSystem& archives) {
+  static const std::vector<brf::Source> none;
+  const auto a = std::dynamic_pointer_cast<const brf::BrfArchive>(archives.first("brf"));
+  return a ? a->sources() : none;
+}
+
+Scene load(std::vector<Input> inputs, vfs::FileSystem* archives = nullptr) {
   auto r = readInputs(std::move(inputs), archives);
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().describe());
   return r.ok() ? std::move(r).value() : Scene{};
@@ -180,11 +189,11 @@ TEST(BrfScene, BootsFromOneFilePlayAnAnimationOfAnotherOnASkeletonOfAThird) {
   REQUIRE_FIXTURE("wfas_boots_a.brf");
   REQUIRE_FIXTURE("wfas_skeletons.brf");
   REQUIRE_FIXTURE("wfas_ani_walk_backward.brf");
-  Archives archives;
+  vfs::FileSystem archives;
   const Scene s = load({input("wfas_boots_a.brf"), input("wfas_skeletons.brf"),
                         input("wfas_ani_walk_backward.brf")},
                        &archives);
-  EXPECT_EQ(archives.brf.size(), 3u);
+  EXPECT_EQ(sourcesOf(archives).size(), 3u);
   ASSERT_EQ(s.meshes.size(), 1u);
   EXPECT_TRUE(s.meshes[0].skinned());
   EXPECT_EQ(s.skeleton.name, "skel_human");
@@ -220,12 +229,12 @@ TEST(BrfScene, AnAnimationForAnotherSkeletonIsListedButBindsNothing) {
   EXPECT_EQ(b.matched(), 0u);
   EXPECT_NEAR(h.duration, 908.0f / kFramesPerSecond, 1e-5f);
   // Chosen explicitly, the horse skeleton plays it.
-  Archives archives;
+  vfs::FileSystem archives;
   load({input("openbrf_redux_reference.brf")}, &archives);
   Selection sel;
   sel.skeleton = RecordRef{0, Section::Skeleton, 1};
   sel.meshes.emplace();
-  auto horseScene = toScene(archives.brf, sel);
+  auto horseScene = toScene(sourcesOf(archives), sel);
   ASSERT_TRUE(horseScene.ok());
   EXPECT_EQ(horseScene->skeleton.name, "skel_horse");
   const int hc = clipNamed(*horseScene, "anim_horse");
@@ -236,16 +245,16 @@ TEST(BrfScene, AnAnimationForAnotherSkeletonIsListedButBindsNothing) {
   // fittingSkeletons: both fit the boots (bones 0..6); with the horse animation the horse first.
   const std::vector<RecordRef> boots = {{0, Section::Mesh, 2}};
   const std::vector<RecordRef> horseAnim = {{0, Section::Animation, 5}};
-  const auto fits = fittingSkeletons(archives.brf, boots, horseAnim);
+  const auto fits = fittingSkeletons(sourcesOf(archives), boots, horseAnim);
   ASSERT_EQ(fits.size(), 2u);
   EXPECT_EQ(fits[0].index, 1u);
   // A sword rigged to bone 19 fits both skeletons too; a mesh rigged to bone 25 only the horse.
-  EXPECT_EQ(fittingSkeletons(archives.brf, boots, {}).front().index, 0u);
+  EXPECT_EQ(fittingSkeletons(sourcesOf(archives), boots, {}).front().index, 0u);
 }
 
 TEST(BrfScene, VertexAnimationPlaysTheFramesAtTheirFileTimes) {
   REQUIRE_FIXTURE("wfas_map_icons_c.brf");
-  Archives archives;
+  vfs::FileSystem archives;
   const Scene s = load({input("wfas_map_icons_c.brf")}, &archives);
   const int mule = meshNamed(s, "icon_mule");
   ASSERT_GE(mule, 0);
@@ -255,7 +264,7 @@ TEST(BrfScene, VertexAnimationPlaysTheFramesAtTheirFileTimes) {
   ASSERT_GE(c, 0);
   const Clip& clip = s.clips[static_cast<std::size_t>(c)];
   EXPECT_NEAR(clip.duration, 140.0f / kFramesPerSecond, 1e-6f);
-  const brf::Mesh& rec = archives.brf[0].doc->meshes[0];
+  const brf::Mesh& rec = sourcesOf(archives)[0].doc->meshes[0];
   const std::vector<std::int32_t> times = {0, 100, 104, 108, 110, 116, 120, 125, 128, 130, 132, 135, 137, 140};
   ASSERT_EQ(rec.frames.size(), times.size());
   for (std::size_t k = 0; k < times.size(); ++k) {

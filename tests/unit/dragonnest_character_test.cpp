@@ -3,6 +3,8 @@
 // winding, and the same poses whichever version wrote the files.
 #include <gtest/gtest.h>
 
+#include "formats/format_table.h"
+
 #include "dragonnest_test_character.h"
 #include "formats/model/validate.h"
 #include "formats/registry.h"
@@ -262,11 +264,11 @@ TEST(DragonNestCharacter, ARigidSubmeshFollowsItsBone) {
 
 TEST(DragonNestDetect, MagicFirstThenExtension) {
   const auto f = writeCharacter(10);
-  EXPECT_EQ(detectFormat(f.msh, "x.bin"), FormatId::DragonNest);
+  EXPECT_EQ(formats::detect(f.msh, "x.bin"), formats::formatById("dragonnest"));
   EXPECT_EQ(detectKind(f.skn, "x.bin"), FileKind::Skin);
   EXPECT_EQ(detectKind(f.ani, "x.bin"), FileKind::Animation);
   EXPECT_EQ(detectKind({}, "list.ANI"), FileKind::AnimationList);
-  EXPECT_EQ(detectFormat({}, "jobtable.dnt"), FormatId::DragonNest);
+  EXPECT_EQ(formats::detect({}, "jobtable.dnt"), formats::formatById("dragonnest"));
   EXPECT_EQ(detectKind({}, "old.ext"), FileKind::LegacyTable);
 }
 

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include "formats/format_table.h"
+
 #include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 
@@ -149,11 +151,12 @@ TEST(Merge, BindsASecondMeshToTheFirstSkeletonByBoneName) {
 TEST(Detect, UsesMagicBeforeExtension) {
   const char omf[] = "OMF1....";
   const auto bytes = std::as_bytes(std::span(omf));
-  EXPECT_EQ(detectFormat(bytes, "model.gltf"), FormatId::Omf);
-  EXPECT_EQ(detectFormat({}, "MODEL.OMF"), FormatId::Omf);
-  EXPECT_EQ(detectFormat({}, "walk.SMD"), FormatId::Assimp);
-  EXPECT_EQ(detectFormat({}, "readme.txt"), FormatId::Unknown);
-  EXPECT_EQ(detectFormat({}, "noextension"), FormatId::Unknown);
+  EXPECT_EQ(detect(bytes, "model.gltf"), formatById("omf"));
+  EXPECT_EQ(detect({}, "MODEL.OMF"), formatById("omf"));
+  EXPECT_EQ(detect({}, "walk.SMD"), formatById("assimp"));
+  EXPECT_EQ(detect({}, "scene.GLB"), formatById("gltf"));
+  EXPECT_EQ(detect({}, "readme.txt"), nullptr);
+  EXPECT_EQ(detect({}, "noextension"), nullptr);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-// Extracting pak entries into a folder off the GUI thread: a progress dialog with the count and
-// the bytes written whose Cancel stops what is left; the report comes back on the GUI thread.
+// Extracting files of an archive (formats/io/extract.h) into a folder off the GUI thread: a
+// progress dialog with the count and the bytes written whose Cancel stops what is left; the
+// report comes back on the GUI thread.
 #pragma once
 
 #include <QFutureWatcher>
@@ -11,21 +12,19 @@
 #include <memory>
 #include <vector>
 
-#include "formats/dragonnest/extract.h"
+#include "formats/io/extract.h"
 
 class QWidget;
 
 namespace marrow::app {
 
-class PakExtraction : public QObject {
+class Extraction : public QObject {
   Q_OBJECT
 
  public:
-  // `paks` keeps the entries' archives alive while the worker reads them.
-  PakExtraction(std::shared_ptr<const formats::dragonnest::PakSet> paks,
-                std::vector<formats::dragonnest::PakRef> entries, QString folder,
-                QWidget* dialogParent);
-  ~PakExtraction() override;  // cancels and waits for the worker
+  // The items keep their archives alive while the worker reads them.
+  Extraction(std::vector<formats::ExtractItem> items, QString folder, QWidget* dialogParent);
+  ~Extraction() override;  // cancels and waits for the worker
 
   void start();
   // Stops after the entry being written; what was written stays.
@@ -34,10 +33,10 @@ class PakExtraction : public QObject {
   bool done() const { return done_; }
 
   QString folder() const { return folder_; }
-  std::size_t total() const { return entries_.size(); }
+  std::size_t total() const { return items_.size(); }
   QProgressDialog* dialog() const { return dialog_; }
   // Valid once finished() was emitted.
-  const formats::dragonnest::ExtractReport& report() const { return report_; }
+  const formats::ExtractReport& report() const { return report_; }
 
   // A few lines for a message box: what was written, refused and why, failed, cancelled.
   QString summary() const;
@@ -50,14 +49,13 @@ class PakExtraction : public QObject {
  private:
   void onFinished();
 
-  std::shared_ptr<const formats::dragonnest::PakSet> paks_;
-  std::vector<formats::dragonnest::PakRef> entries_;
+  std::vector<formats::ExtractItem> items_;
   QString folder_;
   QPointer<QProgressDialog> dialog_;
-  QFutureWatcher<formats::dragonnest::ExtractReport> watcher_;
+  QFutureWatcher<formats::ExtractReport> watcher_;
   // Not QFuture::cancel: a cancelled future drops its result, and the report is wanted.
   std::shared_ptr<std::atomic<bool>> cancelled_ = std::make_shared<std::atomic<bool>>(false);
-  formats::dragonnest::ExtractReport report_;
+  formats::ExtractReport report_;
   bool done_ = false;
 };
 

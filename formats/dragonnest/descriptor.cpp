@@ -1,0 +1,119 @@
+// Dragon Nest in the format table: meshes, skins and animations read together as one model,
+// tables on their own, and paks mounted as one file system (§2.4) whose entries are opened as
+// ARCHIVE.pak::path.
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <set>
+
+#include "formats/dragonnest/dragonnest.h"
+#include "formats/dragonnest/pak_archive.h"
+#include "formats/format.h"
+
+namespace marrow::formats {
+
+namespace {
+
+namespace dn = formats::dragonnest;
+
+bool startsWith(std::span<const std::byte> head, std::string_view magic) {
+  return head.size() >= magic.size() && std::memcmp(head.data(), magic.data(), magic.size()) == 0;
+}
+
+// "Eternity Engine Mesh File 0.13" and so on: the suffix varies (dragonnest.md §3.1).
+bool recognise(std::span<const std::byte> head) {
+  for (std::string_view magic : {"Eternity Engine Mesh File", "Eternity Engine Skin File",
+                                 "Eternity Engine Ani File", "EyedentityGames Packing File"})
+    if (startsWith(head, magic)) return true;
+  return false;
+}
+
+bool claims(std::string_view ext) {
+  for (std::string_view e : {"pak", "msh", "skn", "ani", "dnt", "ext"})
+    if (ext == e) return true;
+  return false;
+}
+
+// Meshes, skins and animations make one model (the animations give the meshes' skeleton its
+// hierarchy); a table is a part of its own.
+Result<GroupRead> readGroup(std::vector<Input> inputs) {
+  GroupRead out;
+  std::vector<dn::Input> model;
+  for (const Input& in : inputs) {
+    const auto head = std::span(in.bytes).first(std::min<std::size_t>(in.bytes.size(), 1024));
+    if (dn::isModelKind(dn::detectKind(head, in.ctx.name))) {
+      model.push_back({in.bytes, in.ctx});
+      continue;
+    }
+    auto r = dn::readFile(in.bytes, in.ctx);
+    if (!r) return r.error();
+    out.parts.push_back({in.ctx.name, std::move(r).value()});
+  }
+  if (!model.empty()) {
+    auto r = dn::readModel(model);
+    if (!r) return r.error();
+    out.parts.insert(out.parts.begin(), Part{model.front().ctx.name, std::move(r).value()});
+  }
+  return out;
+}
+
+Result<std::shared_ptr<const vfs::Archive>> mount(std::span<const std::string> paths) {
+  auto set = dn::PakSet::open(std::vector<std::string>(paths.begin(), paths.end()));
+  if (!set) return set.error();
+  return std::shared_ptr<const vfs::Archive>(
+      std::make_shared<const dn::PakArchive>(std::make_shared<const dn::PakSet>(std::move(set).value())));
+}
+
+std::string lowerExtension(const std::string& f, std::string* stem) {
+  const auto slash = f.find_last_of("/\\");
+  const std::string name = slash == std::string::npos ? f : f.substr(slash + 1);
+  const auto dot = name.rfind('.');
+  std::string ext = dot == std::string::npos ? std::string() : name.substr(dot + 1);
+  for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (stem) {
+    *stem = dot == std::string::npos ? name : name.substr(0, dot);
+    for (char& c : *stem) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  }
+  return ext;
+}
+
+// Each skin is a model (it brings its mesh); a mesh is one only where no skin of its name wraps
+// it; animations and tables are not models of their own.
+std::vector<std::vector<std::string>> modelsInFolder(std::span<const std::string> files) {
+  std::set<std::string> skins;
+  std::string stem;
+  for (const std::string& f : files)
+    if (lowerExtension(f, &stem) == "skn") skins.insert(stem);
+  std::vector<std::vector<std::string>> out;
+  for (const std::string& f : files) {
+    const std::string ext = lowerExtension(f, &stem);
+    if (ext == "skn" || (ext == "msh" && !skins.count(stem))) out.push_back({f});
+  }
+  return out;
+}
+
+}  // namespace
+
+const FormatDescriptor& dragonNestFormat() {
+  static const FormatDescriptor d{
+      .id = "dragonnest",
+      .name = "Dragon Nest",
+      .notes = "paks opened by their index only, several as one file system; MSH v10–v13, SKN "
+               "v10/v11, ANI v10/v11, DNT and EXT tables",
+      .extensions = {"pak", "msh", "skn", "ani", "ext", "dnt"},
+      .mime = "model/x-dragon-nest-skin",
+      .mimeTypes = {"application/x-dragon-nest-pak", "model/x-dragon-nest-mesh",
+                    "model/x-dragon-nest-skin", "model/x-dragon-nest-animation",
+                    "application/x-dragon-nest-table"},
+      .recognise = recognise,
+      .claimsExtension = claims,
+      .read = dn::readFile,
+      .readGroup = readGroup,
+      .mount = mount,
+      .archiveExtensions = {"pak"},
+      .modelsInFolder = modelsInFolder,
+  };
+  return d;
+}
+
+}  // namespace marrow::formats

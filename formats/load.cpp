@@ -1,0 +1,164 @@
+#include "formats/load.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <map>
+
+#include "formats/format_table.h"
+#include "formats/io/file.h"
+#include "formats/registry.h"
+
+namespace marrow::formats {
+
+namespace {
+
+Result<std::vector<std::byte>> readPath(const std::string& path, const LoadOptions& options) {
+  if (options.readOther)
+    if (auto other = options.readOther(path)) return std::move(*other);
+  return readFile(path);
+}
+
+Resolver resolverBeside(const std::string& path, const LoadOptions& options) {
+  if (options.resolverFor)
+    if (Resolver r = options.resolverFor(path)) return r;
+  const std::filesystem::path dir = std::filesystem::path(path).parent_path();
+  return diskResolver(dir.empty() ? std::string(".") : dir.string());
+}
+
+bool onDisk(const std::string& path) { return !path.starts_with(":/"); }
+
+}  // namespace
+
+Result<Gathered> gather(std::span<const std::string> addresses, const LoadOptions& options) {
+  if (addresses.empty()) return FormatError{"", "", kNoOffset, "no file given"};
+  Gathered out;
+  std::vector<std::string> files;  // the file of each input
+  // Archive files by the format that mounts them, in the order given; and what is asked of them.
+  std::vector<std::pair<const FormatDescriptor*, std::vector<std::string>>> mounts;
+  std::vector<Address> entries;  // FILE::INNER of an archive, and ::NAME lookups
+  for (const std::string& text : addresses) {
+    const Address a = Address::parse(text);
+    if (a.lookup()) {
+      entries.push_back(a);
+      continue;
+    }
+    if (const FormatDescriptor* f = archiveFormatFor(a.file)) {
+      auto at = std::find_if(mounts.begin(), mounts.end(), [f](const auto& m) { return m.first == f; });
+      if (at == mounts.end()) at = mounts.insert(mounts.end(), {f, {}});
+      if (std::find(at->second.begin(), at->second.end(), a.file) == at->second.end()) {
+        at->second.push_back(a.file);
+        out.archiveFiles.push_back(a.file);
+      }
+      if (!a.whole()) entries.push_back(a);
+      continue;
+    }
+    // FILE::RECORD names records of an archive file; the file is read once, with all of them.
+    const auto same = std::find(files.begin(), files.end(), a.file);
+    if (same != files.end()) {
+      Input& in = out.inputs[static_cast<std::size_t>(same - files.begin())];
+      if (!in.records.empty() && !a.whole()) in.records.push_back(a.inner);
+      if (a.whole()) in.records.clear();  // the whole file was asked for too
+      continue;
+    }
+    auto bytes = readPath(a.file, options);
+    if (!bytes) return bytes.error();
+    Input in;
+    in.bytes = std::move(bytes).value();
+    in.ctx.name = a.file;
+    in.ctx.limits = options.limits;
+    in.ctx.resolve = resolverBeside(a.file, options);
+    in.ctx.fetchTextures = options.fetchTextures;
+    if (!a.whole()) in.records.push_back(a.inner);
+    if (onDisk(a.file)) in.diskPath = a.file;
+    out.inputs.push_back(std::move(in));
+    out.addresses.push_back(onDisk(a.file) ? a.file : std::string());
+    files.push_back(a.file);
+  }
+  // Archives given together are one file system (a Dragon Nest client's paks, §2.4): an entry's
+  // parts and textures are found by name in any of them.
+  std::map<std::string, std::shared_ptr<const vfs::Archive>> archiveOf;
+  for (const auto& [format, paths] : mounts) {
+    auto archive = format->mount(paths);
+    if (!archive) return archive.error();
+    for (const std::string& p : paths) archiveOf[p] = *archive;
+    out.archives.mount(std::move(archive).value());
+  }
+  for (const Address& a : entries) {
+    std::shared_ptr<const vfs::Archive> archive;
+    std::optional<std::string> path;
+    if (a.lookup()) {
+      for (const auto& m : out.archives.archives())
+        if ((path = m->find(a.inner))) {
+          archive = m;
+          break;
+        }
+      if (!archive)
+        return FormatError{a.str(), "entry", kNoOffset,
+                           out.archives.empty() ? "no archive is open to look '" + a.inner + "' up in"
+                                                : "no entry '" + a.inner + "' in the open archives"};
+    } else {
+      archive = archiveOf.at(a.file);
+      path = archive->find(a.inner);
+      if (!path) return FormatError{a.file, "entry", kNoOffset, "no entry '" + a.inner + "' in the archive"};
+    }
+    Input in;
+    in.ctx.limits = options.limits;
+    // Named as the archive stores the entry (a pak entry's own case), under the archive given.
+    const auto node = archive->node(*path);
+    const Address found = archive->addressOf(*path);
+    in.ctx.name = (a.lookup() ? found.file : a.file) + std::string(kAddressSeparator) +
+                  (node ? archive->storedName(*node) : found.inner);
+    auto bytes = archive->read(*path, in.ctx.limits);
+    if (!bytes) return bytes.error();
+    in.bytes = std::move(bytes).value();
+    in.ctx.resolve = out.archives.resolver(in.ctx.limits);
+    in.ctx.fetchTextures = options.fetchTextures;
+    out.inputs.push_back(std::move(in));
+    out.addresses.push_back(a.lookup() ? a.str() : a.file + std::string(kAddressSeparator) + a.inner);
+  }
+  return out;
+}
+
+Result<Loaded> load(std::span<const std::string> addresses, const LoadOptions& options) {
+  auto gathered = gather(addresses, options);
+  if (!gathered) return gathered.error();
+  Loaded loaded;
+  loaded.archives = std::move(gathered->archives);
+  std::vector<Input> inputs = std::move(gathered->inputs);
+  // Inputs read elsewhere (the viewer's import process) come back as parts of the model; the rest
+  // are read here, as one part where the first of them was.
+  std::vector<Part> parts;
+  std::size_t othersAt = 0;
+  if (options.readElsewhere) {
+    std::vector<Input> others;
+    for (std::size_t i = 0; i < inputs.size(); ++i) {
+      const FormatDescriptor* f = detect(inputs[i].bytes, inputs[i].ctx.name);
+      if (gathered->addresses[i].empty() || !f || !f->readInChildProcess) {
+        if (others.empty()) othersAt = parts.size();
+        others.push_back(std::move(inputs[i]));
+        continue;
+      }
+      auto scene = options.readElsewhere(gathered->addresses[i], gathered->archiveFiles);
+      if (!scene) return scene.error();
+      parts.push_back({inputs[i].ctx.name, std::move(scene).value()});
+    }
+    inputs = std::move(others);
+  }
+  Result<Scene> scene = Scene{};
+  if (parts.empty()) {
+    scene = readInputs(std::move(inputs), &loaded.archives);
+  } else {
+    if (!inputs.empty()) {
+      const std::string name = inputs.front().ctx.name;
+      auto rest = readInputs(std::move(inputs), &loaded.archives);
+      if (!rest) return rest.error();
+      parts.insert(parts.begin() + static_cast<std::ptrdiff_t>(othersAt), Part{name, std::move(rest).value()});
+    }
+    scene = combine(std::move(parts));
+  }
+  if (!scene) return scene.error();
+  loaded.scene = std::move(scene).value();
+  return loaded;
+}
+
+}  // namespace marrow::formats
