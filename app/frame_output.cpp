@@ -8,7 +8,7 @@
 #include <cstring>
 #include <span>
 
-#include "formats/gltf/png_writer.h"
+#include "formats/image/png_writer.h"
 
 namespace marrow::app {
 
@@ -138,7 +138,7 @@ bool ApngWriter::add(const QImage& frame, std::string* error) {
   for (std::uint32_t y = 0; y < h; ++y)
     std::memcpy(pixels.data() + std::size_t{y} * w * 4, rgba.constScanLine(static_cast<int>(y)),
                 std::size_t{w} * 4);
-  const std::vector<std::byte> png = formats::gltf::encodePng(pixels, w, h);
+  const std::vector<std::byte> png = formats::encodePng(pixels, w, h);
   if (png.size() < 8) {
     if (error) *error = "the PNG encoder failed";
     return false;

@@ -10,6 +10,7 @@
 #include "app/cli/batch.h"
 #include "app/cli/common.h"
 #include "app/document.h"
+#include "formats/write.h"
 #include "formats/snapshot/snapshot.h"
 
 namespace marrow::app::cli {
@@ -17,7 +18,7 @@ namespace {
 
 struct CommandSpec {
   const char* name;
-  const char* usage;
+  std::string usage;
   std::vector<std::string> valueOptions;
   std::vector<std::string> flagOptions;
 };
@@ -33,7 +34,7 @@ const std::vector<CommandSpec>& commands() {
        {"--clip", "--time", "--space", "--mode", "--animations", "--bone-map"},
        {"--json"}},
       {"convert",
-       "convert INPUT... -o OUTPUT.(omf|cfg|csf|cmf|caf|crf|xsf|xmf|xaf|xrf|brf|glb|gltf) [--version N] "
+       "convert INPUT... -o OUTPUT.(" + formats::outputExtensions() + ") [--version N] "
        "[--xml] [--clip NAME|INDEX] [--material NAME|INDEX]\n"
        "  marrow-cli convert INPUT|FOLDER|PATTERN... -o FOLDER/ [--to glb|gltf|omf|cfg] [-j N] "
        "[--timeout SECONDS] [--quiet] [--json]",
@@ -54,6 +55,7 @@ const std::vector<CommandSpec>& commands() {
       {"pack", "pack FOLDER -o OUT.pak [--base IN.pak] [--level 0..9]",
        {"-o", "--output", "--base", "--level"},
        {}},
+      {"formats", "formats [--json|--markdown|--mime-types]", {}, {"--json", "--markdown", "--mime-types"}},
   };
   return specs;
 }
@@ -68,7 +70,7 @@ void printHelp(std::FILE* out) {
   std::fprintf(out,
                "marrow-cli: inspect, pose, convert and render skinned models without a window\n\n"
                "usage:\n");
-  for (const auto& c : commands()) std::fprintf(out, "  marrow-cli %s\n", c.usage);
+  for (const auto& c : commands()) std::fprintf(out, "  marrow-cli %s\n", c.usage.c_str());
   std::fprintf(out,
                "\nA model may be given as several INPUTs (a skeleton, its meshes, its clips).\n"
                "FILE.brf::RECORD names one record of a BRF file (a mesh, a skeleton, an\n"
@@ -84,6 +86,7 @@ void printHelp(std::FILE* out) {
                "-j N runs N at once (default: one per core); a failure is reported and the rest go on.\n"
                "Exit codes: 0 ok, 1 load or write error (in a batch: any model failed), 2 usage,\n"
                "3 nothing to convert (no mesh and no skeleton; a batch skips such files).\n");
+  printFormatList(out);
 }
 
 // The viewer's import process (app/document.h, AssimpImport): not for people, so not in the
@@ -167,7 +170,7 @@ QStringList Args::inputPaths() const {
 int usageError(const std::string& command, const std::string& message) {
   std::fprintf(stderr, "marrow-cli: %s\n", message.c_str());
   if (const auto* c = findCommand(command))
-    std::fprintf(stderr, "usage: marrow-cli %s\n", c->usage);
+    std::fprintf(stderr, "usage: marrow-cli %s\n", c->usage.c_str());
   else
     printHelp(stderr);
   return kUsage;
@@ -192,7 +195,7 @@ int main(int argc, char** argv) {
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--help" || a == "-h") {
-      std::printf("usage: marrow-cli %s\n", spec->usage);
+      std::printf("usage: marrow-cli %s\n", spec->usage.c_str());
       return kOk;
     }
     std::string value;
@@ -222,6 +225,10 @@ int main(int argc, char** argv) {
     } else {
       args.inputs.push_back(a);
     }
+  }
+  if (command == "formats") {
+    if (!args.inputs.empty()) return usageError(command, "formats takes no INPUT");
+    return runFormats(args);
   }
   if (args.inputs.empty()) return usageError(command, "no INPUT given");
 

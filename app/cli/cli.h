@@ -2,6 +2,7 @@
 // 3 nothing to convert (convert: no mesh and no skeleton in the inputs).
 #pragma once
 
+#include <cstdio>
 #include <map>
 #include <set>
 #include <string>
@@ -40,6 +41,11 @@ bool isPakPath(const std::string& path);
 int runPakList(const Args& args);
 int runExtract(const Args& args);
 int runPack(const Args& args);
+// The format table (app/cli/formats.cpp): `marrow-cli formats`, and the list --help ends with.
+int runFormats(const Args& args);
+void printFormatList(std::FILE* out);
+// The README's table of formats (`marrow-cli formats --markdown`; a test keeps the README's the same).
+std::string formatsMarkdown();
 
 int main(int argc, char** argv);
 

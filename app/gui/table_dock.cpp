@@ -15,7 +15,7 @@
 #include <QVBoxLayout>
 
 #include "app/gui/table_model.h"
-#include "formats/dragonnest/table.h"
+#include "formats/model/table.h"
 
 namespace marrow::app {
 
@@ -122,7 +122,7 @@ void TableDock::updateCount() {
 bool TableDock::exportCsv(const QString& path) const {
   const formats::Table* table = model_->table();
   if (!table) return false;
-  const std::string csv = formats::dragonnest::tableCsv(*table);
+  const std::string csv = formats::tableCsv(*table);
   QFile f(path);
   if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) return false;
   return f.write(csv.data(), static_cast<qint64>(csv.size())) == static_cast<qint64>(csv.size());

@@ -3,22 +3,11 @@
 #include <charconv>
 #include <variant>
 
-#include "formats/dragonnest/table.h"
+#include "formats/model/table.h"
 
 namespace marrow::app {
 
-namespace dn = formats::dragonnest;
-
-QString tableTypeName(std::uint8_t type) {
-  switch (type) {
-    case dn::kText: return QStringLiteral("text");
-    case dn::kBool: return QStringLiteral("bool");
-    case dn::kInt: return QStringLiteral("int");
-    case dn::kPercent: return QStringLiteral("percent (float)");
-    case dn::kFloat: return QStringLiteral("float");
-    default: return QStringLiteral("type %1").arg(type);
-  }
-}
+QString tableTypeName(std::uint8_t type) { return QString::fromStdString(formats::tableTypeName(type)); }
 
 QString tableCellText(const formats::TableCell& cell) {
   if (const auto* s = std::get_if<std::string>(&cell)) return QString::fromStdString(*s);

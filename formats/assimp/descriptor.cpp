@@ -14,15 +14,14 @@ namespace marrow::formats {
 namespace {
 
 // The extensions Debian's assimp 5.2.5 imports (`assimp listext`), less those we read ourselves
-// and glTF's (formats/gltf/descriptor.cpp).
+// and glTF's (formats/gltf/descriptor.cpp); the ones people meet most first.
 constexpr std::string_view kExtensions[] = {
-    "3d",   "3ds",    "3mf",  "ac",    "ac3d",  "acc",  "amf",   "ase",  "ask",  "assbin",
-    "b3d",  "blend",  "bsp",  "bvh",   "cob",   "csm",  "dae",   "dxf",  "enff", "fbx",
-    "hmp",  "ifc",    "ifczip", "iqm", "irr",   "irrmesh", "lwo", "lws", "lxo",  "m3d",
-    "md2",  "md3",    "md5anim", "md5camera", "md5mesh", "mdc", "mdl", "mesh", "mot", "ms3d",
-    "ndo",  "nff",    "obj",  "off",   "ogex",  "pk3",  "ply",   "pmx",  "prj",  "q3o",
-    "q3s",  "raw",    "scn",  "sib",   "smd",   "stl",  "stp",   "ter",  "uc",   "vta",
-    "x",    "x3d",    "x3db", "xgl",   "xml",   "zae",  "zgl",   "xmesh"};
+    "fbx", "dae", "x", "smd", "md5mesh", "md5anim", "bvh", "obj", "3ds", "blend", "ply", "stl",
+    "3d", "3mf", "ac", "ac3d", "acc", "amf", "ase", "ask", "assbin", "b3d", "bsp", "cob", "csm",
+    "dxf", "enff", "hmp", "ifc", "ifczip", "iqm", "irr", "irrmesh", "lwo", "lws", "lxo", "m3d",
+    "md2", "md3", "md5camera", "mdc", "mdl", "mesh", "mot", "ms3d", "ndo", "nff", "off", "ogex",
+    "pk3", "pmx", "prj", "q3o", "q3s", "raw", "scn", "sib", "stp", "ter", "uc", "vta", "x3d",
+    "x3db", "xgl", "xml", "zae", "zgl", "xmesh"};
 
 // Halves of models and files that are not models: not converted on their own from a folder.
 constexpr std::string_view kNotModels[] = {"md5anim", "md5camera", "xml", "vta", "mot", "bvh", "pk3", "raw"};
@@ -60,7 +59,8 @@ const FormatDescriptor& assimpFormat() {
   static const FormatDescriptor d{
       .id = "assimp",
       .name = "Everything assimp 5.2 imports",
-      .notes = "meshes, bones (aiBone + node hierarchy), clips; the reference we compare against",
+      .notes = "meshes, bones (aiBone + node hierarchy), clips; the reference we compare against; read "
+          "in a process of its own in the viewer",
       .extensions = extensions(),
       .mime = "model/vnd.collada+xml",
       .mimeTypes = {"model/vnd.collada+xml", "model/x-fbx", "model/x-directx", "model/x-md5mesh",

@@ -110,7 +110,4 @@ void setVersion(Document& doc, int version, Diagnostics& diag);
 // A whole file as a model (registry: detection says BRF).
 Result<Scene> readBrf(std::span<const std::byte> data, const ReadContext& ctx);
 
-// "file.brf::record" → {"file.brf", "record"}; no "::" → {whole, ""}.
-std::pair<std::string, std::string> splitAddress(const std::string& address);
-
 }  // namespace marrow::formats::brf

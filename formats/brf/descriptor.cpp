@@ -148,9 +148,12 @@ const FormatDescriptor& brfFormat() {
   static const FormatDescriptor d{
       .id = "brf",
       .name = "Mount&Blade / Warband",
-      .notes = "M&B 1.011 and Warband: textures, shaders, materials, meshes (all three vertex "
-               "layouts, vertex-animation frames), skeletons, skeleton animations, collision "
-               "bodies; written back byte for byte",
+      .notes = "M&B 1.011 and Warband: textures, shaders, materials, meshes (all three vertex layouts, "
+          "tangents, colours, second uv set, rigging, vertex-animation frames), skeletons, skeleton "
+          "animations (sparse tracks, root translation), collision bodies; the writer gives every "
+          "file back byte for byte (written from BRF records); `.dds` textures (DXT1/3/5, "
+          "uncompressed) beside the file or in `../Textures`, uploaded compressed where the driver "
+          "takes S3TC",
       .extensions = {"brf"},
       .mime = "model/x-mount-and-blade-brf",
       .mimeTypes = {"model/x-mount-and-blade-brf"},

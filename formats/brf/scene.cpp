@@ -189,10 +189,4 @@ Result<Scene> readBrf(std::span<const std::byte> data, const ReadContext& ctx) {
   return toScene(std::span(&src, 1));
 }
 
-std::pair<std::string, std::string> splitAddress(const std::string& address) {
-  const auto at = address.find("::");
-  if (at == std::string::npos) return {address, ""};
-  return {address.substr(0, at), address.substr(at + 2)};
-}
-
 }  // namespace marrow::formats::brf

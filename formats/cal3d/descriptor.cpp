@@ -261,8 +261,10 @@ const FormatDescriptor& cal3dFormat() {
   static const FormatDescriptor d{
       .id = "cal3d",
       .name = "cal3d",
-      .notes = "every version 699–1301, compressed animations, LOD, springs, morph targets, "
-               "several uv sets; .cfg model files; checked against libcal3d 0.11",
+      .notes = "every version 699–1301 (plain, IMVU/0.13 colour + morphs, 2017 count-prefixed morphs), "
+          "compressed animations (0.12 quantised, IMVU bit-packed), LOD, springs, morph targets, "
+          "several uv sets; `.cfg` model files; writers at 700–1100, 1300, 1301, binary or XML; "
+          "checked against libcal3d 0.11",
       .extensions = {std::begin(kExtensions), std::end(kExtensions)},
       .mime = "model/x-cal3d-config",
       .mimeTypes = {"model/x-cal3d-skeleton", "model/x-cal3d-animation", "model/x-cal3d-mesh",

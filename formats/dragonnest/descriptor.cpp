@@ -98,8 +98,13 @@ const FormatDescriptor& dragonNestFormat() {
   static const FormatDescriptor d{
       .id = "dragonnest",
       .name = "Dragon Nest",
-      .notes = "paks opened by their index only, several as one file system; MSH v10–v13, SKN "
-               "v10/v11, ANI v10/v11, DNT and EXT tables",
+      .notes = "paks opened by their index only (mapped), entries inflated on demand within their "
+          "declared size, several paks as one file system in the client's override order; MSH "
+          "v10–v13 (bones, list and strip submeshes, bone palettes, colours, collision primitives, "
+          "dummies), SKN v10/v11 (scrambled bodies, every parameter type), ANI v10/v11 (60 fps, "
+          "list files), DNT tables (and legacy EXT, read); `marrow-cli pack` writes paks, and the "
+          "library writes MSH, SKN, ANI and DNT back byte for byte (not yet from other models); "
+          "Y-up left-handed data shown unmirrored",
       .extensions = {"pak", "msh", "skn", "ani", "ext", "dnt"},
       .mime = "model/x-dragon-nest-skin",
       .mimeTypes = {"application/x-dragon-nest-pak", "model/x-dragon-nest-mesh",

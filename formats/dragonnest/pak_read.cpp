@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "formats/dragonnest/pak.h"
+#include "formats/io/address.h"
 
 namespace marrow::formats::dragonnest {
 namespace {
@@ -36,7 +37,7 @@ class Inflater {
 }  // namespace
 
 Result<std::vector<std::byte>> Pak::read(const PakEntry& e, const Limits& limits) const {
-  const std::string file = name_ + "::" + std::string(storedPath(e));
+  const std::string file = Address{name_, std::string(storedPath(e))}.str();
   const auto fail = [&](std::string field, std::uint64_t offset, std::string message) {
     return FormatError{file, std::move(field), offset, std::move(message)};
   };

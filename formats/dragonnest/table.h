@@ -10,11 +10,11 @@
 #include "formats/io/read_context.h"
 #include "formats/io/result.h"
 #include "formats/model/scene.h"
+#include "formats/model/table.h"
 
 namespace marrow::formats::dragonnest {
 
-// Column type codes (§8); the legacy table uses the same codes (§7).
-enum TableType : std::uint8_t { kNa = 0, kText = 1, kBool = 2, kInt = 3, kPercent = 4, kFloat = 5 };
+// Column type codes (§8; the legacy table uses the same codes, §7) are the model's TableType.
 
 // Reads a .dnt. The table is named after ctx.name without its folder and extension. The
 // `05 THEND` trailer is optional (the engine ignores it); other trailing bytes are an error.
@@ -29,8 +29,5 @@ bool looksLikeExt(std::span<const std::byte> data);
 // for 1, int32 for 0/2/3, float for 4/5); strings must be shorter than 4096 bytes.
 Result<std::vector<std::byte>> writeDnt(const Table& table);
 
-// The table as CSV (RFC 4180): a header row ("_RowID" and the column names), then one line per
-// row; floats in the shortest form that reads back to the same value.
-std::string tableCsv(const Table& table);
 
 }  // namespace marrow::formats::dragonnest

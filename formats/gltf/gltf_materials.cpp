@@ -3,7 +3,7 @@
 #include <set>
 
 #include "formats/gltf/gltf_internal.h"
-#include "formats/gltf/png_writer.h"
+#include "formats/image/png_writer.h"
 #include "formats/image/dds.h"
 #include "formats/image/tga.h"
 

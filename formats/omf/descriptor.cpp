@@ -40,7 +40,7 @@ const FormatDescriptor& omfFormat() {
   static const FormatDescriptor d{
       .id = "omf",
       .name = "OMF 1 (Oolong mesh format)",
-      .notes = "meshes, armature, actions; every validation of specs/omf.md",
+      .notes = "meshes, armature, actions; every validation of `specs/omf.md`",
       .extensions = {"omf"},
       .mime = "model/x-omf",
       .mimeTypes = {"model/x-omf"},

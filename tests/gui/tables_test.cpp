@@ -107,7 +107,7 @@ class TablesTest : public QObject {
     // A number column whose text order differs from its numeric order (9 before 10).
     int column = -1;
     for (std::size_t c = 0; c < table.columns.size() && column < 0; ++c) {
-      if (table.columns[c].type == marrow::formats::dragonnest::kText) continue;
+      if (table.columns[c].type == marrow::formats::kText) continue;
       QStringList texts;
       std::vector<double> values;
       for (int r = 0; r < dock->model()->rowCount(); ++r) {
@@ -153,7 +153,7 @@ class TablesTest : public QObject {
     int column = -1;
     QString needle;
     for (std::size_t c = 0; c < table.columns.size() && column < 0; ++c) {
-      if (table.columns[c].type != marrow::formats::dragonnest::kText) continue;
+      if (table.columns[c].type != marrow::formats::kText) continue;
       const QString first = dock->model()->text(0, static_cast<int>(c));
       if (first.size() < 3) continue;
       int having = 0;

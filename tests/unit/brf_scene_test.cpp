@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "formats/brf/archive.h"
+#include "formats/io/address.h"
 #include <unistd.h>
 
 #include <cstring>
@@ -32,7 +33,6 @@ using brf::RecordRef;
 using brf::Section;
 using brf::Selection;
 using brf::Source;
-using brf::splitAddress;
 using brf::toScene;
 
 const std::string kFixtures = std::string(MARROW_FIXTURES_DIR) + "/brf/";
@@ -397,8 +397,8 @@ TEST(BrfScene, ARecordAddressSelectsItAndWhatItNeeds) {
   EXPECT_EQ(missing.error().file, f);
   EXPECT_NE(missing.error().message.find("no_such_record"), std::string::npos);
   EXPECT_NE(missing.error().message.find("SkinA.m_handR"), std::string::npos) << "lists what there is";
-  EXPECT_EQ(splitAddress("a/b.brf::rec"), (std::pair<std::string, std::string>{"a/b.brf", "rec"}));
-  EXPECT_EQ(splitAddress("a/b.brf"), (std::pair<std::string, std::string>{"a/b.brf", ""}));
+  EXPECT_EQ(Address::parse("a/b.brf::rec"), (Address{"a/b.brf", "rec"}));
+  EXPECT_EQ(Address::parse("a/b.brf"), (Address{"a/b.brf", ""}));
 }
 
 // A DXT1 DDS of 4×4 pixels: one block, colour0 pure red, colour1 pure blue, every texel index 0.

@@ -1,11 +1,11 @@
-#include "formats/gltf/png_writer.h"
+#include "formats/image/png_writer.h"
 
 #include <zlib.h>
 
 #include <array>
 #include <string_view>
 
-namespace marrow::formats::gltf {
+namespace marrow::formats {
 namespace {
 
 void putU32(std::vector<std::byte>& out, std::uint32_t v) {
@@ -58,4 +58,4 @@ std::vector<std::byte> encodePng(std::span<const std::uint8_t> rgba, std::uint32
   return out;
 }
 
-}  // namespace marrow::formats::gltf
+}  // namespace marrow::formats
