@@ -6,6 +6,7 @@
 
 #include "formats/format_table.h"
 #include "formats/io/file.h"
+#include "formats/io/folder_archive.h"
 #include "formats/registry.h"
 
 namespace marrow::formats {
@@ -36,11 +37,18 @@ Result<Gathered> gather(std::span<const std::string> addresses, const LoadOption
   // Archive files by the format that mounts them, in the order given; and what is asked of them.
   std::vector<std::pair<const FormatDescriptor*, std::vector<std::string>>> mounts;
   std::vector<Address> entries;  // FILE::INNER of an archive, and ::NAME lookups
+  std::vector<std::string> folders;  // folders given: browsed as archives of their files
   for (const std::string& text : addresses) {
-    const Address a = Address::parse(text);
+    Address a = Address::parse(text);
     if (a.lookup()) {
       entries.push_back(a);
       continue;
+    }
+    std::error_code ec;
+    if (onDisk(a.file) && std::filesystem::is_directory(a.file, ec)) {  // a folder: browsed
+      if (std::find(folders.begin(), folders.end(), a.file) == folders.end()) folders.push_back(a.file);
+      if (a.whole()) continue;
+      a = Address{(std::filesystem::path(a.file) / a.inner).string(), {}};  // FOLDER::file: the file
     }
     if (const FormatDescriptor* f = archiveFormatFor(a.file)) {
       auto at = std::find_if(mounts.begin(), mounts.end(), [f](const auto& m) { return m.first == f; });
@@ -77,6 +85,7 @@ Result<Gathered> gather(std::span<const std::string> addresses, const LoadOption
   // Archives given together are one file system (a Dragon Nest client's paks, §2.4): an entry's
   // parts and textures are found by name in any of them.
   std::map<std::string, std::shared_ptr<const vfs::Archive>> archiveOf;
+  for (const std::string& folder : folders) out.archives.mount(std::make_shared<const vfs::FolderArchive>(folder));
   for (const auto& [format, paths] : mounts) {
     auto archive = format->mount(paths);
     if (!archive) return archive.error();

@@ -196,7 +196,7 @@ void ArchiveDock::rebuild() {
     // An archive of one file (a BRF file alone) is that file's row: no row above it says the same.
     const auto roots = a.children("");
     const bool single =
-        a.holdsRecords() && roots.size() == 1 && roots.front().container && a.files().size() == 1;
+        a.holdsRecords() && roots.size() == 1 && roots.front().container && a.openedFrom().size() == 1;
     auto* top = new QTreeWidgetItem(tree_, {single ? qstr(roots.front().name) : qstr(a.title())});
     top->setData(kName, kRowRole, static_cast<int>(Row::Archive));
     top->setData(kName, kArchiveRole, static_cast<int>(i));
@@ -206,7 +206,7 @@ void ArchiveDock::rebuild() {
     QFont bold = top->font(kName);
     bold.setBold(true);
     top->setFont(kName, bold);
-    const std::vector<std::string> files = a.files();
+    const std::vector<std::string> files = a.openedFrom();
     QStringList tip;
     for (const auto& f : files) tip << qstr(f);
     top->setToolTip(kName, tip.join(QLatin1Char('\n')));
@@ -523,7 +523,7 @@ QString startFolder(const vfs::FileSystem& archives) {
   const QString last = QSettings().value(QStringLiteral("archive/extractDirectory")).toString();
   if (!last.isEmpty() && QFileInfo(last).isDir()) return last;
   for (const auto& a : archives.archives())
-    for (const auto& f : a->files()) return QFileInfo(qstr(f)).absolutePath();
+    for (const auto& f : a->openedFrom()) return QFileInfo(qstr(f)).absolutePath();
   return {};
 }
 
@@ -575,7 +575,7 @@ QStringList ArchiveDock::openAddresses(const QTreeWidgetItem* item) const {
   // stays whole.
   const formats::Address address = a->addressOf(node->path);
   QStringList out{qstr(address.str())};
-  for (const std::string& f : a->files())
+  for (const std::string& f : a->openedFrom())
     if (f != address.file && !out.contains(qstr(f))) out << qstr(f);
   return out;
 }

@@ -147,6 +147,8 @@ void MainWindow::createDocks() {
 void MainWindow::createActions() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
+  file->addAction(tr("Open &Folder…"), this, &MainWindow::openFolderDialog)
+      ->setToolTip(tr("Browse a folder in the Archives dock; double-click a file to open it"));
   recentMenu_ = file->addMenu(tr("Open &Recent"));
   file->addAction(tr("&Reload"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::reload);
   cancelLoadAction_ = file->addAction(tr("&Cancel Loading"), QKeySequence(Qt::Key_Escape), this,
@@ -513,6 +515,17 @@ void MainWindow::openDialog() {
   if (files.isEmpty()) return;
   settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(files.front()).absolutePath());
   openFiles(files);
+}
+
+void MainWindow::openFolderDialog() {
+  QSettings settings;
+  const QString start = doc_ && !doc_->paths.isEmpty() && doc_->paths.front() != kDemoPath
+                            ? QFileInfo(doc_->paths.front()).absolutePath()
+                            : settings.value(QStringLiteral("lastDirectory")).toString();
+  const QString folder = QFileDialog::getExistingDirectory(this, tr("Browse a folder"), start);
+  if (folder.isEmpty()) return;
+  settings.setValue(QStringLiteral("lastDirectory"), folder);
+  openFiles({folder});
 }
 
 void MainWindow::reload() {

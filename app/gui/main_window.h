@@ -70,6 +70,7 @@ class MainWindow : public QMainWindow {
 
  public slots:
   void openDialog();
+  void openFolderDialog();  // a folder in the Archives dock, to open files from
   void reload();
   // Stops waiting for the running load: an import process is killed, a reader in this process
   // runs on in the background and its result is dropped; the model shown stays.

@@ -221,7 +221,7 @@ std::string BrfArchive::title() const {
                               : first + " + " + std::to_string(sources_.size() - 1) + " more";
 }
 
-std::vector<std::string> BrfArchive::files() const {
+std::vector<std::string> BrfArchive::openedFrom() const {
   std::vector<std::string> out;
   for (const Source& s : sources_) out.push_back(s.name);
   return out;

@@ -22,7 +22,7 @@ class BrfArchive final : public vfs::Archive, public ModelArchive {
   explicit BrfArchive(std::vector<Source> sources);
 
   std::string title() const override;
-  std::vector<std::string> files() const override;
+  std::vector<std::string> openedFrom() const override;
   std::string_view kind() const override { return "brf"; }
   std::vector<vfs::Node> children(std::string_view path) const override;
   std::optional<vfs::Node> node(std::string_view path) const override;

@@ -33,7 +33,7 @@ std::string PakArchive::title() const {
   return paks_->size() == 1 ? first : first + " + " + std::to_string(paks_->size() - 1) + " more";
 }
 
-std::vector<std::string> PakArchive::files() const {
+std::vector<std::string> PakArchive::openedFrom() const {
   std::vector<std::string> out;
   for (std::size_t i = 0; paks_ && i < paks_->size(); ++i) out.push_back(paks_->pak(i).name());
   return out;

@@ -14,7 +14,7 @@ class FolderArchive final : public Archive {
   explicit FolderArchive(std::string root);  // the folder (need not exist: then it is empty)
 
   std::string title() const override { return root_; }
-  std::vector<std::string> files() const override { return {root_}; }
+  std::vector<std::string> openedFrom() const override { return {root_}; }
   std::string_view kind() const override { return "folder"; }
   std::vector<Node> children(std::string_view path) const override;
   std::optional<Node> node(std::string_view path) const override;

@@ -65,7 +65,7 @@ class Archive {
   // What the archive is, for people: a folder's path, a file's name, "Resource00.pak + 2 more".
   virtual std::string title() const = 0;
   // The files it was opened from (every pak of a set, every BRF file, the folder), as given.
-  virtual std::vector<std::string> files() const = 0;
+  virtual std::vector<std::string> openedFrom() const = 0;
   // "folder", "brf", "pak": which kind of archive (and so how its paths read).
   virtual std::string_view kind() const = 0;
 
