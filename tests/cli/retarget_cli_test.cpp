@@ -3,7 +3,7 @@
 // (render --frames, --fps); and the frame plan, file names and APNG assembly behind them.
 //
 // The cal3d source and the OMF target are one character written twice by the project's writers
-// (tests/unit/retarget_test_character.h, where the expected joint positions are worked out).
+// (tests/support/retarget_test_character.h, where the expected joint positions are worked out).
 #include <gtest/gtest.h>
 
 #include <QDir>
@@ -19,7 +19,7 @@
 
 #include "app/frame_output.h"
 #include "cli_util.h"
-#include "tests/unit/retarget_test_character.h"
+#include "tests/support/retarget_test_character.h"
 
 namespace {
 

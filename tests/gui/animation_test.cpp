@@ -2,7 +2,7 @@
 // the timeline and the Log say, what is drawn), a bone-name map, the selected bone's key ticks,
 // stepped and smooth playback, Render Frames and Copy Pose as Text.
 //
-// The model is tests/unit/retarget_test_character.h: an OMF skeleton and a cal3d skeleton + clip
+// The model is tests/support/retarget_test_character.h: an OMF skeleton and a cal3d skeleton + clip
 // of the same character with other bone names, axes and up axis.
 #include <QAction>
 #include <QClipboard>
@@ -31,7 +31,7 @@
 #include "app/gui/viewport.h"
 #include "render/anim/pose.h"
 #include "render/gl/offscreen.h"
-#include "tests/unit/retarget_test_character.h"
+#include "tests/support/retarget_test_character.h"
 
 using marrow::app::MainWindow;
 

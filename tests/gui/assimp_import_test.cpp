@@ -17,7 +17,7 @@
 #include "app/gui/docks.h"
 #include "app/gui/main_window.h"
 #include "render/gl/offscreen.h"
-#include "tests/unit/scene_compare.h"
+#include "tests/support/scene_compare.h"
 
 using marrow::app::AssimpImport;
 using marrow::app::LoadOptions;
@@ -107,7 +107,7 @@ class AssimpImportTest : public QObject {
 
     const auto& viewer = *w.document()->scene;
     QVERIFY(!viewer.meshes.empty() && !viewer.skeleton.bones.empty() && !viewer.clips.empty());
-    const std::string difference = marrow::test::sceneDifference(*inProcess->scene, viewer);
+    const std::string difference = marrow::testing::sceneDifference(*inProcess->scene, viewer);
     QVERIFY2(difference.empty(), difference.c_str());
     QCOMPARE(w.document()->textures.size(), inProcess->textures.size());
     for (std::size_t i = 0; i < inProcess->textures.size(); ++i)

@@ -26,7 +26,7 @@
 #include "app/gui/timeline_dock.h"
 #include "app/gui/viewport.h"
 #include "render/gl/offscreen.h"
-#include "tests/unit/dragonnest_test_character.h"
+#include "tests/support/dragonnest_test_character.h"
 
 using marrow::app::MainWindow;
 using marrow::app::TableDock;

@@ -3,7 +3,7 @@
 // winding, and the same poses whichever version wrote the files.
 #include <gtest/gtest.h>
 
-#include "dragonnest_test_character.h"
+#include "tests/support/dragonnest_test_character.h"
 #include "formats/model/validate.h"
 #include "formats/registry.h"
 #include "render/anim/pose.h"

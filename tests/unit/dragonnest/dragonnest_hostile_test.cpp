@@ -7,7 +7,7 @@
 #include <fstream>
 #include <iterator>
 
-#include "dragonnest_test_character.h"
+#include "tests/support/dragonnest_test_character.h"
 #include "formats/io/byte_writer.h"
 #include "formats/model/validate.h"
 #include "formats/registry.h"

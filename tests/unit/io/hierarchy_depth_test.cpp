@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "dragonnest_test_character.h"
+#include "tests/support/dragonnest_test_character.h"
 #include "formats/brf/brf.h"
 #include "formats/dragonnest/dragonnest.h"
 #include "formats/model/validate.h"

@@ -2,7 +2,7 @@
 // character our writers make, mutated the way the finding was.
 #include <gtest/gtest.h>
 
-#include "dragonnest_test_character.h"
+#include "tests/support/dragonnest_test_character.h"
 #include "formats/dragonnest/pak.h"
 #include "formats/dragonnest/pak_writer.h"
 #include "formats/model/validate.h"

@@ -17,7 +17,7 @@
 
 #include "formats/model/scene.h"
 
-namespace marrow::test {
+namespace marrow::testing {
 
 class SceneCompare {
  public:
@@ -290,4 +290,4 @@ inline std::string sceneDifference(const formats::Scene& a, const formats::Scene
   return c.difference;
 }
 
-}  // namespace marrow::test
+}  // namespace marrow::testing

@@ -1,7 +1,7 @@
 // The Scene snapshot (formats/snapshot/snapshot.h) that carries a model from `marrow-cli
 // import-child` to the viewer: hostile bytes first, then its documented layout, then round trips
 // of every kind of model we read, compared member by member, floats bit for bit
-// (tests/unit/scene_compare.h, written from scene.h, not from the snapshot code).
+// (tests/support/scene_compare.h, written from scene.h, not from the snapshot code).
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -17,8 +17,8 @@
 #include "formats/snapshot/snapshot.h"
 #include "formats/model/validate.h"
 #include "formats/registry.h"
-#include "tests/unit/dragonnest_test_character.h"
-#include "tests/unit/scene_compare.h"
+#include "tests/support/dragonnest_test_character.h"
+#include "tests/support/scene_compare.h"
 
 #ifndef MARROW_ASSIMP_MODELS_DIR
 #define MARROW_ASSIMP_MODELS_DIR "/usr/share/assimp/models"
@@ -27,7 +27,7 @@
 namespace marrow::formats {
 namespace {
 
-using test::sceneDifference;
+using marrow::testing::sceneDifference;
 
 ReadContext snapshotContext() {
   ReadContext ctx;

@@ -1,7 +1,7 @@
 // Dragon Nest writers: every file they write reads back to the same records, in every version.
 #include <gtest/gtest.h>
 
-#include "dragonnest_test_character.h"
+#include "tests/support/dragonnest_test_character.h"
 
 namespace marrow::formats::dragonnest {
 namespace {
