@@ -31,7 +31,9 @@ class PakBuilder {
     entries_.push_back({Kind::Path, std::string(path), std::move(data), std::nullopt});
     return *this;
   }
-  PakBuilder& add(std::string_view path, std::string_view text) { return add(path, bytes(text)); }
+  PakBuilder& add(std::string_view path, std::string_view text) {
+    return add(path, ::marrow::testing::bytes(text));
+  }
 
   // `data`, compressed as the writer compresses, under `storedName` exactly as given; with
   // `declaredSize`, the table says the entry inflates to that many bytes instead.
@@ -42,7 +44,7 @@ class PakBuilder {
   }
   PakBuilder& addStored(std::string_view storedName, std::string_view text,
                         std::optional<std::uint32_t> declaredSize = std::nullopt) {
-    return addStored(storedName, bytes(text), declaredSize);
+    return addStored(storedName, ::marrow::testing::bytes(text), declaredSize);
   }
 
   // A deleted slot (§2.3: compressed size 0) named `storedName`. The writer refuses to write one:

@@ -17,8 +17,16 @@
 #include "formats/brf/document.h"
 #include "formats/io/file.h"
 
+#include "tests/support/read_context.h"
+#include "tests/support/skip.h"
+
 namespace marrow::formats::brf {
 namespace {
+
+using ::marrow::testing::named;
+
+// The name readers are given where a test names no file.
+const std::string kBrfName = "test.brf";
 
 const std::string kFixtures = std::string(MARROW_FIXTURES_DIR) + "/brf/";
 
@@ -41,12 +49,6 @@ const char* const kAllFixtures[] = {
     "wfas_test.brf",
 };
 
-ReadContext named(std::string name = "test.brf") {
-  ReadContext ctx;
-  ctx.name = std::move(name);
-  return ctx;
-}
-
 std::vector<std::byte> fixture(const std::string& name) {
   auto data = readFile(kFixtures + name);
   return data.ok() ? std::move(data).value() : std::vector<std::byte>{};
@@ -54,7 +56,7 @@ std::vector<std::byte> fixture(const std::string& name) {
 
 #define LOAD_FIXTURE(var, name)                     \
   const std::vector<std::byte> var = fixture(name); \
-  if (var.empty()) GTEST_SKIP() << "BRF fixture " << name << " not found under " << kFixtures
+  if (var.empty()) MARROW_SKIP() << "BRF fixture " << name << " not found under " << kFixtures
 
 Document parsed(const std::vector<std::byte>& bytes, const std::string& name = "test.brf") {
   auto doc = parse(bytes, named(name));
@@ -224,32 +226,32 @@ TEST(BrfDocument, RejectsEmptyInput) {
 }
 
 TEST(BrfDocument, RejectsFileWithoutEnd) {
-  const auto r = parse(Bytes{}.str("rfver ").i32(1).b, named());
+  const auto r = parse(Bytes{}.str("rfver ").i32(1).b, named(kBrfName));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().offset, 14u);  // where the next token would start
 }
 
 TEST(BrfDocument, RejectsUnknownTokenNamingItAndItsOffset) {
-  const auto r = parse(Bytes{}.str("rfver ").i32(1).str("meshes").u32(0).str("end").b, named());
+  const auto r = parse(Bytes{}.str("rfver ").i32(1).str("meshes").u32(0).str("end").b, named(kBrfName));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().offset, 14u);
   EXPECT_NE(r.error().message.find("'meshes'"), std::string::npos) << r.error().describe();
 }
 
 TEST(BrfDocument, RejectsSecondVersionToken) {
-  const auto r = parse(Bytes{}.str("rfver ").i32(1).str("rfver ").i32(1).str("end").b, named());
+  const auto r = parse(Bytes{}.str("rfver ").i32(1).str("rfver ").i32(1).str("end").b, named(kBrfName));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().offset, 14u);
 }
 
 TEST(BrfDocument, RejectsVersionTokenAfterMeshes) {
-  const auto r = parse(Bytes{}.str("mesh").u32(0).str("rfver ").i32(1).str("end").b, named());
+  const auto r = parse(Bytes{}.str("mesh").u32(0).str("rfver ").i32(1).str("end").b, named(kBrfName));
   ASSERT_FALSE(r.ok());
 }
 
 TEST(BrfDocument, RejectsHugeRecordCountWithoutAllocating) {
   for (std::uint32_t n : {0xFFFFFFFFu, 0x7FFFFFFFu, 1000u}) {
-    const auto r = parse(Bytes{}.str("mesh").u32(n).str("end").b, named());
+    const auto r = parse(Bytes{}.str("mesh").u32(n).str("end").b, named(kBrfName));
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().offset, 8u);
     EXPECT_NE(r.error().field.find("mesh"), std::string::npos) << r.error().describe();
@@ -260,7 +262,7 @@ TEST(BrfDocument, RejectsFallbackCountOtherThanZeroOrOne) {
   const auto b =
       Bytes{}.str("shader").u32(1).str("s").u32(0).u32(0).str("t").u32(2).str("f").u32(0).str(
           "end");
-  const auto r = parse(b.b, named());
+  const auto r = parse(b.b, named(kBrfName));
   ASSERT_FALSE(r.ok());
   EXPECT_NE(r.error().field.find("shader 0 's' fallback count"), std::string::npos)
       << r.error().describe();
@@ -268,7 +270,7 @@ TEST(BrfDocument, RejectsFallbackCountOtherThanZeroOrOne) {
 
 TEST(BrfDocument, RejectsUnknownBodyPartKind) {
   const auto b = Bytes{}.str("body").u32(1).str("bo_x").str("cylinder").f32(1).str("end");
-  const auto r = parse(b.b, named());
+  const auto r = parse(b.b, named(kBrfName));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().offset, 20u);  // the kind string
   EXPECT_NE(r.error().message.find("'cylinder'"), std::string::npos);
@@ -284,7 +286,7 @@ TEST(BrfDocument, RejectsNestedComposite) {
                      .str("composite")
                      .u32(0)
                      .str("end");
-  EXPECT_FALSE(parse(b.b, named()).ok());
+  EXPECT_FALSE(parse(b.b, named(kBrfName)).ok());
 }
 
 TEST(BrfDocument, ErrorNamesRecordAndElement) {

@@ -13,6 +13,9 @@
 #include "formats/io/byte_writer.h"
 #include "formats/io/file.h"
 
+#include "tests/support/read_context.h"
+#include "tests/support/skip.h"
+
 namespace marrow::formats::cal3d::testing {
 
 inline std::filesystem::path fixtureDir() {
@@ -24,7 +27,7 @@ inline bool haveFixtures() {
 
 #define MARROW_SKIP_WITHOUT_CAL3D_FIXTURES()                               \
   if (!::marrow::formats::cal3d::testing::haveFixtures())                  \
-  GTEST_SKIP() << "cal3d fixtures not found in "                           \
+  MARROW_SKIP() << "cal3d fixtures not found in "                           \
                << ::marrow::formats::cal3d::testing::fixtureDir().string() \
                << " (shared/fixtures/cal3d); the built-file tests cover the same rules"
 
@@ -34,11 +37,7 @@ inline std::vector<std::byte> fixture(const std::string& relative) {
   return r.ok() ? std::move(r).value() : std::vector<std::byte>{};
 }
 
-inline ReadContext context(const std::string& name) {
-  ReadContext ctx;
-  ctx.name = name;
-  return ctx;
-}
+inline ReadContext context(const std::string& name) { return ::marrow::testing::named(name); }
 
 // The error names the file, contains `field` in its field, and points at `offset`.
 template <class T>

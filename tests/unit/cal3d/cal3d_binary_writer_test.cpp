@@ -10,6 +10,7 @@
 #include <random>
 
 #include "cal3d_binary_test_util.h"
+#include "cal3d_mesh_compare.h"
 #include "formats/cal3d/writers_internal.h"
 #include "formats/model/validate.h"
 
@@ -276,29 +277,6 @@ TEST(Cal3dBinaryWriter, KeepsLoopingAsTheClipSaysIt) {
 
 // ---- mesh ----
 
-void expectSameMesh(const Mesh& r, const Mesh& a, bool colours) {
-  EXPECT_EQ(r.positions, a.positions);
-  EXPECT_EQ(r.normals, a.normals);
-  EXPECT_EQ(r.uvSets, a.uvSets);
-  if (colours) {
-    EXPECT_EQ(r.colors, a.colors);
-  }
-  EXPECT_EQ(r.influenceStart, a.influenceStart);
-  EXPECT_EQ(r.influences, a.influences);
-  EXPECT_EQ(r.indices, a.indices);
-  EXPECT_EQ(r.lod.collapsible, a.lod.collapsible);
-  EXPECT_EQ(r.lod.collapseTo, a.lod.collapseTo);
-  EXPECT_EQ(r.lod.faceCollapseCount, a.lod.faceCollapseCount);
-  ASSERT_EQ(r.springs.size(), a.springs.size());
-  for (std::size_t i = 0; i < r.springs.size(); ++i) {
-    EXPECT_EQ(r.springs[i].a, a.springs[i].a);
-    EXPECT_EQ(r.springs[i].b, a.springs[i].b);
-    EXPECT_EQ(r.springs[i].coefficient, a.springs[i].coefficient);
-    EXPECT_EQ(r.springs[i].idleLength, a.springs[i].idleLength);
-  }
-  EXPECT_EQ(r.physicalWeights, a.physicalWeights);
-}
-
 TEST(Cal3dBinaryWriter, RoundTripsMeshesAtEveryLayout) {
   const Scene s = makeScene();
   for (int v : {700, 1100, 1300, 1301}) {
@@ -308,7 +286,7 @@ TEST(Cal3dBinaryWriter, RoundTripsMeshesAtEveryLayout) {
     const auto part = ok(readCmf(b, context("m.cmf"), identity(s.skeleton)));
     ASSERT_EQ(part.meshes.size(), 2u);
     EXPECT_EQ(part.materialThreads, (std::vector<int>{0, -1}));
-    expectSameMesh(part.meshes[0], s.meshes[0], v == 1300);
+    expectSameMeshData(part.meshes[0], s.meshes[0], v == 1300);
     // §5 layouts: colours only at 1300, morph targets from 1300 on; each loss is reported.
     EXPECT_EQ(part.meshes[0].colors.empty(), v != 1300);
     EXPECT_EQ(d.count(Severity::Warning), v == 1300 ? 0u : v == 1301 ? 1u : 2u);
@@ -526,7 +504,7 @@ TEST(Cal3dBinaryWriter, FixtureMeshesRoundTrip) {
     EXPECT_TRUE(sameLayout || version == 1300) << back.format;
     for (std::size_t i = 0; i < part.meshes.size(); ++i) {
       const Mesh &a = part.meshes[i], &r = back.meshes[i];
-      expectSameMesh(r, a, sameLayout);
+      expectSameMeshData(r, a, sameLayout);
       ASSERT_EQ(r.morphs.size(), a.morphs.size());
       for (std::size_t k = 0; k < a.morphs.size(); ++k) {
         EXPECT_EQ(r.morphs[k].name, a.morphs[k].name);

@@ -12,6 +12,8 @@
 #include "formats/cal3d/parts.h"
 #include "formats/cal3d/writers_internal.h"
 
+#include "tests/support/skip.h"
+
 namespace marrow::formats::cal3d {
 namespace {
 
@@ -45,7 +47,7 @@ class Cal3dBoneSpace : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(Cal3dBoneSpace, SkeletonKeepsEveryValueThroughBinaryAndXml) {
   const std::filesystem::path path = std::filesystem::path(MARROW_FIXTURES_DIR) / "cal3d" / GetParam();
-  if (!std::filesystem::exists(path)) GTEST_SKIP() << path << " is absent (../shared/fixtures)";
+  if (!std::filesystem::exists(path)) MARROW_SKIP() << path << " is absent (../shared/fixtures)";
   const auto bytes = slurp(path);
   auto first = readSkeleton(bytes, ReadContext{path.string(), {}, {}});
   ASSERT_TRUE(first) << first.error().describe();

@@ -8,14 +8,12 @@
 
 #include "formats/cal3d/common.h"
 
+#include "tests/support/read_context.h"
+
 namespace marrow::formats::cal3d {
 namespace {
 
-ReadContext named(std::string name) {
-  ReadContext ctx;
-  ctx.name = std::move(name);
-  return ctx;
-}
+using ::marrow::testing::named;
 
 TEST(Cal3dGuarded, ReturnsTheFormatErrorAReaderThrows) {
   const auto r = guarded<int>(named("a.csf"), []() -> int {

@@ -8,23 +8,21 @@
 #include "formats/cal3d/parts.h"
 #include "formats/io/file.h"
 
+#include "tests/support/read_context.h"
+#include "tests/support/skip.h"
+
 namespace marrow::formats::cal3d {
 namespace {
 
+using ::marrow::testing::bytes;
+using ::marrow::testing::named;
+
+// The name readers are given where a test names no file.
+const std::string kCfgName = "model.cfg";
+
 const std::string kFixtures = std::string(MARROW_FIXTURES_DIR) + "/cal3d/";
 
-std::vector<std::byte> bytes(std::string_view s) {
-  const auto* p = reinterpret_cast<const std::byte*>(s.data());
-  return {p, p + s.size()};
-}
-
-ReadContext named(std::string name = "model.cfg") {
-  ReadContext ctx;
-  ctx.name = std::move(name);
-  return ctx;
-}
-
-Result<ConfigFile> parse(std::string_view text, const ReadContext& ctx = named()) {
+Result<ConfigFile> parse(std::string_view text, const ReadContext& ctx = named(kCfgName)) {
   return parseConfig(bytes(text), ctx);
 }
 
@@ -44,7 +42,7 @@ TEST(Cal3dConfig, RejectsABinaryFile) {
 }
 
 TEST(Cal3dConfig, RejectsMoreFilesThanTheLimit) {
-  ReadContext ctx = named();
+  ReadContext ctx = named(kCfgName);
   ctx.limits.maxMeshes = 1;
   const auto r = parse("mesh=a.cmf\nmesh=b.cmf\n", ctx);
   ASSERT_FALSE(r.ok());
@@ -172,7 +170,7 @@ TEST(Cal3dConfig, ReadsAnEmptyFile) {
 
 TEST(Cal3dConfig, ReadsCallyCfg) {
   const auto data = readFile(kFixtures + "cally/cally.cfg");
-  if (!data.ok()) GTEST_SKIP() << "cal3d fixtures not found under " << kFixtures;
+  if (!data.ok()) MARROW_SKIP() << "cal3d fixtures not found under " << kFixtures;
   const auto r = parseConfig(*data, named("cally.cfg"));
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_TRUE(r->diagnostics.empty());
@@ -190,7 +188,7 @@ TEST(Cal3dConfig, ReadsCallyCfg) {
 
 TEST(Cal3dConfig, ReadsPaladinCfgWithItsPath) {
   const auto data = readFile(kFixtures + "paladin/paladin.cfg");
-  if (!data.ok()) GTEST_SKIP() << "cal3d fixtures not found under " << kFixtures;
+  if (!data.ok()) MARROW_SKIP() << "cal3d fixtures not found under " << kFixtures;
   const auto r = parseConfig(*data, named("paladin.cfg"));
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_TRUE(r->diagnostics.empty());

@@ -6,8 +6,12 @@
 
 #include "cal3d_binary_test_util.h"
 
+#include "tests/support/read_context.h"
+
 namespace marrow::formats::cal3d {
 namespace {
+
+using ::marrow::testing::namedWithFiles;
 
 using namespace testing;
 
@@ -43,18 +47,6 @@ Crf build(const std::vector<MapSpec>& maps = {{"skin.png", "Diffuse Color"},
   }
   f.bytes = w.take();
   return f;
-}
-
-// A resolver over an in-memory folder.
-ReadContext withFiles(std::map<std::string, std::string> files) {
-  ReadContext ctx = context(kFile);
-  ctx.resolve = [files](const std::string& name) -> std::optional<std::vector<std::byte>> {
-    const auto it = files.find(name);
-    if (it == files.end()) return std::nullopt;
-    const auto b = std::as_bytes(std::span(it->second.data(), it->second.size()));
-    return std::vector<std::byte>(b.begin(), b.end());
-  };
-  return ctx;
 }
 
 Result<MaterialPart> read(const std::vector<std::byte>& bytes,
@@ -178,7 +170,7 @@ TEST(Cal3dCrf, MapZeroIsDiffuseWithoutATypeString) {
 }
 
 TEST(Cal3dCrf, FetchesTextureBytesByNameThenByBaseName) {
-  const auto ctx = withFiles({{"skin.png", "PNG!"}, {"alpha.tga", "TGA!"}});
+  const auto ctx = namedWithFiles(kFile, {{"skin.png", "PNG!"}, {"alpha.tga", "TGA!"}});
   const auto part = readOk(build().bytes, ctx);
   ASSERT_EQ(part.textures.size(), 2u);
   EXPECT_EQ(part.textures[0].name, "skin.png");
@@ -201,7 +193,7 @@ TEST(Cal3dCrf, HoldsEachImageOnceHoweverManyMapsNameIt) {
   maps.push_back({"missing.png", ""});
   const std::string big(1 << 20, 'x');
   int fetched = 0;
-  ReadContext ctx = withFiles({{"big.png", big}, {"copy.png", big}, {"other.png", "PNG!"}});
+  ReadContext ctx = namedWithFiles(kFile, {{"big.png", big}, {"copy.png", big}, {"other.png", "PNG!"}});
   ctx.resolve = [inner = ctx.resolve, &fetched](const std::string& name) {
     ++fetched;
     return inner(name);
@@ -224,7 +216,7 @@ TEST(Cal3dCrf, HoldsEachImageOnceHoweverManyMapsNameIt) {
 }
 
 TEST(Cal3dCrf, WarnsForEachMapWhoseFileIsMissing) {
-  const auto part = readOk(build().bytes, withFiles({{"skin.png", "PNG!"}}));
+  const auto part = readOk(build().bytes, namedWithFiles(kFile, {{"skin.png", "PNG!"}}));
   EXPECT_TRUE(part.textures[1].data.empty());
   EXPECT_EQ(part.textures[1].path, "dir\\alpha.tga");
   ASSERT_EQ(part.diagnostics.count(Severity::Warning), 1u);

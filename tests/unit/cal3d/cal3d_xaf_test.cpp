@@ -10,21 +10,19 @@
 #include "formats/io/file.h"
 #include "formats/model/validate.h"
 
+#include "tests/support/read_context.h"
+#include "tests/support/skip.h"
+
 namespace marrow::formats::cal3d {
 namespace {
 
+using ::marrow::testing::bytes;
+using ::marrow::testing::named;
+
+// The name readers are given where a test names no file.
+const std::string kXafName = "walk.xaf";
+
 const std::string kFixtures = std::string(MARROW_FIXTURES_DIR) + "/cal3d/";
-
-std::vector<std::byte> bytes(std::string_view s) {
-  const auto* p = reinterpret_cast<const std::byte*>(s.data());
-  return {p, p + s.size()};
-}
-
-ReadContext named(std::string name = "walk.xaf") {
-  ReadContext ctx;
-  ctx.name = std::move(name);
-  return ctx;
-}
 
 // Three bones: "hips" (rest translation 0 0 90), "thigh", "shin".
 Skeleton threeBones() {
@@ -79,10 +77,10 @@ bool mentions(const Diagnostics& d, std::string_view field, std::string_view tex
 
 TEST(Cal3dXaf, RejectsEveryTruncation) {
   Fixture f;
-  ASSERT_TRUE(readXaf(bytes(kSimple), named(), f.map()).ok());
+  ASSERT_TRUE(readXaf(bytes(kSimple), named(kXafName), f.map()).ok());
   const std::size_t end = kSimple.rfind('>') + 1;
   for (std::size_t n = 0; n < end; ++n)
-    EXPECT_FALSE(readXaf(bytes(std::string_view(kSimple).substr(0, n)), named(), f.map()).ok())
+    EXPECT_FALSE(readXaf(bytes(std::string_view(kSimple).substr(0, n)), named(kXafName), f.map()).ok())
         << "prefix of " << n << " bytes was accepted";
 }
 
@@ -90,7 +88,7 @@ TEST(Cal3dXaf, RejectsWrongMagic) {
   Fixture f;
   std::string xml = kSimple;
   xml.replace(xml.find("XAF"), 3, "XSF");
-  const auto r = readXaf(bytes(xml), named(), f.map());
+  const auto r = readXaf(bytes(xml), named(kXafName), f.map());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().field, "HEADER MAGIC");
 }
@@ -98,7 +96,7 @@ TEST(Cal3dXaf, RejectsWrongMagic) {
 TEST(Cal3dXaf, RejectsABoneTheSkeletonDoesNotHave) {
   Fixture f;
   const std::string xml = animation(track(7, key("0")));
-  const auto r = readXaf(bytes(xml), named(), f.map());
+  const auto r = readXaf(bytes(xml), named(kXafName), f.map());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().field, "TRACK 0 / BONEID");
   EXPECT_EQ(r.error().offset, xml.find("<TRACK"));
@@ -106,13 +104,13 @@ TEST(Cal3dXaf, RejectsABoneTheSkeletonDoesNotHave) {
 }
 
 TEST(Cal3dXaf, RejectsANegativeBoneIdWithoutASkeleton) {
-  EXPECT_FALSE(readXaf(bytes(animation(track(-1, key("0")))), named(), BoneMap{}).ok());
+  EXPECT_FALSE(readXaf(bytes(animation(track(-1, key("0")))), named(kXafName), BoneMap{}).ok());
 }
 
 TEST(Cal3dXaf, RejectsNaNTimes) {
   Fixture f;
   const std::string xml = animation(track(1, key("0") + key("nan")));
-  const auto r = readXaf(bytes(xml), named(), f.map());
+  const auto r = readXaf(bytes(xml), named(kXafName), f.map());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().field, "TRACK 0 / KEYFRAME 1 / TIME");
   EXPECT_EQ(r.error().offset, xml.find("<KEYFRAME TIME=\"nan"));
@@ -120,17 +118,17 @@ TEST(Cal3dXaf, RejectsNaNTimes) {
 
 TEST(Cal3dXaf, RejectsNaNAndInfiniteValues) {
   Fixture f;
-  EXPECT_FALSE(readXaf(bytes(animation(track(1, key("0", "1 nan 3")))), named(), f.map()).ok());
+  EXPECT_FALSE(readXaf(bytes(animation(track(1, key("0", "1 nan 3")))), named(kXafName), f.map()).ok());
   EXPECT_FALSE(
-      readXaf(bytes(animation(track(1, key("0", "1 2 3", "0 0 inf 1")))), named(), f.map()).ok());
-  EXPECT_FALSE(readXaf(bytes(animation(track(1, key("0", "1 2 1e39")))), named(), f.map()).ok());
+      readXaf(bytes(animation(track(1, key("0", "1 2 3", "0 0 inf 1")))), named(kXafName), f.map()).ok());
+  EXPECT_FALSE(readXaf(bytes(animation(track(1, key("0", "1 2 1e39")))), named(kXafName), f.map()).ok());
 }
 
 // §8: the zero quaternion is no rotation; the binary reader rejects it too.
 TEST(Cal3dXaf, RejectsAZeroQuaternion) {
   Fixture f;
   const std::string xml = animation(track(1, key("0") + key("0.5", "1 2 3", "0 0 0 0")));
-  const auto r = readXaf(bytes(xml), named(), f.map());
+  const auto r = readXaf(bytes(xml), named(kXafName), f.map());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().field, "TRACK 0 / KEYFRAME 1 / ROTATION");
   EXPECT_EQ(r.error().offset, xml.find("<ROTATION>0 0 0 0"));
@@ -140,7 +138,7 @@ TEST(Cal3dXaf, RejectsAZeroQuaternion) {
 TEST(Cal3dXaf, RejectsADurationThatIsNotPositive) {
   Fixture f;
   for (const char* d : {"0", "-1", "nan", "x"}) {
-    const auto r = readXaf(bytes(animation(track(1, key("0")), d)), named(), f.map());
+    const auto r = readXaf(bytes(animation(track(1, key("0")), d)), named(kXafName), f.map());
     ASSERT_FALSE(r.ok()) << d;
     EXPECT_NE(r.error().field.find("DURATION"), std::string::npos);
   }
@@ -151,14 +149,14 @@ TEST(Cal3dXaf, RejectsAKeyframeWithoutRotation) {
   const auto r = readXaf(
       bytes(
           animation(track(1, "<KEYFRAME TIME=\"0\"><TRANSLATION>1 2 3</TRANSLATION></KEYFRAME>"))),
-      named(), f.map());
+      named(kXafName), f.map());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().field, "TRACK 0 / KEYFRAME 0");
 }
 
 TEST(Cal3dXaf, RejectsMoreKeysThanTheLimit) {
   Fixture f;
-  ReadContext ctx = named();
+  ReadContext ctx = named(kXafName);
   ctx.limits.maxKeys = 1;
   EXPECT_FALSE(readXaf(bytes(kSimple), ctx, f.map()).ok());
 }
@@ -186,7 +184,7 @@ TEST(Cal3dXaf, ReadsTracksNamedAfterTheirBones) {
 
 TEST(Cal3dXaf, ALastKeyAtTheDurationDoesNotWrap) {
   Fixture f;
-  const auto r = readXaf(bytes(animation(track(1, key("0") + key("1")))), named(), f.map());
+  const auto r = readXaf(bytes(animation(track(1, key("0") + key("1")))), named(kXafName), f.map());
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_FALSE(r->clip.wrapsToFirstKey);
 }
@@ -194,13 +192,13 @@ TEST(Cal3dXaf, ALastKeyAtTheDurationDoesNotWrap) {
 TEST(Cal3dXaf, InfersTheFrameRateFromKeyTimes) {
   Fixture f;
   const auto r =
-      readXaf(bytes(animation(track(1, key("0") + key("0.04") + key("0.08")))), named(), f.map());
+      readXaf(bytes(animation(track(1, key("0") + key("0.04") + key("0.08")))), named(kXafName), f.map());
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_EQ(r->clip.frameRate, 25.0f);
 }
 
 TEST(Cal3dXaf, WithoutSkeletonNamesTracksById) {
-  const auto r = readXaf(bytes(kSimple), named(), BoneMap{});
+  const auto r = readXaf(bytes(kSimple), named(kXafName), BoneMap{});
   ASSERT_TRUE(r.ok()) << r.error().describe();
   ASSERT_EQ(r->clip.tracks.size(), 1u);
   EXPECT_EQ(r->clip.tracks[0].bone, "#1");
@@ -211,7 +209,7 @@ TEST(Cal3dXaf, WithoutSkeletonNamesTracksById) {
 TEST(Cal3dXaf, MapsFileBoneIdsThroughTheBoneMap) {
   Fixture f;
   const BoneMap reordered{&f.skeleton, {2, 0, 1}};
-  const auto r = readXaf(bytes(kSimple), named(), reordered);
+  const auto r = readXaf(bytes(kSimple), named(kXafName), reordered);
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_EQ(r->clip.tracks[0].bone, "hips");
   EXPECT_EQ(r->clip.tracks[0].sourceIndex, 1);
@@ -221,7 +219,7 @@ TEST(Cal3dXaf, SortsKeyframesAndKeepsTheLaterOfEqualTimes) {
   Fixture f;
   const auto r = readXaf(
       bytes(animation(track(1, key("0.5", "5 5 5") + key("0", "0 0 0") + key("0.5", "6 6 6")))),
-      named(), f.map());
+      named(kXafName), f.map());
   ASSERT_TRUE(r.ok()) << r.error().describe();
   const Track& t = r->clip.tracks[0];
   EXPECT_EQ(t.translation.times, (std::vector<float>{0.0f, 0.5f}));
@@ -237,7 +235,7 @@ TEST(Cal3dXaf, SortsKeyframesAndKeepsTheLaterOfEqualTimes) {
 TEST(Cal3dXaf, MissingTranslationIsTheRestTranslationByDefault) {
   Fixture f;
   const auto r =
-      readXaf(bytes(animation(track(2, key("0", "") + key("0.5", "7 7 7")), "1", "1300")), named(),
+      readXaf(bytes(animation(track(2, key("0", "") + key("0.5", "7 7 7")), "1", "1300")), named(kXafName),
               f.map());
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_EQ(r->clip.tracks[0].translation.values[0], glm::vec3(0, 0, -40));
@@ -250,21 +248,21 @@ TEST(Cal3dXaf, MissingTranslationOfAStaticTrackRepeatsThePreviousOne) {
       readXaf(bytes(animation(track(2, key("0", "7 7 7") + key("0.5", ""),
                                     " TRANSLATIONREQUIRED=\"1\" TRANSLATIONISDYNAMIC=\"0\""),
                               "1", "919")),
-              named(), f.map());
+              named(kXafName), f.map());
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_EQ(r->clip.tracks[0].translation.values[1], glm::vec3(7, 7, 7));
 }
 
 TEST(Cal3dXaf, MissingTranslationBefore1300IsReported) {
   Fixture f;
-  const auto r = readXaf(bytes(animation(track(2, key("0", "")))), named(), f.map());
+  const auto r = readXaf(bytes(animation(track(2, key("0", "")))), named(kXafName), f.map());
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_TRUE(mentions(r->diagnostics, "KEYFRAME 0", "version 1000"));
 }
 
 TEST(Cal3dXaf, MissingTranslationWithoutSkeletonLeavesTheChannelToTheRestPose) {
   const auto r = readXaf(bytes(animation(track(2, key("0", "") + key("0.5", "")), "1", "1300")),
-                         named(), BoneMap{});
+                         named(kXafName), BoneMap{});
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_TRUE(r->clip.tracks[0].translation.empty());
   EXPECT_EQ(r->clip.tracks[0].rotation.size(), 2u);
@@ -276,7 +274,7 @@ TEST(Cal3dXaf, ReadsImvuStyleLowerCaseFilesWithoutTranslation) {
       bytes("<header magic=\"XAF\" version=\"919\"/>\n<animation duration=\"2\" numtracks=\"1\">"
             "<track boneid=\"0\" numkeyframes=\"1\" translationrequired=\"0\"><keyframe time=\"0\">"
             "<rotation>0 0 0 1</rotation></keyframe></track></animation>"),
-      named(), f.map());
+      named(kXafName), f.map());
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_EQ(r->format, "cal3d XAF 919");
   ASSERT_EQ(r->clip.tracks.size(), 1u);
@@ -290,7 +288,7 @@ TEST(Cal3dXaf, CountsElementsWhenDeclaredCountsLie) {
   std::string xml = kSimple;
   xml.replace(xml.find("NUMKEYFRAMES=\"2\""), 16, "NUMKEYFRAMES=\"2000000000\"");
   xml.replace(xml.find("NUMTRACKS=\"1\""), 13, "NUMTRACKS=\"99999999\"");
-  const auto r = readXaf(bytes(xml), named(), f.map());
+  const auto r = readXaf(bytes(xml), named(kXafName), f.map());
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_EQ(r->clip.tracks[0].rotation.size(), 2u);
   EXPECT_TRUE(mentions(r->diagnostics, "NUMKEYFRAMES", "declares 2000000000"));
@@ -300,7 +298,7 @@ TEST(Cal3dXaf, CountsElementsWhenDeclaredCountsLie) {
 TEST(Cal3dXaf, KeepsTheFirstOfTwoTracksForOneBone) {
   Fixture f;
   const auto r =
-      readXaf(bytes(animation(track(1, key("0", "1 1 1")) + track(1, key("0", "2 2 2")))), named(),
+      readXaf(bytes(animation(track(1, key("0", "1 1 1")) + track(1, key("0", "2 2 2")))), named(kXafName),
               f.map());
   ASSERT_TRUE(r.ok()) << r.error().describe();
   ASSERT_EQ(r->clip.tracks.size(), 1u);
@@ -313,7 +311,7 @@ TEST(Cal3dXaf, KeepsTheFirstOfTwoTracksForOneBone) {
 TEST(Cal3dXaf, ReadsBaseXafWithItsSkeleton) {
   const auto skel = readFile(kFixtures + "xml_tests/base.xsf");
   const auto anim = readFile(kFixtures + "xml_tests/base.xaf");
-  if (!skel.ok() || !anim.ok()) GTEST_SKIP() << "cal3d fixtures not found under " << kFixtures;
+  if (!skel.ok() || !anim.ok()) MARROW_SKIP() << "cal3d fixtures not found under " << kFixtures;
   const auto s = readXsf(*skel, named("base.xsf"));
   ASSERT_TRUE(s.ok()) << s.error().describe();
   const auto r = readXaf(*anim, named("base.xaf"), BoneMap{&s->skeleton, s->modelIndexOfFileBone});

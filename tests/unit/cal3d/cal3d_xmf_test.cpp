@@ -13,21 +13,19 @@
 #include "formats/io/file.h"
 #include "formats/model/validate.h"
 
+#include "tests/support/read_context.h"
+#include "tests/support/skip.h"
+
 namespace marrow::formats::cal3d {
 namespace {
 
+using ::marrow::testing::bytes;
+using ::marrow::testing::named;
+
+// The name readers are given where a test names no file.
+const std::string kXmfName = "body.xmf";
+
 const std::string kFixtures = std::string(MARROW_FIXTURES_DIR) + "/cal3d/";
-
-std::vector<std::byte> bytes(std::string_view s) {
-  const auto* p = reinterpret_cast<const std::byte*>(s.data());
-  return {p, p + s.size()};
-}
-
-ReadContext named(std::string name = "body.xmf") {
-  ReadContext ctx;
-  ctx.name = std::move(name);
-  return ctx;
-}
 
 Skeleton twoBones() {
   Skeleton s;
@@ -79,7 +77,7 @@ bool mentions(const Diagnostics& d, std::string_view field, std::string_view tex
 
 TEST(Cal3dXmf, RejectsMalformedXml) {
   Fixture f;
-  const auto r = readXmf(bytes("<MESH><SUBMESH></MESH>"), named(), f.map());
+  const auto r = readXmf(bytes("<MESH><SUBMESH></MESH>"), named(kXmfName), f.map());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().field, "XML");
   EXPECT_EQ(r.error().file, "body.xmf");
@@ -87,10 +85,10 @@ TEST(Cal3dXmf, RejectsMalformedXml) {
 
 TEST(Cal3dXmf, RejectsEveryTruncation) {
   Fixture f;
-  ASSERT_TRUE(readXmf(bytes(kTriangle), named(), f.map()).ok());
+  ASSERT_TRUE(readXmf(bytes(kTriangle), named(kXmfName), f.map()).ok());
   const std::size_t end = kTriangle.rfind('>') + 1;
   for (std::size_t n = 0; n < end; ++n)
-    EXPECT_FALSE(readXmf(bytes(std::string_view(kTriangle).substr(0, n)), named(), f.map()).ok())
+    EXPECT_FALSE(readXmf(bytes(std::string_view(kTriangle).substr(0, n)), named(kXmfName), f.map()).ok())
         << "prefix of " << n << " bytes was accepted";
 }
 
@@ -98,14 +96,14 @@ TEST(Cal3dXmf, RejectsWrongMagic) {
   Fixture f;
   std::string xml = kTriangle;
   xml.replace(xml.find("XMF"), 3, "XRF");
-  EXPECT_FALSE(readXmf(bytes(xml), named(), f.map()).ok());
+  EXPECT_FALSE(readXmf(bytes(xml), named(kXmfName), f.map()).ok());
 }
 
 TEST(Cal3dXmf, RejectsAFaceIndexPastTheVertices) {
   Fixture f;
   std::string xml = kTriangle;
   xml.replace(xml.find("0 1 2\""), 5, "0 1 3");
-  const auto r = readXmf(bytes(xml), named(), f.map());
+  const auto r = readXmf(bytes(xml), named(kXmfName), f.map());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().field, "SUBMESH 0 / FACE 0 / VERTEXID");
   EXPECT_EQ(r.error().offset, xml.find("<FACE"));
@@ -116,7 +114,7 @@ TEST(Cal3dXmf, RejectsAFaceOfTwoIndices) {
   Fixture f;
   std::string xml = kTriangle;
   xml.replace(xml.find("0 1 2\""), 5, "0 1");
-  EXPECT_FALSE(readXmf(bytes(xml), named(), f.map()).ok());
+  EXPECT_FALSE(readXmf(bytes(xml), named(kXmfName), f.map()).ok());
 }
 
 TEST(Cal3dXmf, RejectsAnInfluenceOnABoneTheSkeletonDoesNotHave) {
@@ -124,7 +122,7 @@ TEST(Cal3dXmf, RejectsAnInfluenceOnABoneTheSkeletonDoesNotHave) {
   const std::string xml =
       mesh(submesh(vertex(0, "0 0 0") + vertex(1, "1 0 0") +
                    vertex(2, "0 1 0", "", "<INFLUENCE ID=\"5\">1</INFLUENCE>")));
-  const auto r = readXmf(bytes(xml), named(), f.map());
+  const auto r = readXmf(bytes(xml), named(kXmfName), f.map());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().field, "SUBMESH 0 / VERTEX 2 / INFLUENCE / ID");
   EXPECT_EQ(r.error().offset, xml.find("<INFLUENCE ID=\"5\""));
@@ -133,7 +131,7 @@ TEST(Cal3dXmf, RejectsAnInfluenceOnABoneTheSkeletonDoesNotHave) {
 TEST(Cal3dXmf, RejectsNaNPositions) {
   Fixture f;
   const std::string xml = mesh(submesh(vertex(0, "0 NaN 0")));
-  const auto r = readXmf(bytes(xml), named(), f.map());
+  const auto r = readXmf(bytes(xml), named(kXmfName), f.map());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().field, "SUBMESH 0 / VERTEX 0 / POS");
   EXPECT_EQ(r.error().offset, xml.find("<POS>"));
@@ -144,7 +142,7 @@ TEST(Cal3dXmf, RejectsACollapseIdPastTheVertices) {
   const auto r =
       readXmf(bytes(mesh(submesh(vertex(
                   0, "0 0 0", "<COLLAPSEID>9</COLLAPSEID><COLLAPSECOUNT>1</COLLAPSECOUNT>")))),
-              named(), f.map());
+              named(kXmfName), f.map());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().field, "SUBMESH 0 / VERTEX 0 / COLLAPSEID");
 }
@@ -152,7 +150,7 @@ TEST(Cal3dXmf, RejectsACollapseIdPastTheVertices) {
 TEST(Cal3dXmf, RejectsACollapseIdWithoutCount) {
   Fixture f;
   EXPECT_FALSE(readXmf(bytes(mesh(submesh(vertex(0, "0 0 0", "<COLLAPSEID>0</COLLAPSEID>")))),
-                       named(), f.map())
+                       named(kXmfName), f.map())
                    .ok());
 }
 
@@ -160,7 +158,7 @@ TEST(Cal3dXmf, RejectsVertexChildrenOutOfOrder) {
   Fixture f;
   const std::string xml =
       mesh(submesh("<VERTEX NUMINFLUENCES=\"0\"><NORM>0 0 1</NORM><POS>0 0 0</POS></VERTEX>"));
-  const auto r = readXmf(bytes(xml), named(), f.map());
+  const auto r = readXmf(bytes(xml), named(kXmfName), f.map());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().field, "SUBMESH 0 / VERTEX 0 / NORM");
 }
@@ -170,7 +168,7 @@ TEST(Cal3dXmf, RejectsAVertexAfterTheFaces) {
   const std::string xml =
       mesh(submesh(vertex(0, "0 0 0") + vertex(1, "1 0 0") + vertex(2, "0 1 0") +
                    "<FACE VERTEXID=\"0 1 2\"/>" + vertex(3, "1 1 0")));
-  const auto r = readXmf(bytes(xml), named(), f.map());
+  const auto r = readXmf(bytes(xml), named(kXmfName), f.map());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().field, "SUBMESH 0 / VERTEX");
 }
@@ -184,21 +182,21 @@ TEST(Cal3dXmf, RejectsBlendVerticesOutOfOrder) {
       mesh(submesh(vertex(0, "0 0 0") + vertex(1, "1 0 0") + vertex(2, "0 1 0") +
                    "<MORPH NAME=\"smile\"><BLENDVERTEX VERTEXID=\"2\">" + blend +
                    "<BLENDVERTEX VERTEXID=\"1\">" + blend + "</MORPH>"));
-  const auto r = readXmf(bytes(xml), named(), f.map());
+  const auto r = readXmf(bytes(xml), named(kXmfName), f.map());
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().field, "SUBMESH 0 / MORPH 0 / BLENDVERTEX 1 / VERTEXID");
 }
 
 TEST(Cal3dXmf, RejectsMoreInfluencesThanTheLimit) {
   Fixture f;
-  ReadContext ctx = named();
+  ReadContext ctx = named(kXmfName);
   ctx.limits.maxInfluencesPerVertex = 1;
   EXPECT_FALSE(readXmf(bytes(kTriangle), ctx, f.map()).ok());
 }
 
 TEST(Cal3dXmf, RejectsMoreVerticesThanTheLimit) {
   Fixture f;
-  ReadContext ctx = named();
+  ReadContext ctx = named(kXmfName);
   ctx.limits.maxVertices = 2;
   EXPECT_FALSE(readXmf(bytes(kTriangle), ctx, f.map()).ok());
 }
@@ -209,7 +207,7 @@ TEST(Cal3dXmf, HugeDeclaredCountsWithFewElementsAllocateOnlyWhatIsThere) {
   xml.replace(xml.find("NUMVERTICES=\"3\""), 15, "NUMVERTICES=\"2147483647\"");
   xml.replace(xml.find("NUMFACES=\"1\""), 12, "NUMFACES=\"999999999999\"");
   xml.replace(xml.find("NUMSUBMESH=\"1\""), 14, "NUMSUBMESH=\"-5\"");
-  ReadContext ctx = named();
+  ReadContext ctx = named(kXmfName);
   ctx.limits.maxVertices = 10;
   const auto r = readXmf(bytes(xml), ctx, f.map());
   ASSERT_TRUE(r.ok()) << r.error().describe();
@@ -235,7 +233,7 @@ TEST(Cal3dXmf, SurvivesRandomDamage) {
         default: xml.erase(at, 1);
       }
     }
-    const auto r = readXmf(bytes(xml), named(), f.map());
+    const auto r = readXmf(bytes(xml), named(kXmfName), f.map());
     if (!r.ok()) {
       EXPECT_EQ(r.error().file, "body.xmf");
       continue;
@@ -307,7 +305,7 @@ TEST(Cal3dXmf, ReadsEveryVertexField) {
 }
 
 TEST(Cal3dXmf, WithoutSkeletonKeepsTheFileBoneIds) {
-  const auto r = readXmf(bytes(kTriangle), named(), BoneMap{});
+  const auto r = readXmf(bytes(kTriangle), named(kXmfName), BoneMap{});
   ASSERT_TRUE(r.ok()) << r.error().describe();
   ASSERT_TRUE(r->meshes[0].skinned());  // readModel stands in placeholder bones for the ids
   EXPECT_TRUE(r->diagnostics.empty());
@@ -315,7 +313,7 @@ TEST(Cal3dXmf, WithoutSkeletonKeepsTheFileBoneIds) {
 
 TEST(Cal3dXmf, ASubmeshWithoutInfluencesIsNotSkinned) {
   Fixture f;
-  const auto r = readXmf(bytes(mesh(submesh(vertex(0, "0 0 0", "", "")))), named(), f.map());
+  const auto r = readXmf(bytes(mesh(submesh(vertex(0, "0 0 0", "", "")))), named(kXmfName), f.map());
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_FALSE(r->meshes[0].skinned());
   EXPECT_TRUE(r->meshes[0].lod.empty());
@@ -341,7 +339,7 @@ TEST(Cal3dXmf, ReadsColoursThatAreAllZeroAsNoColours) {
                    vertex(2, "0 1 0", color(c)) + "<FACE VERTEXID=\"0 1 2\"/>\n");
   };
   const auto black = mesh(triangle("0 0 0", "0 0 0", "0 0 0") + triangle("0 0 0", "0.5 0 0", "0 0 0"), 2);
-  const auto r = readXmf(bytes(black), named(), f.map());
+  const auto r = readXmf(bytes(black), named(kXmfName), f.map());
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_TRUE(r->meshes[0].colors.empty());
   ASSERT_EQ(r->meshes[1].colors.size(), 3u);
@@ -353,7 +351,7 @@ TEST(Cal3dXmf, WarnsAboutInfluenceCountsThatLieOncePerFile) {
   Fixture f;
   const auto r =
       readXmf(bytes(mesh(submesh(vertex(0, "0 0 0", "", "") + vertex(1, "0 0 0", "", "")))),
-              named(), f.map());
+              named(kXmfName), f.map());
   ASSERT_TRUE(r.ok()) << r.error().describe();
   std::size_t n = 0;
   for (const auto& d : r->diagnostics.items)
@@ -365,7 +363,7 @@ TEST(Cal3dXmf, WarnsAboutInfluenceCountsThatLieOncePerFile) {
 TEST(Cal3dXmf, KeepsAMorphWithoutBlendVerticesAsOneThatMovesNothing) {
   Fixture f;
   const auto r = readXmf(bytes(mesh(submesh(vertex(0, "0 0 0") + "<MORPH NAME=\"none\"/>"))),
-                         named(), f.map());
+                         named(kXmfName), f.map());
   ASSERT_TRUE(r.ok()) << r.error().describe();
   const MorphTarget& t = r->meshes[0].morphs[0];
   EXPECT_TRUE(t.vertices.empty());
@@ -392,7 +390,7 @@ Totals totals(const MeshPart& p) {
 
 TEST(Cal3dXmf, ReadsBaseXmf) {
   const auto data = readFile(kFixtures + "xml_tests/base.xmf");
-  if (!data.ok()) GTEST_SKIP() << "cal3d fixtures not found under " << kFixtures;
+  if (!data.ok()) MARROW_SKIP() << "cal3d fixtures not found under " << kFixtures;
   Fixture f;
   const auto r = readXmf(*data, named("base.xmf"), f.map());
   ASSERT_TRUE(r.ok()) << r.error().describe();
@@ -416,7 +414,7 @@ TEST_P(PaladinMesh, ReadsWithTheRightCounts) {
   const auto [stem, submeshes, expected] = GetParam();
   const auto skel = readFile(kFixtures + "paladin/paladin.csf");
   const auto data = readFile(kFixtures + "paladin/" + stem + ".xmf");
-  if (!skel.ok() || !data.ok()) GTEST_SKIP() << "cal3d fixtures not found under " << kFixtures;
+  if (!skel.ok() || !data.ok()) MARROW_SKIP() << "cal3d fixtures not found under " << kFixtures;
   const auto s = readCsf(*skel, named("paladin.csf"));
   ASSERT_TRUE(s.ok()) << s.error().describe();
   const BoneMap map{&s->skeleton, s->modelIndexOfFileBone};
@@ -453,7 +451,7 @@ TEST_P(PaladinMesh, AgreesWithTheBinaryMesh) {
   const auto xml = readFile(kFixtures + "paladin/" + stem + ".xmf");
   const auto bin = readFile(kFixtures + "paladin/" + stem + ".cmf");
   if (!skel.ok() || !xml.ok() || !bin.ok())
-    GTEST_SKIP() << "cal3d fixtures not found under " << kFixtures;
+    MARROW_SKIP() << "cal3d fixtures not found under " << kFixtures;
   const auto s = readCsf(*skel, named("paladin.csf"));
   ASSERT_TRUE(s.ok()) << s.error().describe();
   const BoneMap map{&s->skeleton, s->modelIndexOfFileBone};

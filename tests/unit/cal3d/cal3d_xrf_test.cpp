@@ -13,21 +13,19 @@
 #include "formats/cal3d/parts.h"
 #include "formats/io/file.h"
 
+#include "tests/support/read_context.h"
+#include "tests/support/skip.h"
+
 namespace marrow::formats::cal3d {
 namespace {
 
+using ::marrow::testing::bytes;
+using ::marrow::testing::named;
+
+// The name readers are given where a test names no file.
+const std::string kXrfName = "skin.xrf";
+
 const std::string kFixtures = std::string(MARROW_FIXTURES_DIR) + "/cal3d/";
-
-std::vector<std::byte> bytes(std::string_view s) {
-  const auto* p = reinterpret_cast<const std::byte*>(s.data());
-  return {p, p + s.size()};
-}
-
-ReadContext named(std::string name = "skin.xrf") {
-  ReadContext ctx;
-  ctx.name = std::move(name);
-  return ctx;
-}
 
 std::string material(std::string_view maps = "", std::string_view ambient = "22 16 46 0") {
   return "<HEADER MAGIC=\"XRF\" VERSION=\"900\" />\n<MATERIAL NUMMAPS=\"0\">\n<AMBIENT>" +
@@ -48,43 +46,43 @@ bool mentions(const Diagnostics& d, std::string_view field, std::string_view tex
 
 TEST(Cal3dXrf, RejectsEveryTruncation) {
   const std::string xml = material("<MAP>a.png</MAP>\n");
-  ASSERT_TRUE(readXrf(bytes(xml), named()).ok());
+  ASSERT_TRUE(readXrf(bytes(xml), named(kXrfName)).ok());
   const std::size_t end = xml.rfind('>') + 1;
   for (std::size_t n = 0; n < end; ++n)
-    EXPECT_FALSE(readXrf(bytes(std::string_view(xml).substr(0, n)), named()).ok())
+    EXPECT_FALSE(readXrf(bytes(std::string_view(xml).substr(0, n)), named(kXrfName)).ok())
         << "prefix of " << n << " bytes was accepted";
 }
 
 TEST(Cal3dXrf, RejectsWrongMagic) {
   std::string xml = material();
   xml.replace(xml.find("XRF"), 3, "XMF");
-  const auto r = readXrf(bytes(xml), named());
+  const auto r = readXrf(bytes(xml), named(kXrfName));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().field, "HEADER MAGIC");
 }
 
 TEST(Cal3dXrf, RejectsFloatColours) {
   const std::string xml = material("", "0.5 0.5 0.5 1");
-  const auto r = readXrf(bytes(xml), named());
+  const auto r = readXrf(bytes(xml), named(kXrfName));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().field, "AMBIENT");
   EXPECT_EQ(r.error().offset, xml.find("<AMBIENT>"));
 }
 
 TEST(Cal3dXrf, RejectsThreeComponentColours) {
-  EXPECT_FALSE(readXrf(bytes(material("", "1 2 3")), named()).ok());
+  EXPECT_FALSE(readXrf(bytes(material("", "1 2 3")), named(kXrfName)).ok());
 }
 
 TEST(Cal3dXrf, RejectsAMissingShininess) {
   std::string xml = material();
   xml.erase(xml.find("<SHININESS>"), std::string("<SHININESS>0.8</SHININESS>\n").size());
-  const auto r = readXrf(bytes(xml), named());
+  const auto r = readXrf(bytes(xml), named(kXrfName));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().field, "MATERIAL");
 }
 
 TEST(Cal3dXrf, RejectsAnElementAfterTheMaps) {
-  const auto r = readXrf(bytes(material("<MAP>a.png</MAP><SHININESS>1</SHININESS>")), named());
+  const auto r = readXrf(bytes(material("<MAP>a.png</MAP><SHININESS>1</SHININESS>")), named(kXrfName));
   ASSERT_FALSE(r.ok());
   EXPECT_EQ(r.error().field, "MATERIAL / SHININESS");
 }
@@ -106,7 +104,7 @@ TEST(Cal3dXrf, ReadsColoursAsBytesOver255) {
 }
 
 TEST(Cal3dXrf, ClampsColoursOutsideTheByteRange) {
-  const auto r = readXrf(bytes(material("", "300 -1 0 0")), named());
+  const auto r = readXrf(bytes(material("", "300 -1 0 0")), named(kXrfName));
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_EQ(r->material.ambient, colorFromBytes(255, 0, 0, 0));
   EXPECT_TRUE(mentions(r->diagnostics, "AMBIENT", "clamped"));
@@ -114,7 +112,7 @@ TEST(Cal3dXrf, ClampsColoursOutsideTheByteRange) {
 
 TEST(Cal3dXrf, HoldsEachImageOnceHoweverManyMapsNameIt) {
   const std::vector<std::byte> big(1 << 20, std::byte{'x'});
-  ReadContext ctx = named();
+  ReadContext ctx = named(kXrfName);
   ctx.resolve = [&](const std::string& name) -> std::optional<std::vector<std::byte>> {
     if (name == "big.png" || name == "copy.png") return big;
     return std::nullopt;
@@ -135,7 +133,7 @@ TEST(Cal3dXrf, HoldsEachImageOnceHoweverManyMapsNameIt) {
 TEST(Cal3dXrf, ReadsMapsWithTheirTypeUvSetAndTexture) {
   std::map<std::string, std::vector<std::byte>> files{{"skin.png", bytes("PNG!")},
                                                       {"alpha.tga", bytes("TGA!")}};
-  ReadContext ctx = named();
+  ReadContext ctx = named(kXrfName);
   ctx.resolve = [&](const std::string& name) -> std::optional<std::vector<std::byte>> {
     const auto it = files.find(name);
     if (it == files.end()) return std::nullopt;
@@ -174,7 +172,7 @@ TEST(Cal3dXrf, ReadsASingleRootWithMagicAndLowerCaseNames) {
       readXrf(bytes("<material magic=\"xrf\" version=\"1100\" nummaps=\"1\"><ambient>1 2 3 4"
                     "</ambient><diffuse>5 6 7 8</diffuse><specular>9 10 11 12</specular>"
                     "<shininess>2</shininess><map type=\"Bump\">n.png</map></material>"),
-              named());
+              named(kXrfName));
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_EQ(r->material.specular, colorFromBytes(9, 10, 11, 12));
   EXPECT_EQ(r->material.maps[0].label, "Bump");
@@ -182,7 +180,7 @@ TEST(Cal3dXrf, ReadsASingleRootWithMagicAndLowerCaseNames) {
 }
 
 TEST(Cal3dXrf, WarnsWhenNummapsLies) {
-  const auto r = readXrf(bytes(material("<MAP>a.png</MAP>")), named());
+  const auto r = readXrf(bytes(material("<MAP>a.png</MAP>")), named(kXrfName));
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_TRUE(mentions(r->diagnostics, "NUMMAPS", "declares 0"));
 }
@@ -201,7 +199,7 @@ std::vector<std::filesystem::path> xrfFixtures() {
 
 TEST(Cal3dXrf, ReadsEveryFixture) {
   const auto files = xrfFixtures();
-  if (files.empty()) GTEST_SKIP() << "cal3d fixtures not found under " << kFixtures;
+  if (files.empty()) MARROW_SKIP() << "cal3d fixtures not found under " << kFixtures;
   // SOURCES.md: 4 cally, 19 paladin, 32 DokuroChan, base.xrf.
   EXPECT_EQ(files.size(), 56u);
   std::size_t maps = 0, found = 0;
@@ -224,7 +222,7 @@ TEST(Cal3dXrf, ReadsEveryFixture) {
 TEST(Cal3dXrf, ReadsTheTexturedPaladinEdge) {
   const std::string path = kFixtures + "paladin/paladin_edge.xrf";
   const auto data = readFile(path);
-  if (!data.ok()) GTEST_SKIP() << "cal3d fixtures not found under " << kFixtures;
+  if (!data.ok()) MARROW_SKIP() << "cal3d fixtures not found under " << kFixtures;
   const auto r = readXrf(*data, contextForFile(path));
   ASSERT_TRUE(r.ok()) << r.error().describe();
   const Material& m = r->material;
@@ -241,7 +239,7 @@ TEST(Cal3dXrf, ReadsTheTexturedPaladinEdge) {
 
 TEST(Cal3dXrf, ReadsDokuroChanMaterials) {
   const auto data = readFile(kFixtures + "dokurochan_v1300/DokuroChan_12.xrf");
-  if (!data.ok()) GTEST_SKIP() << "cal3d fixtures not found under " << kFixtures;
+  if (!data.ok()) MARROW_SKIP() << "cal3d fixtures not found under " << kFixtures;
   const auto r = readXrf(*data, named("DokuroChan_12.xrf"));
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_EQ(r->material.diffuse, colorFromBytes(168, 168, 168, 255));
@@ -275,7 +273,7 @@ TEST(Cal3dXrf, CallyMaterialsAgreeWithTheBinaryOnes) {
     EXPECT_EQ(a->material.properties.size(), b->material.properties.size());
     ++compared;
   }
-  if (compared == 0) GTEST_SKIP() << "cal3d fixtures not found under " << kFixtures;
+  if (compared == 0) MARROW_SKIP() << "cal3d fixtures not found under " << kFixtures;
   EXPECT_EQ(compared, 4u);
 }
 

@@ -10,23 +10,21 @@
 #include "formats/io/file.h"
 #include "formats/model/validate.h"
 
+#include "tests/support/read_context.h"
+#include "tests/support/skip.h"
+
 namespace marrow::formats::cal3d {
 namespace {
 
+using ::marrow::testing::bytes;
+using ::marrow::testing::named;
+
+// The name readers are given where a test names no file.
+const std::string kXsfName = "test.xsf";
+
 const std::string kFixtures = std::string(MARROW_FIXTURES_DIR) + "/cal3d/";
 
-std::vector<std::byte> bytes(std::string_view s) {
-  const auto* p = reinterpret_cast<const std::byte*>(s.data());
-  return {p, p + s.size()};
-}
-
-ReadContext named(std::string name = "test.xsf") {
-  ReadContext ctx;
-  ctx.name = std::move(name);
-  return ctx;
-}
-
-Result<SkeletonPart> read(std::string_view xml, const ReadContext& ctx = named()) {
+Result<SkeletonPart> read(std::string_view xml, const ReadContext& ctx = named(kXsfName)) {
   return readXsf(bytes(xml), ctx);
 }
 
@@ -188,13 +186,13 @@ TEST(Cal3dXsf, RejectsACycleOfParents) {
 }
 
 TEST(Cal3dXsf, RejectsMoreBonesThanTheLimit) {
-  ReadContext ctx = named();
+  ReadContext ctx = named(kXsfName);
   ctx.limits.maxBones = 1;
   EXPECT_FALSE(read(kTwoBones, ctx).ok());
 }
 
 TEST(Cal3dXsf, RejectsANameOverTheLimit) {
-  ReadContext ctx = named();
+  ReadContext ctx = named(kXsfName);
   ctx.limits.maxStringLength = 4;
   const auto r = read(kTwoBones, ctx);
   ASSERT_FALSE(r.ok());
@@ -202,7 +200,7 @@ TEST(Cal3dXsf, RejectsANameOverTheLimit) {
 }
 
 TEST(Cal3dXsf, RejectsNestingDeeperThanTheLimit) {
-  ReadContext ctx = named();
+  ReadContext ctx = named(kXsfName);
   ctx.limits.maxHierarchyDepth = 1;
   EXPECT_FALSE(read(kTwoBones, ctx).ok());
 }
@@ -305,7 +303,7 @@ TEST(Cal3dXsf, MakesRepeatedNamesUnique) {
 
 TEST(Cal3dXsf, ReadsBaseXsfWithItsLyingBoneCount) {
   const auto data = readFile(kFixtures + "xml_tests/base.xsf");
-  if (!data.ok()) GTEST_SKIP() << "cal3d fixtures not found under " << kFixtures;
+  if (!data.ok()) MARROW_SKIP() << "cal3d fixtures not found under " << kFixtures;
   const auto r = readXsf(*data, named("base.xsf"));
   ASSERT_TRUE(r.ok()) << r.error().describe();
   // SOURCES.md: NUMBONES="12", 19 bones, one root.

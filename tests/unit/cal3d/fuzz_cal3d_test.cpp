@@ -11,17 +11,16 @@
 #include "formats/cal3d/parts.h"
 #include "formats/io/byte_writer.h"
 
+#include "tests/support/read_context.h"
+
 namespace marrow::formats::cal3d {
 namespace {
 
+using ::marrow::testing::named;
+using ::marrow::testing::namedWithFiles;
+
 std::span<const std::byte> bytesOf(std::string_view s) {
   return std::as_bytes(std::span(s.data(), s.size()));
-}
-
-ReadContext named(std::string name) {
-  ReadContext ctx;
-  ctx.name = std::move(name);
-  return ctx;
 }
 
 // pugixml reports a document that ends inside a tag one byte past its end; an error's offset is
@@ -118,20 +117,8 @@ std::string material(int red) {
          "</SPECULAR><SHININESS>0</SHININESS></MATERIAL>";
 }
 
-ReadContext withFiles(std::map<std::string, std::string> files) {
-  ReadContext ctx = named("model.cfg");
-  ctx.resolve = [files = std::move(files)](const std::string& name)
-      -> std::optional<std::vector<std::byte>> {
-    const auto it = files.find(name);
-    if (it == files.end()) return std::nullopt;
-    const auto b = bytesOf(it->second);
-    return std::vector<std::byte>(b.begin(), b.end());
-  };
-  return ctx;
-}
-
 TEST(Cal3dFuzzFinding, AConfigReadsAMeshNamedAgainOnce) {
-  const auto ctx = withFiles({{"body.xmf", std::string(kMesh)},
+  const auto ctx = namedWithFiles("model.cfg", {{"body.xmf", std::string(kMesh)},
                               {"copy.xmf", std::string(kMesh)},
                               {"red.xrf", material(255)}});
   constexpr std::string_view kCfg =
@@ -146,7 +133,7 @@ TEST(Cal3dFuzzFinding, AConfigReadsAMeshNamedAgainOnce) {
 }
 
 TEST(Cal3dFuzzFinding, AMaterialNamedAgainKeepsItsSlotAsACopy) {
-  const auto ctx = withFiles({{"body.xmf", std::string(kMesh)},  // thread 1
+  const auto ctx = namedWithFiles("model.cfg", {{"body.xmf", std::string(kMesh)},  // thread 1
                               {"red.xrf", material(255)},
                               {"blue.xrf", material(0)}});
   constexpr std::string_view kCfg = "material=blue.xrf\nmaterial=red.xrf\nmaterial=blue.xrf\n"
@@ -207,7 +194,7 @@ TEST(Cal3dFuzzFinding, MaterialsNamingOneImageShareItsTexture) {
       "<HEADER MAGIC=\"XRF\" VERSION=\"1000\"/><MATERIAL NUMMAPS=\"1\"><AMBIENT>0 0 0 0"
       "</AMBIENT><DIFFUSE>0 0 0 0</DIFFUSE><SPECULAR>0 0 0 0</SPECULAR><SHININESS>0</SHININESS>"
       "<MAP>skin.png</MAP></MATERIAL>";
-  const auto ctx = withFiles({{"a.xrf", withMap},
+  const auto ctx = namedWithFiles("model.cfg", {{"a.xrf", withMap},
                               {"b.xrf", withMap + " "},
                               {"sub/c.xrf", withMap + "  "},
                               {"skin.png", std::string(4096, 'p')},
@@ -224,7 +211,7 @@ TEST(Cal3dFuzzFinding, AConfigNamingAFileOverAndOverIsRefusedWithItsLine) {
   // 8 KB of mesh named 1000 times: 8 MB to read again for a 12 KB .cfg (its budget is
   // 64 bytes per byte plus 1 MiB).
   const std::string mesh = std::string(kMesh) + "<!--" + std::string(8192, '-') + "-->";
-  const auto ctx = withFiles({{"body.xmf", mesh}});
+  const auto ctx = namedWithFiles("model.cfg", {{"body.xmf", mesh}});
   std::string cfg;
   for (int i = 0; i < 1000; ++i) cfg += "mesh=body.xmf\n";
   auto r = readConfig(bytesOf(cfg), ctx);

@@ -12,6 +12,8 @@
 #include "formats/model/validate.h"
 #include "formats/registry.h"
 
+#include "tests/support/skip.h"
+
 namespace marrow::formats::dragonnest {
 namespace {
 
@@ -29,7 +31,7 @@ std::vector<std::byte> load(const std::string& relative) {
 #define LOAD_OR_SKIP(var, path)                                                 \
   const auto var = load(path);                                                  \
   if (var.empty())                                                              \
-  GTEST_SKIP() << "Dragon Nest fixture " << path << " not found under " << kDir \
+  MARROW_SKIP() << "Dragon Nest fixture " << path << " not found under " << kDir \
                << " (see shared/fixtures/dragonnest/SOURCES.md)"
 
 ReadContext contextFor(const std::string& name) {

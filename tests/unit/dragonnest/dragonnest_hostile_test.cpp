@@ -8,6 +8,7 @@
 #include <iterator>
 
 #include "tests/support/dragonnest_test_character.h"
+#include "tests/support/skip.h"
 #include "formats/io/byte_writer.h"
 #include "formats/model/validate.h"
 #include "formats/registry.h"
@@ -79,7 +80,7 @@ TEST(DragonNestHostile, EveryPrefixIsAnErrorOrAValidModel) {
 
 TEST(DragonNestHostile, EveryPrefixOfAFixtureTableIsAnErrorOrAValidModel) {
   const auto bytes = fixture("maze_static_ext/jobtable.dnt");
-  if (bytes.empty()) GTEST_SKIP() << "jobtable.dnt fixture not found";
+  if (bytes.empty()) MARROW_SKIP() << "jobtable.dnt fixture not found";
   for (std::size_t n = 0; n < bytes.size(); n += 7)
     expectErrorOrValid(std::span(bytes).first(n), "jobtable.dnt");
 }

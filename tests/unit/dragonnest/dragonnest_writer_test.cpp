@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "tests/support/dragonnest_test_character.h"
+#include "tests/support/read_context.h"
 
 namespace marrow::formats::dragonnest {
 namespace {
@@ -9,12 +10,7 @@ namespace {
 using testing::characterAni;
 using testing::characterMsh;
 using testing::characterSkn;
-
-ReadContext ctx(const std::string& name) {
-  ReadContext c;
-  c.name = name;
-  return c;
-}
+using ::marrow::testing::named;
 
 void expectSame(const MshSubmesh& a, const MshSubmesh& b) {
   EXPECT_EQ(a.name, b.name);
@@ -38,7 +34,7 @@ TEST_P(MshVersions, RoundTripKeepsEveryRecord) {
   const Msh m = characterMsh(GetParam());
   auto bytes = writeMsh(m);
   ASSERT_TRUE(bytes);
-  auto back = parseMsh(*bytes, ctx("c.msh"));
+  auto back = parseMsh(*bytes, named("c.msh"));
   ASSERT_TRUE(back) << back.error().describe();
   EXPECT_EQ(back->version, GetParam());
   ASSERT_EQ(back->bones.size(), m.bones.size());
@@ -67,7 +63,7 @@ TEST_P(MshVersions, OldDummyNamedWithLKeepsItsNameWithoutAParent) {
   Msh m = characterMsh(GetParam());
   m.dummies[0].name = "Lantern";
   m.dummies[0].parent.clear();
-  auto back = parseMsh(writeMsh(m).value(), ctx("c.msh"));
+  auto back = parseMsh(writeMsh(m).value(), named("c.msh"));
   ASSERT_TRUE(back) << back.error().describe();
   EXPECT_EQ(back->dummies[0].name, "Lantern");
   EXPECT_EQ(back->dummies[0].parent, "");
@@ -92,7 +88,7 @@ TEST_P(SknVersions, RoundTripKeepsParametersOfEveryType) {
   const Skn s = characterSkn(GetParam());
   auto bytes = writeSkn(s);
   ASSERT_TRUE(bytes);
-  auto back = parseSkn(*bytes, ctx("c.skn"));
+  auto back = parseSkn(*bytes, named("c.skn"));
   ASSERT_TRUE(back) << back.error().describe();
   EXPECT_EQ(back->version, GetParam());
   EXPECT_EQ(back->mesh, "Character.msh");
@@ -140,7 +136,7 @@ TEST_P(AniVersions, RoundTripKeepsKeysWithinTheStoredPrecision) {
   const Ani a = characterAni(GetParam());
   auto bytes = writeAni(a);
   ASSERT_TRUE(bytes);
-  auto back = parseAni(*bytes, ctx("c.ani"));
+  auto back = parseAni(*bytes, named("c.ani"));
   ASSERT_TRUE(back) << back.error().describe();
   EXPECT_EQ(back->version, GetParam());
   EXPECT_EQ(back->names, a.names);
@@ -206,7 +202,7 @@ TEST(DntWriter, RoundTripKeepsEveryCellType) {
             {std::string("a,\"b\""), 0, 9, 1.0f, -2.0f}};
   auto bytes = writeDnt(t);
   ASSERT_TRUE(bytes);
-  auto back = readDnt(*bytes, ctx("demo.dnt"));
+  auto back = readDnt(*bytes, named("demo.dnt"));
   ASSERT_TRUE(back) << back.error().describe();
   EXPECT_EQ(back->name, "demo");
   EXPECT_EQ(back->rowIds, t.rowIds);

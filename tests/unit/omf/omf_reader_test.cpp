@@ -9,8 +9,13 @@
 #include "formats/model/validate.h"
 #include "formats/omf/omf.h"
 
+#include "tests/support/read_context.h"
+
 namespace marrow::formats {
 namespace {
+
+using ::marrow::testing::named;
+const std::string kOmfName = "test.omf";  // the name readers are given
 
 constexpr float kS = 0.70710678f;  // sin 45°
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
@@ -202,13 +207,7 @@ Omf build(const Options& o = {}) {
   return f;
 }
 
-ReadContext context() {
-  ReadContext ctx;
-  ctx.name = "test.omf";
-  return ctx;
-}
-
-Scene readOk(const Omf& f, const ReadContext& ctx = context()) {
+Scene readOk(const Omf& f, const ReadContext& ctx = named(kOmfName)) {
   auto r = readOmf(f.bytes, ctx);
   EXPECT_TRUE(r.ok()) << (r.ok() ? "" : r.error().describe());
   if (!r.ok()) return {};
@@ -218,7 +217,7 @@ Scene readOk(const Omf& f, const ReadContext& ctx = context()) {
 
 // The error names the file and the field, and points at the offending field's offset.
 void expectError(const std::vector<std::byte>& bytes, std::uint64_t offset,
-                 const std::string& field, const ReadContext& ctx = context()) {
+                 const std::string& field, const ReadContext& ctx = named(kOmfName)) {
   const auto r = readOmf(bytes, ctx);
   ASSERT_FALSE(r.ok()) << "expected an error at " << offset << " naming " << field;
   const std::string text = r.error().describe();
@@ -238,7 +237,7 @@ TEST(OmfReader, RejectsEmptyAndTruncatedHeader) {
   expectError({}, 0, "File ID");
   auto f = build();
   f.bytes.resize(10);
-  EXPECT_FALSE(readOmf(f.bytes, context()).ok());
+  EXPECT_FALSE(readOmf(f.bytes, named(kOmfName)).ok());
 }
 
 TEST(OmfReader, RejectsBadMagic) {
@@ -333,29 +332,29 @@ TEST(OmfReader, RejectsHugeActionCountBeforeAllocating) {
 
 TEST(OmfReader, RejectsCountsOverTheContextLimits) {
   const auto f = build();
-  auto ctx = context();
+  auto ctx = named(kOmfName);
   ctx.limits.maxBones = 1;
   expectError(f.bytes, f.boneCount, "Bone Count", ctx);
-  ctx = context();
+  ctx = named(kOmfName);
   ctx.limits.maxVertices = 3;
   expectError(f.bytes, f.vertexCount, "Vertex Count", ctx);
-  ctx = context();
+  ctx = named(kOmfName);
   ctx.limits.maxTriangles = 1;
   expectError(f.bytes, f.parts[1] + 20, "Meshpart header 1: NumberTriangles", ctx);
-  ctx = context();
+  ctx = named(kOmfName);
   ctx.limits.maxKeys = 2;
   expectError(f.bytes, f.boneActions[1] + 4, "number of keyframes", ctx);
-  ctx = context();
+  ctx = named(kOmfName);
   ctx.limits.maxMeshes = 1;
   expectError(f.bytes, f.meshCount, "Meshpart Count", ctx);
-  ctx = context();
+  ctx = named(kOmfName);
   ctx.limits.maxClips = 0;
   expectError(f.bytes, f.actionCount, "Action Count", ctx);
 }
 
 TEST(OmfReader, RejectsAllocationsOverTheBudget) {
   const auto f = build();
-  auto ctx = context();
+  auto ctx = named(kOmfName);
   ctx.limits.allocationFactor = 0;
   ctx.limits.allocationSlack = 64;
   EXPECT_FALSE(readOmf(f.bytes, ctx).ok());

@@ -18,7 +18,9 @@
 #include "formats/model/validate.h"
 #include "formats/registry.h"
 #include "tests/support/dragonnest_test_character.h"
+#include "tests/support/read_context.h"
 #include "tests/support/scene_compare.h"
+#include "tests/support/skip.h"
 
 #ifndef MARROW_ASSIMP_MODELS_DIR
 #define MARROW_ASSIMP_MODELS_DIR "/usr/share/assimp/models"
@@ -27,13 +29,10 @@
 namespace marrow::formats {
 namespace {
 
+using marrow::testing::named;
 using marrow::testing::sceneDifference;
 
-ReadContext snapshotContext() {
-  ReadContext ctx;
-  ctx.name = "model.x (snapshot)";
-  return ctx;
-}
+const std::string kSnapshotName = "model.x (snapshot)";  // the name readers are given
 
 glm::mat4 numbered(float base) {
   glm::mat4 m;
@@ -193,7 +192,7 @@ Scene fullScene() {
 void expectRoundTrip(const Scene& scene, const std::string& what) {
   ASSERT_TRUE(validate(scene).empty()) << what << ": the model itself is not valid";
   const auto bytes = writeSnapshot(scene);
-  auto back = readSnapshot(bytes, snapshotContext());
+  auto back = readSnapshot(bytes, named(kSnapshotName));
   ASSERT_TRUE(back) << what << ": " << back.error().describe();
   EXPECT_EQ(sceneDifference(scene, *back), "") << what;
   EXPECT_TRUE(writeSnapshot(*back) == bytes) << what;
@@ -218,7 +217,7 @@ std::size_t find(const std::vector<std::byte>& hay, const void* needle, std::siz
 TEST(Snapshot, RejectsBytesWithoutTheMagic) {
   const std::byte omf[] = {std::byte{'O'}, std::byte{'M'}, std::byte{'F'}, std::byte{'1'}};
   for (std::span<const std::byte> bytes : {std::span<const std::byte>(), std::span<const std::byte>(omf)}) {
-    auto r = readSnapshot(bytes, snapshotContext());
+    auto r = readSnapshot(bytes, named(kSnapshotName));
     ASSERT_FALSE(r);
     EXPECT_EQ(r.error().file, "model.x (snapshot)");
     EXPECT_EQ(r.error().field, "magic");
@@ -229,7 +228,7 @@ TEST(Snapshot, RejectsBytesWithoutTheMagic) {
 TEST(Snapshot, RejectsAnotherVersion) {
   auto b = fullSnapshot();
   put<std::uint32_t>(b, 8, kSnapshotVersion + 1);
-  auto r = readSnapshot(b, snapshotContext());
+  auto r = readSnapshot(b, named(kSnapshotName));
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().field, "version");
   EXPECT_EQ(r.error().offset, 8u);
@@ -238,7 +237,7 @@ TEST(Snapshot, RejectsAnotherVersion) {
 TEST(Snapshot, RejectsAnUnknownKind) {
   auto b = fullSnapshot();
   b[12] = std::byte{2};
-  auto r = readSnapshot(b, snapshotContext());
+  auto r = readSnapshot(b, named(kSnapshotName));
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().field, "kind");
   EXPECT_EQ(r.error().offset, 12u);
@@ -248,7 +247,7 @@ TEST(Snapshot, RejectsTrailingBytes) {
   auto b = fullSnapshot();
   const std::size_t end = b.size();
   b.push_back(std::byte{0});
-  auto r = readSnapshot(b, snapshotContext());
+  auto r = readSnapshot(b, named(kSnapshotName));
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().field, "end");
   EXPECT_EQ(r.error().offset, end);
@@ -258,7 +257,7 @@ TEST(Snapshot, RejectsAnEnumerationPastItsLastValue) {
   auto b = fullSnapshot();
   const std::size_t up = 13 + 4 + fullScene().format.size();  // header, format string, basis
   b[up] = std::byte{3};
-  auto r = readSnapshot(b, snapshotContext());
+  auto r = readSnapshot(b, named(kSnapshotName));
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().field, "basis: up");
   EXPECT_EQ(r.error().offset, up);
@@ -268,7 +267,7 @@ TEST(Snapshot, RefusesACountTheBytesLeftCannotHoldBeforeAllocating) {
   auto b = fullSnapshot();
   const std::size_t formatLength = 13;
   put<std::uint32_t>(b, formatLength, 0x00fffff0u);
-  auto r = readSnapshot(b, snapshotContext());
+  auto r = readSnapshot(b, named(kSnapshotName));
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().field, "format length");
   EXPECT_EQ(r.error().offset, formatLength);
@@ -282,7 +281,7 @@ TEST(Snapshot, ErrorsNameTheElementAndTheField) {
   const std::size_t at = find(b, last, sizeof last);
   ASSERT_NE(at, std::string::npos);
   b.resize(at + 4);
-  auto r = readSnapshot(b, snapshotContext());
+  auto r = readSnapshot(b, named(kSnapshotName));
   ASSERT_FALSE(r);
   // Three positions need 36 bytes, and 28 are left after their count: the count is refused.
   EXPECT_EQ(r.error().field, "mesh 1: positions count");
@@ -292,7 +291,7 @@ TEST(Snapshot, ErrorsNameTheElementAndTheField) {
 TEST(Snapshot, AModelThatIsNotConsistentFailsValidation) {
   Scene s = fullScene();
   s.meshes[1].indices[2] = 3;  // the helmet has three vertices
-  auto r = readSnapshot(writeSnapshot(s), snapshotContext());
+  auto r = readSnapshot(writeSnapshot(s), named(kSnapshotName));
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().file, "model.x (snapshot)");
   EXPECT_NE(r.error().message.find("inconsistent model: mesh 'helmet'"), std::string::npos)
@@ -302,7 +301,7 @@ TEST(Snapshot, AModelThatIsNotConsistentFailsValidation) {
 TEST(Snapshot, EveryPrefixIsAnErrorAtAnOffsetInsideIt) {
   const auto b = fullSnapshot();
   for (std::size_t n = 0; n < b.size(); ++n) {
-    auto r = readSnapshot(std::span(b).first(n), snapshotContext());
+    auto r = readSnapshot(std::span(b).first(n), named(kSnapshotName));
     ASSERT_FALSE(r) << "a prefix of " << n << " of " << b.size() << " bytes was read";
     EXPECT_FALSE(r.error().field.empty()) << n;
     EXPECT_LE(r.error().offset, n) << r.error().describe();
@@ -316,7 +315,7 @@ TEST(Snapshot, FlippedBytesGiveAnErrorOrAValidScene) {
     for (const std::uint8_t mask : {0x01, 0x80, 0xff}) {
       auto b = good;
       b[i] ^= std::byte{mask};
-      auto r = readSnapshot(b, snapshotContext());
+      auto r = readSnapshot(b, named(kSnapshotName));
       if (r) {
         ++accepted;
         EXPECT_TRUE(validate(*r).empty()) << "flip at " << i;
@@ -337,7 +336,7 @@ TEST(Snapshot, InflatedCountsAnywhereAreRefusedOrHarmless) {
     for (const std::uint32_t v : {0xffffffffu, 0x7fffffffu, 0x01000000u}) {
       auto b = good;
       put(b, i, v);
-      auto r = readSnapshot(b, snapshotContext());
+      auto r = readSnapshot(b, named(kSnapshotName));
       if (!r) {
         EXPECT_TRUE(r.error().offset == kNoOffset || r.error().offset <= b.size())
             << r.error().describe();
@@ -374,7 +373,7 @@ TEST(Snapshot, QuaternionsAreWrittenXYZW) {
 
 TEST(Snapshot, AnErrorComesBackAsItWas) {
   const FormatError e{"Testwuson.X", "mesh 3: faces", 0x1234, "index 9000 is past 812 vertices"};
-  auto r = readSnapshot(writeSnapshotError(e), snapshotContext());
+  auto r = readSnapshot(writeSnapshotError(e), named(kSnapshotName));
   ASSERT_FALSE(r);
   EXPECT_EQ(r.error().file, e.file);
   EXPECT_EQ(r.error().field, e.field);
@@ -434,7 +433,7 @@ TEST(Snapshot, TheDemoCharacterRoundTrips) {
   ASSERT_TRUE(s) << s.error().describe();
   expectRoundTrip(*s, "demo.omf");
 #else
-  GTEST_SKIP() << "the unit tests are built without MARROW_DEMO_OMF (tests/unit/CMakeLists.txt "
+  MARROW_SKIP() << "the unit tests are built without MARROW_DEMO_OMF (tests/unit/CMakeLists.txt "
                   "does not pass it); tests/demo reads the demo character";
 #endif
 }
@@ -469,12 +468,13 @@ TEST(Snapshot, Cal3dFixturesRoundTrip) {
     expectRoundTrip(*s, "cal3d XML");
     ++read;
   }
-  if (read == 0) GTEST_SKIP() << "no cal3d fixtures under " << kFixtures << "cal3d";
+  if (read == 0) MARROW_SKIP() << "no cal3d fixtures under " << kFixtures << "cal3d";
+  MARROW_EXPECT_ALL_USED(read, 4);  // cally, paladin, DokuroChan, the XML files
 }
 
 TEST(Snapshot, BrfFixturesRoundTrip) {
   const std::string dir = kFixtures + "brf";
-  if (!std::filesystem::exists(dir)) GTEST_SKIP() << "no BRF fixtures under " << dir;
+  if (!std::filesystem::exists(dir)) MARROW_SKIP() << "no BRF fixtures under " << dir;
   int read = 0;
   for (const auto& e : std::filesystem::directory_iterator(dir)) {
     if (e.path().extension() != ".brf") continue;
@@ -483,12 +483,12 @@ TEST(Snapshot, BrfFixturesRoundTrip) {
     expectRoundTrip(*s, e.path().filename().string());
     ++read;
   }
-  EXPECT_GT(read, 10);
+  EXPECT_EQ(read, 16);  // every .brf of fixtures/brf
 }
 
 TEST(Snapshot, DragonNestFixturesRoundTrip) {
   const std::string dir = kFixtures + "dragonnest";
-  if (!std::filesystem::exists(dir)) GTEST_SKIP() << "no Dragon Nest fixtures under " << dir;
+  if (!std::filesystem::exists(dir)) MARROW_SKIP() << "no Dragon Nest fixtures under " << dir;
   int read = 0;
   for (const auto& e : std::filesystem::recursive_directory_iterator(dir)) {
     const auto ext = e.path().extension();
@@ -498,7 +498,7 @@ TEST(Snapshot, DragonNestFixturesRoundTrip) {
     expectRoundTrip(*s, e.path().filename().string());
     ++read;
   }
-  EXPECT_GT(read, 5);
+  EXPECT_EQ(read, 8);  // every table, mesh and skin of fixtures/dragonnest
 }
 
 // assimp's own test models: skinned, animated, textured (files and embedded), morph targets,
@@ -506,7 +506,7 @@ TEST(Snapshot, DragonNestFixturesRoundTrip) {
 TEST(Snapshot, AssimpCorpusModelsRoundTrip) {
   const std::string dir = std::string(MARROW_ASSIMP_MODELS_DIR) + "/";
   if (!std::filesystem::exists(dir + "X/Testwuson.X"))
-    GTEST_SKIP() << "assimp's test models are not installed under " << dir
+    MARROW_SKIP() << "assimp's test models are not installed under " << dir
                  << " (Debian package assimp-testmodels)";
   const char* models[] = {
       "X/Testwuson.X",
@@ -532,7 +532,7 @@ TEST(Snapshot, AssimpCorpusModelsRoundTrip) {
       "glTF2/simple_skin/simple_skin.gltf",
       "glTF2/glTF-Sample-Models/AnimatedMorphCube-glTF/AnimatedMorphCube.gltf",
   };
-  std::size_t withTextureBytes = 0, withMorphs = 0, withClips = 0;
+  std::size_t read = 0, withTextureBytes = 0, withMorphs = 0, withClips = 0;
   for (const char* m : models) {
     if (!std::filesystem::exists(dir + m)) continue;
     auto s = loadFile(dir + m);
@@ -541,10 +541,12 @@ TEST(Snapshot, AssimpCorpusModelsRoundTrip) {
     for (const auto& t : s->textures) withTextureBytes += !t.data.empty();
     for (const auto& mesh : s->meshes) withMorphs += !mesh.morphs.empty();
     withClips += !s->clips.empty();
+    ++read;
   }
-  EXPECT_GT(withTextureBytes, 0u);
-  EXPECT_GT(withMorphs, 0u);
-  EXPECT_GT(withClips, 3u);
+  MARROW_EXPECT_ALL_USED(read, std::size(models));
+  EXPECT_EQ(withTextureBytes, 8u);  // textures with their image bytes
+  EXPECT_EQ(withMorphs, 1u);        // meshes with morph targets
+  EXPECT_EQ(withClips, 8u);         // models with clips
 }
 
 }  // namespace
