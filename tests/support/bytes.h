@@ -5,8 +5,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
-#include <type_traits>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace marrow::testing {
@@ -31,7 +31,8 @@ template <class Buffer>
 void putU32(Buffer& buffer, std::size_t at, std::uint32_t value) {
   using Byte = std::remove_reference_t<decltype(buffer[0])>;
   for (std::size_t k = 0; k < 4; ++k)
-    buffer[static_cast<decltype(buffer.size())>(at + k)] = static_cast<Byte>((value >> (8 * k)) & 0xFF);
+    buffer[static_cast<decltype(buffer.size())>(at + k)] =
+        static_cast<Byte>((value >> (8 * k)) & 0xFF);
 }
 
 }  // namespace marrow::testing

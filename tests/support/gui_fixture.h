@@ -11,7 +11,6 @@
 #include <QStringList>
 #include <QTest>
 #include <QTreeWidget>
-
 #include <cstdio>
 #include <cstdlib>
 #include <functional>
@@ -35,8 +34,8 @@ inline void useTestSettings(const char* application) {
 
 // Runs `start` (an open, a reload, an attach) and waits up to `timeoutMs` for the window to load
 // the model or fail; whether it loaded. A failure's message goes to `failure` when given.
-inline bool waitLoaded(app::MainWindow& w, const std::function<void()>& start, int timeoutMs = 20000,
-                       QString* failure = nullptr) {
+inline bool waitLoaded(app::MainWindow& w, const std::function<void()>& start,
+                       int timeoutMs = 20000, QString* failure = nullptr) {
   QSignalSpy loaded(&w, &app::MainWindow::documentLoaded);
   QSignalSpy failed(&w, &app::MainWindow::loadFailed);
   start();
@@ -49,7 +48,8 @@ inline bool waitLoaded(app::MainWindow& w, const std::function<void()>& start, i
 // Opens `files` as one model, as File › Open does, and waits for it.
 inline bool openAndWait(app::MainWindow& w, const QStringList& files, int timeoutMs = 20000,
                         QString* failure = nullptr) {
-  return waitLoaded(w, [&] { w.openFiles(files); }, timeoutMs, failure);
+  return waitLoaded(
+      w, [&] { w.openFiles(files); }, timeoutMs, failure);
 }
 
 // Every cell of the Log, row by row, a line each.
@@ -79,13 +79,12 @@ inline int exitCodeWithoutDisplay() {
 
 // main() of a GUI test: a QApplication with the viewer's surface format (GL 3.3 core, 4×
 // multisampling) and test settings; 77 without a display or when a slot skipped.
-#define MARROW_QTEST_MAIN(TestClass)                                                  \
-  int main(int argc, char** argv) {                                                   \
-    if (const int code = ::marrow::testing::exitCodeWithoutDisplay(); code >= 0)      \
-      return code;                                                                    \
-    QStandardPaths::setTestModeEnabled(true);                                         \
-    ::marrow::render::setDefaultSurfaceFormat();                                      \
-    QApplication app(argc, argv);                                                     \
-    TestClass test;                                                                   \
-    return ::marrow::testing::qtestExitCode(QTest::qExec(&test, argc, argv));         \
+#define MARROW_QTEST_MAIN(TestClass)                                                          \
+  int main(int argc, char** argv) {                                                           \
+    if (const int code = ::marrow::testing::exitCodeWithoutDisplay(); code >= 0) return code; \
+    QStandardPaths::setTestModeEnabled(true);                                                 \
+    ::marrow::render::setDefaultSurfaceFormat();                                              \
+    QApplication app(argc, argv);                                                             \
+    TestClass test;                                                                           \
+    return ::marrow::testing::qtestExitCode(QTest::qExec(&test, argc, argv));                 \
   }

@@ -3,7 +3,6 @@
 
 #include <QColor>
 #include <QImage>
-
 #include <cstdlib>
 #include <limits>
 
@@ -17,7 +16,9 @@ inline int differingPixels(const QImage& a, const QImage& b) {
   for (int y = 0; y < a.height(); ++y)
     for (int x = 0; x < a.width(); ++x) {
       const QColor p = a.pixelColor(x, y), q = b.pixelColor(x, y);
-      n += std::abs(p.red() - q.red()) + std::abs(p.green() - q.green()) + std::abs(p.blue() - q.blue()) > 30;
+      n += std::abs(p.red() - q.red()) + std::abs(p.green() - q.green()) +
+               std::abs(p.blue() - q.blue()) >
+           30;
     }
   return n;
 }

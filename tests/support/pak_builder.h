@@ -65,8 +65,8 @@ class PakBuilder {
         error = writer.add(e.name, e.data);
       } else if (e.kind == Kind::Stored) {
         const std::vector<std::byte> stream = compressed(e.data);
-        error = writer.addStream(e.name, stream,
-                                 e.declaredSize.value_or(static_cast<std::uint32_t>(e.data.size())));
+        error = writer.addStream(
+            e.name, stream, e.declaredSize.value_or(static_cast<std::uint32_t>(e.data.size())));
       } else {
         const std::byte placeholder[1] = {std::byte{0}};
         error = writer.addStream(e.name, placeholder, 0);
@@ -109,7 +109,8 @@ class PakBuilder {
 
   static std::uint32_t readU32(const std::vector<std::byte>& b, std::size_t at) {
     std::uint32_t v = 0;
-    for (std::size_t k = 0; k < 4; ++k) v |= std::to_integer<std::uint32_t>(b.at(at + k)) << (8 * k);
+    for (std::size_t k = 0; k < 4; ++k)
+      v |= std::to_integer<std::uint32_t>(b.at(at + k)) << (8 * k);
     return v;
   }
 

@@ -23,11 +23,11 @@ inline int qtestExitCode(int qexecResult) {
 
 }  // namespace marrow::testing
 
-#define MARROW_QSKIP(reason)                                                                   \
-  do {                                                                                         \
-    if (::marrow::testing::underCi())                                                          \
-      QFAIL(qPrintable(QString::fromUtf8(::marrow::testing::kFailedSkip) + QLatin1Char(' ') +  \
-                       QString::fromUtf8(reason)));                                            \
-    ++::marrow::testing::qtestSkips();                                                         \
-    QSKIP(reason);                                                                             \
+#define MARROW_QSKIP(reason)                                                                  \
+  do {                                                                                        \
+    if (::marrow::testing::underCi())                                                         \
+      QFAIL(qPrintable(QString::fromUtf8(::marrow::testing::kFailedSkip) + QLatin1Char(' ') + \
+                       QString::fromUtf8(reason)));                                           \
+    ++::marrow::testing::qtestSkips();                                                        \
+    QSKIP(reason);                                                                            \
   } while (false)

@@ -7,7 +7,6 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QString>
-
 #include <cstddef>
 #include <span>
 #include <vector>
@@ -28,7 +27,8 @@ inline bool writeBytes(const QString& path, const QByteArray& bytes) {
 }
 
 inline QByteArray toQByteArray(std::span<const std::byte> bytes) {
-  return QByteArray(reinterpret_cast<const char*>(bytes.data()), static_cast<qsizetype>(bytes.size()));
+  return QByteArray(reinterpret_cast<const char*>(bytes.data()),
+                    static_cast<qsizetype>(bytes.size()));
 }
 
 inline bool writeBytes(const QString& path, std::span<const std::byte> bytes) {

@@ -6,12 +6,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <glm/glm.hpp>
+#include <glm/gtc/quaternion.hpp>
 #include <random>
 #include <string>
 #include <vector>
-
-#include <glm/glm.hpp>
-#include <glm/gtc/quaternion.hpp>
 
 #include "formats/model/scene.h"
 #include "render/anim/pose.h"
@@ -94,7 +93,8 @@ inline float extent(const std::vector<glm::vec3>& points) {
 
 // The largest distance between corresponding points of `a` and `b`, as a fraction of b's extent;
 // huge when they differ in number or are empty.
-inline float worstRelativeDistance(const std::vector<glm::vec3>& a, const std::vector<glm::vec3>& b) {
+inline float worstRelativeDistance(const std::vector<glm::vec3>& a,
+                                   const std::vector<glm::vec3>& b) {
   if (a.size() != b.size() || a.empty()) return 1e30f;
   float worst = 0.0f;
   for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, glm::length(a[i] - b[i]));

@@ -20,7 +20,8 @@ inline formats::ReadContext named(std::string name) {
 }
 
 // `name`, with `files` (name → contents) as the only other files a reader finds.
-inline formats::ReadContext namedWithFiles(std::string name, std::map<std::string, std::string> files) {
+inline formats::ReadContext namedWithFiles(std::string name,
+                                           std::map<std::string, std::string> files) {
   formats::ReadContext ctx = named(std::move(name));
   ctx.resolve = [files = std::move(files)](
                     const std::string& wanted) -> std::optional<std::vector<std::byte>> {

@@ -17,18 +17,20 @@ inline ::testing::TestPartResult::Type skipResult() {
   return underCi() ? ::testing::TestPartResult::kFatalFailure : ::testing::TestPartResult::kSkip;
 }
 
-inline const char* skipSummary() { return underCi() ? kFailedSkip : ""; }
+inline const char* skipSummary() {
+  return underCi() ? kFailedSkip : "";
+}
 
 }  // namespace marrow::testing
 
-#define MARROW_SKIP()                                                                          \
-  return GTEST_MESSAGE_AT_(__FILE__, __LINE__, ::marrow::testing::skipSummary(),               \
+#define MARROW_SKIP()                                                            \
+  return GTEST_MESSAGE_AT_(__FILE__, __LINE__, ::marrow::testing::skipSummary(), \
                            ::marrow::testing::skipResult())
 
-#define MARROW_EXPECT_ALL_USED(used, total)                                                     \
-  do {                                                                                         \
-    ASSERT_LE((used), (total)) << "more inputs used than there are";                          \
-    if ((used) < (total))                                                                      \
-      MARROW_SKIP() << "used " << (used) << " of the " << (total) << " inputs: the others are " \
-                    << "absent";                                                               \
+#define MARROW_EXPECT_ALL_USED(used, total)                          \
+  do {                                                               \
+    ASSERT_LE((used), (total)) << "more inputs used than there are"; \
+    if ((used) < (total))                                            \
+      MARROW_SKIP() << "used " << (used) << " of the " << (total)    \
+                    << " inputs: the others are absent";             \
   } while (false)
