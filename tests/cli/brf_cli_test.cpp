@@ -10,12 +10,14 @@
 
 #include "cli_util.h"
 
+#include "tests/support/skip.h"
+
 namespace {
 
 #define REQUIRE_BRF(var, name)                                                            \
   const QString var = fixture("brf/" name);                                              \
   if (var.isEmpty())                                                                      \
-  GTEST_SKIP() << "BRF fixture " name " not found under " MARROW_FIXTURES_DIR "/brf "     \
+  MARROW_SKIP() << "BRF fixture " name " not found under " MARROW_FIXTURES_DIR "/brf "     \
                   "(../shared/fixtures is not part of the project)"
 
 std::map<std::string, int> kindCounts(const QJsonArray& records) {
@@ -102,15 +104,20 @@ TEST(BrfCli, ListCountsEveryKindOfRecord) {
 TEST(BrfCli, ConvertToBrfGivesBackTheBytes) {
   REQUIRE_BRF(boots, "wfas_boots_a.brf");
   QTemporaryDir dir;
-  for (const char* name : {"wfas_boots_a.brf", "openbrf_cfcohen_reference.brf", "m1866_object_bodies.brf",
-                           "wfas_skeletons.brf", "wfas_core_shaders.brf", "wfas_test.brf"}) {
+  const char* const files[] = {"wfas_boots_a.brf",    "openbrf_cfcohen_reference.brf",
+                               "m1866_object_bodies.brf", "wfas_skeletons.brf",
+                               "wfas_core_shaders.brf", "wfas_test.brf"};
+  std::size_t converted = 0;
+  for (const char* name : files) {
     const QString in = fixture((std::string("brf/") + name).c_str());
     if (in.isEmpty()) continue;
     const QString out = dir.filePath(QString::fromLatin1(name));
     const CliRun r = cli({"convert", in, "-o", out});
     ASSERT_EQ(r.code, 0) << name << ": " << r.err.toStdString();
     EXPECT_EQ(bytesOf(out), bytesOf(in)) << name;
+    ++converted;
   }
+  MARROW_EXPECT_ALL_USED(converted, std::size(files));
 }
 
 TEST(BrfCli, ConvertChosenRecordsAndVersions) {

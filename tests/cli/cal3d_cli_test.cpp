@@ -8,11 +8,13 @@
 
 #include "cli_util.h"
 
+#include "tests/support/skip.h"
+
 namespace {
 
 #define REQUIRE_FIXTURE(var, rel)                                                  \
   const QString var = fixture(rel);                                                \
-  if (var.isEmpty()) GTEST_SKIP() << rel << " is absent (../shared/fixtures)"
+  if (var.isEmpty()) MARROW_SKIP() << rel << " is absent (../shared/fixtures)"
 
 // Per mesh: its name and the name of its material ("" for none).
 std::vector<std::pair<QString, QString>> meshMaterials(const QJsonObject& info) {

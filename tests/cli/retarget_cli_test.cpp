@@ -3,7 +3,7 @@
 // (render --frames, --fps); and the frame plan, file names and APNG assembly behind them.
 //
 // The cal3d source and the OMF target are one character written twice by the project's writers
-// (tests/unit/retarget_test_character.h, where the expected joint positions are worked out).
+// (tests/support/retarget_test_character.h, where the expected joint positions are worked out).
 #include <gtest/gtest.h>
 
 #include <QDir>
@@ -19,7 +19,8 @@
 
 #include "app/frame_output.h"
 #include "cli_util.h"
-#include "tests/unit/retarget_test_character.h"
+#include "tests/support/retarget_test_character.h"
+#include "tests/support/skip.h"
 
 namespace {
 
@@ -31,7 +32,7 @@ bool takes(const char* command, const char* option) {
 }
 #define REQUIRE_OPTION(command, option)                          \
   if (!takes(command, option))                                   \
-  GTEST_SKIP() << "marrow-cli " command " does not take " option \
+  MARROW_SKIP() << "marrow-cli " command " does not take " option \
                   " yet: it is registered in the commands() table of app/cli/cli.cpp"
 
 bool writeBytes(const QString& path, const std::vector<std::byte>& bytes) {
@@ -214,7 +215,7 @@ double meanDifference(const QImage& a, const QImage& b) {
 
 TEST(RenderFramesCli, WritesNumberedFramesThatDifferWhileTheClipMoves) {
   REQUIRE_OPTION("render", "--frames");
-  if (!canRender()) GTEST_SKIP() << "no display and no xvfb-run";
+  if (!canRender()) MARROW_SKIP() << "no display and no xvfb-run";
   QTemporaryDir dir;
   const QString out = dir.filePath("walk.png");
   const CliRun r = cli({"render", ":demo", "--clip", "walk", "--mode", "loop", "--frames", "4",
@@ -236,7 +237,7 @@ TEST(RenderFramesCli, WritesNumberedFramesThatDifferWhileTheClipMoves) {
 
 TEST(RenderFramesCli, AFrameRateCoversTheClip) {
   REQUIRE_OPTION("render", "--fps");
-  if (!canRender()) GTEST_SKIP() << "no display and no xvfb-run";
+  if (!canRender()) MARROW_SKIP() << "no display and no xvfb-run";
   QTemporaryDir dir;
   // walk is 1.1 s: at 5 fps, once, frames at 0, 0.2, … 1.0: six.
   const CliRun r = cli({"render", ":demo", "--clip", "walk", "--fps", "5", "--size", "64x48", "-o",
@@ -267,7 +268,7 @@ QByteArray inflate(const QByteArray& zlib, int width, int height) {
 
 TEST(RenderFramesCli, AnAnimatedPngHoldsEveryFrame) {
   REQUIRE_OPTION("render", "--frames");
-  if (!canRender()) GTEST_SKIP() << "no display and no xvfb-run";
+  if (!canRender()) MARROW_SKIP() << "no display and no xvfb-run";
   QTemporaryDir dir;
   const QString apng = dir.filePath("walk.apng");
   const QStringList common = {":demo",    "--clip", "walk",   "--mode", "loop",

@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <tuple>
 
+#include "tests/support/skip.h"
+
 namespace {
 
 QString prefix;  // the temporary install prefix
@@ -81,19 +83,20 @@ TEST(Desktop, InstallLaysOutEveryFile) {
 TEST(Desktop, EntryAndMetainfoPassTheirValidators) {
   ASSERT_FALSE(prefix.isEmpty());
   int code = 0;
-  bool ran = false;
+  int ran = 0;
   if (!QStandardPaths::findExecutable("desktop-file-validate").isEmpty()) {
     const QString out = run("desktop-file-validate", {prefix + "/share/applications/org.marrow.Marrow.desktop"}, code);
     EXPECT_EQ(code, 0) << out.toStdString();
     EXPECT_TRUE(out.trimmed().isEmpty()) << out.toStdString();
-    ran = true;
+    ++ran;
   }
   if (!QStandardPaths::findExecutable("appstreamcli").isEmpty()) {
     const QString out = run("appstreamcli", {"validate", "--no-net", prefix + "/share/metainfo/org.marrow.Marrow.metainfo.xml"}, code);
     EXPECT_EQ(code, 0) << out.toStdString();
-    ran = true;
+    ++ran;
   }
-  if (!ran) GTEST_SKIP() << "neither desktop-file-validate nor appstreamcli is installed (scripts/deps.sh test installs them)";
+  // Both validators (scripts/deps.sh test installs desktop-file-utils and appstream).
+  MARROW_EXPECT_ALL_USED(ran, 2);
 }
 
 TEST(Desktop, EveryClaimedTypeIsKnownAndOursAreDefined) {
@@ -146,7 +149,7 @@ TEST(Desktop, ContentSaysWhatAFileWithoutATellingNameIs) {
 TEST(Desktop, SharedNamesAreToldApartByContentInGio) {
   ASSERT_FALSE(prefix.isEmpty());
   if (QStandardPaths::findExecutable("gio").isEmpty())
-    GTEST_SKIP() << "gio is not installed (Debian: libglib2.0-bin; scripts/deps.sh test installs it)";
+    MARROW_SKIP() << "gio is not installed (Debian: libglib2.0-bin; scripts/deps.sh test installs it)";
   QTemporaryDir dir;
   QByteArray dnPak(1024, '\0');
   dnPak.replace(0, 32, "EyedentityGames Packing File 0.1");
@@ -177,14 +180,15 @@ TEST(Desktop, RealFixturesResolveByContentAlone) {
       {"dragonnest/dnpak_py_tests/freeze.msh", "model/x-dragon-nest-mesh"},
       {"dragonnest/dnpak_py_tests/freeze.skn", "model/x-dragon-nest-skin"},
   };
-  int seen = 0;
+  std::size_t seen = 0;
   for (const auto& [rel, type] : files) {
     const QByteArray head = fixtureHead(rel);
     if (head.isEmpty()) continue;
     ++seen;
     EXPECT_EQ(typeOfContent(head).toStdString(), type) << rel;
   }
-  if (!seen) GTEST_SKIP() << MARROW_FIXTURES_DIR " is absent";
+  if (!seen) MARROW_SKIP() << MARROW_FIXTURES_DIR " is absent";
+  MARROW_EXPECT_ALL_USED(seen, std::size(files));
 }
 
 int main(int argc, char** argv) {

@@ -1,5 +1,5 @@
 // The Dragon Nest model targets: the fuzzed file read with the valid test character's other
-// files (tests/unit/dragonnest_test_character.h), then the model validation.
+// files (tests/support/dragonnest_test_character.h), then the model validation.
 #pragma once
 
 #include <cstddef>

@@ -5,7 +5,7 @@
 
 #include "formats/cal3d/writer.h"
 #include "formats/dragonnest/dragonnest.h"
-#include "tests/unit/dragonnest_test_character.h"
+#include "tests/support/dragonnest_test_character.h"
 
 namespace marrow::fuzz {
 

@@ -15,7 +15,7 @@ struct NamedFile {
   std::vector<std::byte> bytes;
 };
 
-// The Dragon Nest test character (tests/unit/dragonnest_test_character.h) at MSH `version`
+// The Dragon Nest test character (tests/support/dragonnest_test_character.h) at MSH `version`
 // (10–13): "Character.msh", "Character.skn", "Character.ani".
 std::vector<NamedFile> dragonNestCharacter(int version);
 

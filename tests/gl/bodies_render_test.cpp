@@ -9,6 +9,8 @@
 #include "gl_fixture.h"
 #include "render/gl/bodies.h"
 
+#include "tests/support/skip.h"
+
 namespace marrow {
 namespace {
 
@@ -177,7 +179,7 @@ TEST_F(BodiesRender, ManifoldPolygonsDrawInTheirOwnColour) {
 
 TEST_F(BodiesRender, BrfObjectBodiesFixtureDraws) {
   const QString path = QStringLiteral(MARROW_FIXTURES_DIR "/brf/wfas_object_bodies.brf");
-  if (!QFileInfo::exists(path)) GTEST_SKIP() << "fixture missing: " << path.toStdString();
+  if (!QFileInfo::exists(path)) MARROW_SKIP() << "fixture missing: " << path.toStdString();
   auto doc = app::loadDocument({path});
   ASSERT_TRUE(doc) << doc.error().message;
   ASSERT_FALSE(doc->scene->bodies.empty());

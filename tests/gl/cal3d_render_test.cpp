@@ -25,6 +25,8 @@
 #include "gl_fixture.h"
 #include "render/anim/pose.h"
 
+#include "tests/support/skip.h"
+
 namespace marrow {
 namespace {
 
@@ -172,7 +174,7 @@ class Cal3dRender : public testing::GlTest {
 
 TEST_F(Cal3dRender, PaladinStandsUprightTexturedWithItsHeadOnTop) {
   app::Document doc;
-  if (!load("paladin/paladin.cfg", doc)) GTEST_SKIP() << "the paladin fixture is absent";
+  if (!load("paladin/paladin.cfg", doc)) MARROW_SKIP() << "the paladin fixture is absent";
   ASSERT_FALSE(doc.textures.empty());
   for (std::size_t t = 0; t < doc.textures.size(); ++t)
     EXPECT_FALSE(doc.textures[t].isNull()) << "texture " << doc.scene->textures[t].name;
@@ -219,7 +221,7 @@ TEST_F(Cal3dRender, PaladinStandsUprightTexturedWithItsHeadOnTop) {
 
 TEST_F(Cal3dRender, PaladinFaceTextureIsTheRightWayUp) {
   app::Document doc;
-  if (!load("paladin/paladin.cfg", doc)) GTEST_SKIP() << "the paladin fixture is absent";
+  if (!load("paladin/paladin.cfg", doc)) MARROW_SKIP() << "the paladin fixture is absent";
   // A close-up of the head: at rest the top of the bounds is the top of the head.
   Shot closeUp{"", 0.0f, true, {0.5f, 0.93f, 0.5f}, 0.1f};
   const QImage img = shoot(*gl_, renderer_, doc, closeUp);
@@ -244,7 +246,7 @@ TEST_F(Cal3dRender, PaladinFaceTextureIsTheRightWayUp) {
 
 TEST_F(Cal3dRender, CallyIsDrawnInItsMaterialColours) {
   app::Document doc;
-  if (!load("cally/cally.cfg", doc)) GTEST_SKIP() << "the cally fixture is absent";
+  if (!load("cally/cally.cfg", doc)) MARROW_SKIP() << "the cally fixture is absent";
   ASSERT_TRUE(doc.scene->textures.empty()) << "cally's materials name no maps";
   const QImage img = shoot(*gl_, renderer_, doc, {});
   dump(img, "cally_front.png");

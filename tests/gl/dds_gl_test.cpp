@@ -24,6 +24,8 @@
 #include "gl_fixture.h"
 #include "render/gl/gpu_mesh.h"
 
+#include "tests/support/skip.h"
+
 namespace marrow {
 namespace {
 
@@ -37,7 +39,7 @@ class DdsGl : public testing::GlTest {
     if (IsSkipped() || HasFatalFailure()) return;
     ASSERT_TRUE(gl_->makeCurrent());
     if (!gl_->context()->hasExtension(QByteArrayLiteral("GL_EXT_texture_compression_s3tc")))
-      GTEST_SKIP() << "the driver does not offer GL_EXT_texture_compression_s3tc";
+      MARROW_SKIP() << "the driver does not offer GL_EXT_texture_compression_s3tc";
     f_ = QOpenGLVersionFunctionsFactory::get<QOpenGLFunctions_3_3_Core>(gl_->context());
     ASSERT_NE(f_, nullptr);
   }

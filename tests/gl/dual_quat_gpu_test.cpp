@@ -10,6 +10,8 @@
 #include "gl_fixture.h"
 #include "render/anim/skinning.h"
 
+#include "tests/support/random_scenes.h"
+
 namespace marrow {
 namespace {
 
@@ -18,76 +20,20 @@ using formats::Influence;
 using formats::Mesh;
 using formats::Scene;
 
-// A skeleton of `boneCount` bones and one mesh; each vertex has up to `maxInfluences` random
-// influences (exactly one of weight 1 when `rigidVertices`).
-Scene randomScene(std::uint32_t boneCount, std::uint32_t maxInfluences, std::size_t vertices,
-                  bool rigidVertices, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
-  Scene s;
-  for (std::uint32_t b = 0; b < boneCount; ++b) {
-    Bone bone;
-    bone.name = "bone" + std::to_string(b);
-    bone.parent = b == 0 ? -1 : static_cast<int>(rng() % b);
-    bone.translation = glm::vec3(unit(rng), unit(rng), unit(rng)) * 0.3f;
-    bone.rotation = glm::normalize(glm::quat(1.0f + unit(rng), unit(rng), unit(rng), unit(rng)));
-    s.skeleton.bones.push_back(bone);
-  }
-  Mesh m;
-  m.name = "random";
-  std::uniform_int_distribution<std::uint32_t> pickBone(0, boneCount - 1);
-  std::uniform_int_distribution<std::uint32_t> pickCount(1, std::max(maxInfluences, 1u));
-  for (std::size_t v = 0; v < vertices; ++v) {
-    m.positions.emplace_back(unit(rng), unit(rng) + 1.0f, unit(rng));
-    m.normals.push_back(glm::normalize(glm::vec3(unit(rng), unit(rng), unit(rng)) + 0.01f));
-    std::vector<Influence> inf;
-    if (rigidVertices) {
-      inf.push_back({pickBone(rng), 1.0f});
-    } else {
-      const std::uint32_t n = pickCount(rng);
-      float total = 0.0f;
-      for (std::uint32_t k = 0; k < n; ++k) {
-        inf.push_back({pickBone(rng), 0.1f + std::fabs(unit(rng))});
-        total += inf.back().weight;
-      }
-      for (auto& i : inf) i.weight /= total;
-    }
-    m.addInfluences(inf);
-  }
-  for (std::uint32_t i = 0; i + 2 < vertices; i += 3)
-    m.indices.insert(m.indices.end(), {i, i + 1, i + 2});
-  s.meshes.push_back(std::move(m));
-  return s;
-}
-
-// Random rotations, translations and uniform scales: palettes of similarity transforms, which
-// dual quaternions hold exactly.
-anim::Pose randomPose(const formats::Skeleton& skel, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
-  anim::Pose p = anim::restPose(skel);
-  for (auto& l : p.local) {
-    l.rotation = glm::normalize(
-        l.rotation * glm::quat(1.0f, unit(rng) * 0.5f, unit(rng) * 0.5f, unit(rng) * 0.5f));
-    l.translation += glm::vec3(unit(rng), unit(rng), unit(rng)) * 0.05f;
-    l.scale = glm::vec3(1.0f + 0.1f * unit(rng));
-  }
-  anim::computeModel(skel, p);
-  return p;
-}
-
-float sizeOf(const std::vector<glm::vec3>& pts) {
-  glm::vec3 lo(1e30f), hi(-1e30f);
-  for (const auto& p : pts) lo = glm::min(lo, p), hi = glm::max(hi, p);
-  return glm::length(hi - lo);
-}
-
 float worstRelative(const std::vector<glm::vec3>& a, const std::vector<glm::vec3>& b) {
   EXPECT_EQ(a.size(), b.size());
-  if (a.size() != b.size() || a.empty()) return 1e30f;
-  float worst = 0.0f;
-  for (std::size_t i = 0; i < a.size(); ++i) worst = std::max(worst, glm::length(a[i] - b[i]));
-  return worst / std::max(sizeOf(b), 1e-6f);
+  return testing::worstRelativeDistance(a, b);
+}
+
+// A random scene as the tests here use them: at least one influence a vertex.
+Scene randomScene(std::uint32_t bones, std::uint32_t maxInfluences, std::size_t vertices,
+                  bool rigid, std::uint32_t seed) {
+  return testing::randomSkinnedScene({bones, 1, std::max(maxInfluences, 1u), vertices, rigid, seed});
+}
+
+// Random rotations, translations and uniform scales of up to 10%: similarity transforms.
+anim::Pose randomPose(const formats::Skeleton& skel, std::uint32_t seed) {
+  return testing::randomPose(skel, seed, 0.1f);
 }
 
 std::vector<glm::vec3> cpuDualQuat(const Scene& scene, const anim::Pose& pose) {
@@ -105,37 +51,31 @@ class DualQuatGpu : public testing::GlTest {
     renderer_.setSkinningMethod(method);
     return renderer_.captureSkinnedPositions(0);
   }
+
+  // The GPU's dual-quaternion skinning of `scene` in a random pose of seed `poseSeed`, against
+  // the CPU reference.
+  void expectTheCpuReference(const std::shared_ptr<Scene>& scene, std::uint32_t poseSeed) {
+    renderer_.setScene(scene, {});
+    const anim::Pose pose = randomPose(scene->skeleton, poseSeed);
+    renderer_.setPose(pose);
+    EXPECT_LT(
+        worstRelative(capture(render::SkinningMethod::DualQuaternion), cpuDualQuat(*scene, pose)),
+        1e-4f);
+  }
 };
 
 TEST_F(DualQuatGpu, UpToFourInfluencesMatchTheCpuReference) {
-  auto scene = std::make_shared<Scene>(randomScene(64, 4, 3000, false, 31));
-  renderer_.setScene(scene, {});
-  const anim::Pose pose = randomPose(scene->skeleton, 32);
-  renderer_.setPose(pose);
-  EXPECT_LT(
-      worstRelative(capture(render::SkinningMethod::DualQuaternion), cpuDualQuat(*scene, pose)),
-      1e-4f);
+  expectTheCpuReference(std::make_shared<Scene>(randomScene(64, 4, 3000, false, 31)), 32);
 }
 
 TEST_F(DualQuatGpu, EightInfluencesMatchTheCpuReference) {
   auto scene = std::make_shared<Scene>(randomScene(200, 8, 3000, false, 33));
   ASSERT_GT(scene->meshes[0].maxInfluences(), 4u);
-  renderer_.setScene(scene, {});
-  const anim::Pose pose = randomPose(scene->skeleton, 34);
-  renderer_.setPose(pose);
-  EXPECT_LT(
-      worstRelative(capture(render::SkinningMethod::DualQuaternion), cpuDualQuat(*scene, pose)),
-      1e-4f);
+  expectTheCpuReference(scene, 34);
 }
 
 TEST_F(DualQuatGpu, TextureBufferPaletteMatchesTheCpuReference) {
-  auto scene = std::make_shared<Scene>(randomScene(700, 8, 6000, false, 35));
-  renderer_.setScene(scene, {});
-  const anim::Pose pose = randomPose(scene->skeleton, 36);
-  renderer_.setPose(pose);
-  EXPECT_LT(
-      worstRelative(capture(render::SkinningMethod::DualQuaternion), cpuDualQuat(*scene, pose)),
-      1e-4f);
+  expectTheCpuReference(std::make_shared<Scene>(randomScene(700, 8, 6000, false, 35)), 36);
 }
 
 TEST_F(DualQuatGpu, RigidSingleInfluenceVerticesSkinAsTheLinearBlend) {

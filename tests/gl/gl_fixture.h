@@ -8,6 +8,8 @@
 
 #include "render/gl/offscreen.h"
 
+#include "tests/support/skip.h"
+
 namespace marrow::testing {
 
 class GlTest : public ::testing::Test {
@@ -15,7 +17,7 @@ class GlTest : public ::testing::Test {
   void SetUp() override {
     gl_ = std::make_unique<render::OffscreenGL>();
     std::string error;
-    if (!gl_->create(&error)) GTEST_SKIP() << "no OpenGL 3.3 core context: " << error;
+    if (!gl_->create(&error)) MARROW_SKIP() << "no OpenGL 3.3 core context: " << error;
     ASSERT_TRUE(renderer_.initialize(gl_->context(), &error)) << error;
   }
   void TearDown() override {

@@ -13,6 +13,9 @@
 #include "render/anim/morph.h"
 #include "render/anim/skinning.h"
 
+#include "tests/support/random_scenes.h"
+#include "tests/support/skip.h"
+
 namespace marrow {
 namespace {
 
@@ -20,61 +23,6 @@ using formats::Bone;
 using formats::Influence;
 using formats::Mesh;
 using formats::Scene;
-
-// A skeleton of `boneCount` bones (a few chains), a mesh whose vertices each carry up to
-// `maxInfluences` random influences, and a random pose.
-Scene randomSkinnedScene(std::uint32_t boneCount, std::uint32_t maxInfluences,
-                         std::size_t vertices, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
-  Scene s;
-  for (std::uint32_t b = 0; b < boneCount; ++b) {
-    Bone bone;
-    bone.name = "bone" + std::to_string(b);
-    bone.parent = b == 0 ? -1 : static_cast<int>(rng() % b);
-    bone.translation = glm::vec3(unit(rng), unit(rng), unit(rng)) * 0.3f;
-    bone.rotation = glm::normalize(glm::quat(1.0f + unit(rng), unit(rng), unit(rng), unit(rng)));
-    s.skeleton.bones.push_back(bone);
-  }
-  Mesh m;
-  m.name = "random";
-  std::uniform_int_distribution<std::uint32_t> pickBone(0, boneCount - 1);
-  std::uniform_int_distribution<std::uint32_t> pickCount(0, maxInfluences);
-  for (std::size_t v = 0; v < vertices; ++v) {
-    m.positions.emplace_back(unit(rng), unit(rng) + 1.0f, unit(rng));
-    m.normals.push_back(glm::normalize(glm::vec3(unit(rng), unit(rng), unit(rng)) + 0.01f));
-    const std::uint32_t n = pickCount(rng);
-    std::vector<Influence> inf;
-    float total = 0.0f;
-    for (std::uint32_t k = 0; k < n; ++k) {
-      inf.push_back({pickBone(rng), 0.1f + std::fabs(unit(rng))});
-      total += inf.back().weight;
-    }
-    for (auto& i : inf) i.weight /= total;
-    m.addInfluences(inf);
-  }
-  for (std::uint32_t i = 0; i + 2 < vertices; i += 3) m.indices.insert(m.indices.end(), {i, i + 1, i + 2});
-  s.meshes.push_back(std::move(m));
-  return s;
-}
-
-anim::Pose randomPose(const formats::Skeleton& skel, std::uint32_t seed) {
-  std::mt19937 rng(seed);
-  std::uniform_real_distribution<float> unit(-1.0f, 1.0f);
-  anim::Pose p = anim::restPose(skel);
-  for (auto& l : p.local) {
-    l.rotation = glm::normalize(l.rotation * glm::quat(1.0f, unit(rng) * 0.5f, unit(rng) * 0.5f, unit(rng) * 0.5f));
-    l.translation += glm::vec3(unit(rng), unit(rng), unit(rng)) * 0.05f;
-  }
-  anim::computeModel(skel, p);
-  return p;
-}
-
-float sizeOf(const std::vector<glm::vec3>& pts) {
-  glm::vec3 lo(1e30f), hi(-1e30f);
-  for (const auto& p : pts) lo = glm::min(lo, p), hi = glm::max(hi, p);
-  return glm::length(hi - lo);
-}
 
 // Largest distance between GPU and CPU skinned positions, as a fraction of the model's size.
 float gpuCpuError(render::Renderer& r, const Scene& scene, const anim::Pose& pose, std::size_t mesh) {
@@ -84,11 +32,17 @@ float gpuCpuError(render::Renderer& r, const Scene& scene, const anim::Pose& pos
   anim::skin(scene.meshes[mesh], anim::packInfluences(scene.meshes[mesh]), palette, cpu);
   const std::vector<glm::vec3> gpu = r.captureSkinnedPositions(mesh);
   EXPECT_EQ(gpu.size(), cpu.size());
-  if (gpu.size() != cpu.size() || cpu.empty()) return 1e30f;
-  float worst = 0.0f;
-  for (std::size_t i = 0; i < cpu.size(); ++i) worst = std::max(worst, glm::length(gpu[i] - cpu[i]));
-  return worst / std::max(sizeOf(cpu), 1e-6f);
+  return testing::worstRelativeDistance(gpu, cpu);
 }
+
+// A skeleton of `bones` bones (a few chains), a mesh whose vertices each carry up to
+// `maxInfluences` random influences (none, some of them).
+Scene randomSkinnedScene(std::uint32_t bones, std::uint32_t maxInfluences, std::size_t vertices,
+                         std::uint32_t seed) {
+  return testing::randomSkinnedScene({bones, 0, maxInfluences, vertices, false, seed});
+}
+
+using testing::randomPose;
 
 class GpuSkinning : public testing::GlTest {};
 
@@ -149,7 +103,7 @@ TEST_F(GpuSkinning, RigidlyAttachedAndUnskinnedMeshesMatchCpuSkinning) {
 
 TEST_F(GpuSkinning, RealAnimatedModelMatchesCpuSkinningAtSeveralTimes) {
   const std::string path = std::string(MARROW_ASSIMP_MODELS_DIR) + "/X/BCN_Epileptic.X";
-  if (!std::ifstream(path)) GTEST_SKIP() << path << " is absent (Debian package assimp-testmodels)";
+  if (!std::ifstream(path)) MARROW_SKIP() << path << " is absent (Debian package assimp-testmodels)";
   auto loaded = formats::loadFile(path);
   ASSERT_TRUE(loaded) << loaded.error().describe();
   auto scene = std::make_shared<Scene>(std::move(loaded).value());
@@ -185,7 +139,7 @@ float morphedError(render::Renderer& r, const Scene& scene, const anim::Pose& po
   float worst = 0.0f;
   for (std::size_t i = 0; i < cpu.size() && i < gpu.size(); ++i)
     worst = std::max(worst, glm::length(gpu[i] - cpu[i]));
-  return worst / std::max(sizeOf(cpu), 1e-6f);
+  return worst / std::max(testing::extent(cpu), 1e-6f);
 }
 
 Scene morphedScene() {

@@ -22,8 +22,12 @@
 #include "app/gui/timeline_dock.h"
 #include "app/gui/viewport.h"
 #include "render/gl/offscreen.h"
+#include "tests/support/gui_fixture.h"
+#include "tests/support/images.h"
 
 using marrow::app::MainWindow;
+using marrow::testing::differingPixels;
+using marrow::testing::openAndWait;
 namespace brf = marrow::formats::brf;
 
 namespace {
@@ -31,14 +35,6 @@ namespace {
 const QString kBrfDir = QStringLiteral(MARROW_FIXTURES_DIR "/brf/");
 
 QString fixture(const char* name) { return kBrfDir + QString::fromLatin1(name); }
-
-bool openAndWait(MainWindow& w, const QStringList& files) {
-  QSignalSpy loaded(&w, &MainWindow::documentLoaded);
-  QSignalSpy failed(&w, &MainWindow::loadFailed);
-  w.openFiles(files);
-  return QTest::qWaitFor([&] { return !loaded.isEmpty() || !failed.isEmpty(); }, 20000) &&
-         !loaded.isEmpty();
-}
 
 // The open BRF files, the archive the dock shows first.
 const marrow::formats::vfs::Archive& brfArchive(const MainWindow& w) {
@@ -83,17 +79,6 @@ int clipNamed(const MainWindow& w, const std::string& name) {
   return -1;
 }
 
-int differingPixels(const QImage& a, const QImage& b) {
-  if (a.size() != b.size()) return a.width() * a.height();
-  int n = 0;
-  for (int y = 0; y < a.height(); ++y)
-    for (int x = 0; x < a.width(); ++x) {
-      const QColor p = a.pixelColor(x, y), q = b.pixelColor(x, y);
-      n += std::abs(p.red() - q.red()) + std::abs(p.green() - q.green()) + std::abs(p.blue() - q.blue()) > 30;
-    }
-  return n;
-}
-
 QTreeWidgetItem* findRow(QTreeWidget* tree, const QString& name) {
   for (QTreeWidgetItemIterator it(tree); *it; ++it)
     if ((*it)->text(0) == name) return *it;
@@ -118,10 +103,9 @@ class ArchiveTest : public QObject {
 
  private slots:
   void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("MarrowTests"));
-    QCoreApplication::setApplicationName(QStringLiteral("MarrowArchiveTest"));
-    QSettings().clear();
+    marrow::testing::useTestSettings("MarrowArchiveTest");
+    if (!QFile::exists(fixture("openbrf_redux_reference.brf")))
+      MARROW_QSKIP("the BRF fixtures are absent (../shared/fixtures/brf)");
   }
 
   void treeGroupsTheRecordsByKindWithTheirCounts() {
@@ -183,7 +167,7 @@ class ArchiveTest : public QObject {
     w.timeline()->setClip(walk);
     w.timeline()->pause();
     QVERIFY(w.player().mismatch().empty());
-    if (!w.viewport()->glReady()) QSKIP("no OpenGL 3.3 core here");
+    if (!w.viewport()->glReady()) MARROW_QSKIP("no OpenGL 3.3 core here");
     w.timeline()->seek(0.0);
     const QImage first = w.viewport()->grabFramebuffer();
     w.timeline()->seek(0.5);
@@ -269,7 +253,7 @@ class ArchiveTest : public QObject {
     w.timeline()->seek(120.0 / 30.0);
     const auto at120 = w.player().morphWeights(none);
     QVERIFY(at100 != at120);
-    if (!w.viewport()->glReady()) QSKIP("no OpenGL 3.3 core here");
+    if (!w.viewport()->glReady()) MARROW_QSKIP("no OpenGL 3.3 core here");
     const QImage later = w.viewport()->grabFramebuffer();
     const int moved = differingPixels(first, later);
     QVERIFY2(moved > 20, qPrintable(QStringLiteral("only %1 pixels changed").arg(moved)));
@@ -372,19 +356,6 @@ class ArchiveTest : public QObject {
   }
 };
 
-int main(int argc, char** argv) {
-  if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM")) {
-    std::fprintf(stderr, "skipped: no display (run under xvfb-run, as test.sh does)\n");
-    return 77;
-  }
-  if (!QFile::exists(fixture("openbrf_redux_reference.brf"))) {
-    std::fprintf(stderr, "skipped: the BRF fixtures are absent (%s)\n", qPrintable(kBrfDir));
-    return 77;
-  }
-  marrow::render::setDefaultSurfaceFormat();
-  QApplication app(argc, argv);
-  ArchiveTest test;
-  return QTest::qExec(&test, argc, argv);
-}
+MARROW_QTEST_MAIN(ArchiveTest)
 
 #include "archive_test.moc"

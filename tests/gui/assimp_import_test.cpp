@@ -17,24 +17,18 @@
 #include "app/gui/docks.h"
 #include "app/gui/main_window.h"
 #include "render/gl/offscreen.h"
-#include "tests/unit/scene_compare.h"
+#include "tests/support/gui_fixture.h"
+#include "tests/support/scene_compare.h"
 
 using marrow::app::AssimpImport;
 using marrow::app::LoadOptions;
 using marrow::app::MainWindow;
+using marrow::testing::openAndWait;
 
 namespace {
 
 const QString kModel = QStringLiteral(MARROW_ASSIMP_MODELS_DIR "/X/Testwuson.X");
-
-bool openAndWait(MainWindow& w, const QStringList& files, QString* failure = nullptr) {
-  QSignalSpy loaded(&w, &MainWindow::documentLoaded);
-  QSignalSpy failed(&w, &MainWindow::loadFailed);
-  w.openFiles(files);
-  if (!QTest::qWaitFor([&] { return !loaded.isEmpty() || !failed.isEmpty(); }, 60000)) return false;
-  if (failure && !failed.isEmpty()) *failure = failed.first().first().toString();
-  return !loaded.isEmpty();
-}
+constexpr int kImportTimeoutMs = 60000;  // how long a load through the child may take here
 
 // An executable shell script in `dir`.
 QString script(const QTemporaryDir& dir, const QString& name, const QByteArray& body) {
@@ -77,12 +71,10 @@ class AssimpImportTest : public QObject {
 
  private slots:
   void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("MarrowTests"));
-    QCoreApplication::setApplicationName(QStringLiteral("MarrowAssimpImportTest"));
+    marrow::testing::useTestSettings("MarrowAssimpImportTest");
     if (qEnvironmentVariableIsEmpty("MARROW_CLI"))
       QFAIL("MARROW_CLI does not name marrow-cli (tests/gui/CMakeLists.txt sets it)");
-    if (!QFile::exists(kModel)) QSKIP("assimp-testmodels absent");
+    if (!QFile::exists(kModel)) MARROW_QSKIP("assimp-testmodels absent");
   }
 
   void theViewerImportsThroughTheChildAndGetsTheInProcessScene() {
@@ -99,7 +91,7 @@ class AssimpImportTest : public QObject {
     ImportProgram program(wrapper);
     MainWindow w;
     w.show();
-    QVERIFY(openAndWait(w, {kModel}));
+    QVERIFY(openAndWait(w, {kModel}, kImportTimeoutMs));
     QFile f(calls);
     QVERIFY2(f.open(QIODevice::ReadOnly), "the viewer did not start the import process");
     const QString called = QString::fromLocal8Bit(f.readAll()).trimmed();
@@ -107,7 +99,7 @@ class AssimpImportTest : public QObject {
 
     const auto& viewer = *w.document()->scene;
     QVERIFY(!viewer.meshes.empty() && !viewer.skeleton.bones.empty() && !viewer.clips.empty());
-    const std::string difference = marrow::test::sceneDifference(*inProcess->scene, viewer);
+    const std::string difference = marrow::testing::sceneDifference(*inProcess->scene, viewer);
     QVERIFY2(difference.empty(), difference.c_str());
     QCOMPARE(w.document()->textures.size(), inProcess->textures.size());
     for (std::size_t i = 0; i < inProcess->textures.size(); ++i)
@@ -121,12 +113,12 @@ class AssimpImportTest : public QObject {
     MainWindow w;
     w.show();
     // The demo is built into the program: read here, the import process is not asked.
-    QVERIFY(openAndWait(w, {marrow::app::kDemoPath}));
+    QVERIFY(openAndWait(w, {marrow::app::kDemoPath}, kImportTimeoutMs));
     const auto demo = w.document()->scene;
     const int before = static_cast<int>(logRows(w).size());
 
     QString failure;
-    QVERIFY(!openAndWait(w, {kModel}, &failure));
+    QVERIFY(!openAndWait(w, {kModel}, kImportTimeoutMs, &failure));
     QVERIFY2(failure.contains(QStringLiteral("the assimp importer crashed (signal 11, SIGSEGV) while reading ")) &&
                  failure.contains(kModel),
              qPrintable(failure));
@@ -188,7 +180,7 @@ class AssimpImportTest : public QObject {
     w.show();
     w.activateWindow();
     QVERIFY(QTest::qWaitForWindowActive(&w));
-    QVERIFY(openAndWait(w, {marrow::app::kDemoPath}));
+    QVERIFY(openAndWait(w, {marrow::app::kDemoPath}, kImportTimeoutMs));
     const auto demo = w.document()->scene;
 
     QSignalSpy failed(&w, &MainWindow::loadFailed);
@@ -205,7 +197,7 @@ class AssimpImportTest : public QObject {
     QVERIFY2(logRows(w).join('\n').contains(QStringLiteral("loading cancelled")),
              qPrintable(logRows(w).join('\n')));
     // The window takes the next file at once, while the cancelled import is being stopped.
-    QVERIFY(openAndWait(w, {marrow::app::kDemoPath}));
+    QVERIFY(openAndWait(w, {marrow::app::kDemoPath}, kImportTimeoutMs));
     QVERIFY(w.document()->scene != demo);
   }
 
@@ -228,15 +220,6 @@ class AssimpImportTest : public QObject {
   }
 };
 
-int main(int argc, char** argv) {
-  if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") && !std::getenv("QT_QPA_PLATFORM")) {
-    std::fprintf(stderr, "skipped: no display (run under xvfb-run, as test.sh does)\n");
-    return 77;
-  }
-  marrow::render::setDefaultSurfaceFormat();
-  QApplication app(argc, argv);
-  AssimpImportTest test;
-  return QTest::qExec(&test, argc, argv);
-}
+MARROW_QTEST_MAIN(AssimpImportTest)
 
 #include "assimp_import_test.moc"

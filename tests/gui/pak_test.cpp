@@ -25,89 +25,26 @@
 #include "formats/dragonnest/pak_archive.h"
 #include "formats/dragonnest/pak_writer.h"
 #include "render/gl/offscreen.h"
+#include "tests/support/gui_fixture.h"
+#include "tests/support/pak_builder.h"
+#include "tests/support/qt_bytes.h"
 
 using marrow::app::MainWindow;
 using marrow::app::ArchiveDock;
 namespace dn = marrow::formats::dragonnest;
 namespace vfs = marrow::formats::vfs;
+using marrow::testing::openAndWait;
+using marrow::testing::readBytes;
+using marrow::testing::sample;
+using marrow::testing::toBytes;
+using marrow::testing::writeBytes;
 
 namespace {
 
 const QString kFixtures = QStringLiteral(MARROW_FIXTURES_DIR "/dragonnest/dnpak_py_tests/");
 
-QByteArray sample(int n, int seed) {
-  QByteArray out(n, '\0');
-  for (int i = 0; i < n; ++i)
-    out[i] = static_cast<char>("pqrstuvw"[(i * 5 + seed) % 8] + (i % 37 == 0));
-  return out;
-}
-
-QByteArray readBytes(const QString& path) {
-  QFile f(path);
-  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("(missing)");
-}
-
-bool writeBytes(const QString& path, const QByteArray& bytes) {
-  QDir().mkpath(QFileInfo(path).path());
-  QFile f(path);
-  return f.open(QIODevice::WriteOnly) && f.write(bytes) == bytes.size();
-}
-
-std::vector<std::byte> toBytes(const QByteArray& b) {
-  const auto* p = reinterpret_cast<const std::byte*>(b.constData());
-  return {p, p + b.size()};
-}
-
-// The layout of §2.1/§2.2 written field by field (for what pak_writer refuses to write: deleted
-// slots, names that climb out of the folder).
-struct Packer {
-  struct Row {
-    QByteArray name;
-    quint32 packed, size, offset;
-  };
-  QByteArray data;
-  std::vector<Row> rows;
-
-  void add(const char* name, const QByteArray& content) {
-    const QByteArray stream = qCompress(content, 1).mid(4);  // qCompress: a length, then zlib
-    rows.push_back({name, static_cast<quint32>(stream.size()), static_cast<quint32>(content.size()),
-                    static_cast<quint32>(1024 + data.size())});
-    data += stream;
-  }
-  void addDeleted(const char* name) { rows.push_back({name, 0, 0, 0}); }
-  static void u32(QByteArray& b, qsizetype at, quint32 v) {
-    for (int k = 0; k < 4; ++k) b[at + k] = static_cast<char>((v >> (8 * k)) & 0xFF);
-  }
-  QByteArray bytes() const {
-    QByteArray out(1024, '\0');
-    std::memcpy(out.data(), "EyedentityGames Packing File 0.1", 32);
-    out += data;
-    u32(out, 256, 11);
-    u32(out, 260, static_cast<quint32>(rows.size()));
-    u32(out, 264, static_cast<quint32>(out.size()));
-    for (const Row& r : rows) {
-      QByteArray row(316, '\0');
-      std::memcpy(row.data(), r.name.constData(), static_cast<std::size_t>(r.name.size()));
-      u32(row, 256, r.packed);
-      u32(row, 260, r.size);
-      u32(row, 264, r.packed);
-      u32(row, 268, r.offset);
-      out += row;
-    }
-    return out;
-  }
-};
-
 const QByteArray kTableOld = sample(777, 2), kTableNew = sample(901, 3), kIcon = sample(3000, 4),
                  kReadme = "read me";
-
-bool openAndWait(MainWindow& w, const QStringList& files) {
-  QSignalSpy loaded(&w, &MainWindow::documentLoaded);
-  QSignalSpy failed(&w, &MainWindow::loadFailed);
-  w.openFiles(files);
-  return QTest::qWaitFor([&] { return !loaded.isEmpty() || !failed.isEmpty(); }, 20000) &&
-         !loaded.isEmpty();
-}
 
 QTreeWidgetItem* childNamed(QTreeWidgetItem* parent, const std::string& path) {
   for (int c = 0; c < parent->childCount(); ++c)
@@ -153,10 +90,7 @@ class PakTest : public QObject {
 
  private slots:
   void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("MarrowTests"));
-    QCoreApplication::setApplicationName(QStringLiteral("MarrowPakTest"));
-    QSettings().clear();
+    marrow::testing::useTestSettings("MarrowPakTest");
     QVERIFY(tmp_.isValid());
     haveFreeze_ =
         QFile::exists(kFixtures + "freeze.skn") && QFile::exists(kFixtures + "freeze.msh");
@@ -176,13 +110,13 @@ class PakTest : public QObject {
     basePak_ = tmp_.filePath("paks/resource00.pak");
     QVERIFY(writeBytes(basePak_, baseBytes));
     // "00patch.pak" sorts first: its items.dnt overrides the base's (§2.4).
-    Packer patch;
-    patch.add("\\Resource\\Table\\Items.dnt", kTableNew);
+    marrow::testing::PakBuilder patch;
+    patch.addStored("\\Resource\\Table\\Items.dnt", toBytes(kTableNew));
     patch.addDeleted("\\resource\\old\\gone.txt");
-    patch.add("\\..\\..\\evil.txt", "evil");
-    patch.add("\\resource\\readme.txt", kReadme);
+    patch.addStored("\\..\\..\\evil.txt", "evil");
+    patch.addStored("\\resource\\readme.txt", toBytes(kReadme));
     patchPak_ = tmp_.filePath("paks/00patch.pak");
-    QVERIFY(writeBytes(patchPak_, patch.bytes()));
+    QVERIFY(writeBytes(patchPak_, std::span<const std::byte>(patch.bytes())));
     // Extracted under their stored names, in the stored case.
     expected_ = {{"resource/char/warrior/freeze.skn", skin},
                  {"resource/mesh/npc/freeze.msh", mesh},
@@ -280,7 +214,7 @@ class PakTest : public QObject {
   }
 
   void doubleClickingASkinOpensItAsTheModelWithThePaksStillOpen() {
-    if (!haveFreeze_) QSKIP("the Dragon Nest fixtures freeze.skn / freeze.msh are absent");
+    if (!haveFreeze_) MARROW_QSKIP("the Dragon Nest fixtures freeze.skn / freeze.msh are absent");
     MainWindow w;
     w.resize(1100, 750);
     w.show();
@@ -418,16 +352,6 @@ class PakTest : public QObject {
   std::vector<std::pair<QString, QByteArray>> expected_;
 };
 
-int main(int argc, char** argv) {
-  if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") &&
-      !std::getenv("QT_QPA_PLATFORM")) {
-    std::fprintf(stderr, "skipped: no display (run under xvfb-run, as test.sh does)\n");
-    return 77;
-  }
-  marrow::render::setDefaultSurfaceFormat();
-  QApplication app(argc, argv);
-  PakTest test;
-  return QTest::qExec(&test, argc, argv);
-}
+MARROW_QTEST_MAIN(PakTest)
 
 #include "pak_test.moc"

@@ -40,8 +40,10 @@
 #include "formats/cal3d/writer.h"
 #include "render/gl/offscreen.h"
 #include "render/gl/weight_view.h"
+#include "tests/support/gui_fixture.h"
 
 using marrow::app::MainWindow;
+using marrow::testing::openAndWait;
 namespace formats = marrow::formats;
 namespace render = marrow::render;
 
@@ -153,14 +155,6 @@ QString describe(const QColor& c) {
   return QStringLiteral("(%1, %2, %3)").arg(c.red()).arg(c.green()).arg(c.blue());
 }
 
-bool openAndWait(MainWindow& w, const QStringList& files) {
-  QSignalSpy loaded(&w, &MainWindow::documentLoaded);
-  QSignalSpy failed(&w, &MainWindow::loadFailed);
-  w.openFiles(files);
-  return QTest::qWaitFor([&] { return !loaded.isEmpty() || !failed.isEmpty(); }, 20000) &&
-         !loaded.isEmpty();
-}
-
 }  // namespace
 
 class ViewportInspectTest : public QObject {
@@ -190,10 +184,7 @@ class ViewportInspectTest : public QObject {
 
  private slots:
   void initTestCase() {
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("MarrowTests"));
-    QCoreApplication::setApplicationName(QStringLiteral("MarrowViewportInspectTest"));
-    QSettings().clear();
+    marrow::testing::useTestSettings("MarrowViewportInspectTest");
     QVERIFY(dir_.isValid());
     formats::Diagnostics diagnostics;
     auto files = formats::cal3d::writeModel(testModel(), "probe", {}, diagnostics);
@@ -213,7 +204,7 @@ class ViewportInspectTest : public QObject {
     w_->show();
     QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
     QVERIFY(openAndWait(*w_, {cfg_}));
-    if (!view()->glReady()) QSKIP("no OpenGL 3.3 core here");
+    if (!view()->glReady()) MARROW_QSKIP("no OpenGL 3.3 core here");
     QCOMPARE(w_->document()->scene->skeleton.bones.size(), std::size_t{5});
     auto& o = view()->options();
     o.showGrid = false;
@@ -424,7 +415,7 @@ class ViewportInspectTest : public QObject {
 
   void timeToFirstFrameAndFrameRate() {
     QFETCH(QStringList, files);
-    if (!QFile::exists(files.front())) QSKIP("fixture absent (MARROW_FIXTURES_DIR)");
+    if (!QFile::exists(files.front())) MARROW_QSKIP("fixture absent (MARROW_FIXTURES_DIR)");
     // A window of its own, as the viewer starts: GL is up, nothing was drawn with it yet (Mesa
     // compiles shader variants when they are first drawn with: that is part of the figure).
     w_ = std::make_unique<MainWindow>();
@@ -432,7 +423,7 @@ class ViewportInspectTest : public QObject {
     w_->show();
     QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
     QVERIFY(QTest::qWaitFor([&] { return view()->glReady() || !view()->glError().isEmpty(); }));
-    if (!view()->glReady()) QSKIP("no OpenGL 3.3 core here");
+    if (!view()->glReady()) MARROW_QSKIP("no OpenGL 3.3 core here");
     QElapsedTimer clock;
     qint64 loaded = -1, drawn = -1, sinceSetDocument = -1;
     connect(w_.get(), &MainWindow::documentLoaded, this, [&] { loaded = clock.elapsed(); });
@@ -468,18 +459,6 @@ class ViewportInspectTest : public QObject {
   }
 };
 
-int main(int argc, char** argv) {
-  // The viewer needs a display with OpenGL (test.sh gives it Xvfb). Without one, say so and
-  // report "skipped" to CTest rather than crash in the platform plugin.
-  if (!std::getenv("DISPLAY") && !std::getenv("WAYLAND_DISPLAY") &&
-      !std::getenv("QT_QPA_PLATFORM")) {
-    std::fprintf(stderr, "skipped: no display (run under xvfb-run, as test.sh does)\n");
-    return 77;
-  }
-  marrow::render::setDefaultSurfaceFormat();  // GL 3.3 core, 4× multisampling: as the viewer
-  QApplication app(argc, argv);
-  ViewportInspectTest test;
-  return QTest::qExec(&test, argc, argv);
-}
+MARROW_QTEST_MAIN(ViewportInspectTest)
 
 #include "viewport_inspect_test.moc"

@@ -28,6 +28,8 @@
 #include "render/anim/pose.h"
 #include "render/anim/skinning.h"
 
+#include "tests/support/skip.h"
+
 namespace {
 
 using namespace marrow;
@@ -353,7 +355,7 @@ double wrapLoop(double playhead, double duration) {  // the loop semantics, writ
 void compareModel(const std::string& relative, Report& report) {
   const std::string path = kModels + "/" + relative;
   if (!std::filesystem::exists(path))
-    GTEST_SKIP() << "assimp test model " << path << " is not installed";
+    MARROW_SKIP() << "assimp test model " << path << " is not installed";
 
   RefScene ref;
   ref.importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
@@ -532,7 +534,7 @@ TEST(AssimpReference, SimpleSkinGltfSkinnedPositionsMatchAssimpEvaluation) {
 // Every other skinned, node-animated or multi-node model of assimp-testmodels that assimp 5.2.5
 // loads: skinned and animated, skeleton only (BVH, CSM: bone matrices), node animation moving
 // rigid meshes, skinned at rest (MD5 without its .md5anim), static hierarchies (baked).
-class AssimpModels : public testing::TestWithParam<const char*> {};
+class AssimpModels : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(AssimpModels, PosesMatchAssimpEvaluation) {
   expectMatch(GetParam());
@@ -540,7 +542,7 @@ TEST_P(AssimpModels, PosesMatchAssimpEvaluation) {
 
 INSTANTIATE_TEST_SUITE_P(
     AssimpReference, AssimpModels,
-    testing::Values("X/Testwuson.X", "X/anim_test.x", "FBX/animation_with_skeleton.fbx",
+    ::testing::Values("X/Testwuson.X", "X/anim_test.x", "FBX/animation_with_skeleton.fbx",
                     "FBX/huesitos.fbx", "Collada/box_nested_animation.dae",
                     "Collada/anims_with_full_rotations_between_keys.DAE", "BVH/01_01.bvh",
                     "BVH/Boxing_Toes.bvh", "CSM/ThomasFechten.csm", "SMD/WusonSMD.smd",
@@ -550,7 +552,7 @@ INSTANTIATE_TEST_SUITE_P(
                     "3DS/RotatingCube.3DS", "LWS/move_xz_linear.lws",
                     "Collada/teapot_instancenodes.DAE", "FBX/cubes_with_mirroring_and_pivot.fbx",
                     "glTF2/2CylinderEngine-glTF-Binary/2CylinderEngine.glb"),
-    [](const testing::TestParamInfo<const char*>& param) {
+    [](const ::testing::TestParamInfo<const char*>& param) {
       std::string name = std::filesystem::path(param.param).stem().string();
       for (char& ch : name)
         if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';

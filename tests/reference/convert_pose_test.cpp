@@ -10,6 +10,8 @@
 #include "formats/registry.h"
 #include "render/anim/skinning.h"
 
+#include "tests/support/skip.h"
+
 namespace marrow {
 namespace {
 
@@ -55,7 +57,7 @@ float diagonal(const Skinned& s) {
 
 void expectSamePoses(const std::string& rel) {
   const std::string path = std::string(MARROW_ASSIMP_MODELS_DIR) + "/" + rel;
-  if (!std::ifstream(path)) GTEST_SKIP() << path << " is absent (Debian package assimp-testmodels)";
+  if (!std::ifstream(path)) MARROW_SKIP() << path << " is absent (Debian package assimp-testmodels)";
   auto source = formats::loadFile(path);
   ASSERT_TRUE(source) << source.error().describe();
   // OMF weights sum to 1 (its spec; the reader renormalises). Some sources' do not (huesitos:

@@ -21,6 +21,8 @@
 #include "render/anim/morph.h"
 #include "render/anim/skinning.h"
 
+#include "tests/support/skip.h"
+
 namespace marrow {
 namespace {
 
@@ -195,12 +197,12 @@ std::vector<float> sampleTimes(const formats::Clip& c) {
   return out;
 }
 
-class GltfAssimp : public testing::TestWithParam<const char*> {};
+class GltfAssimp : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(GltfAssimp, ReimportedSkinAgreesWithOurDisplayPose) {
   std::string skip;
   auto loaded = gltf_testing::loadExportModel(GetParam(), skip);
-  if (!loaded) GTEST_SKIP() << skip;
+  if (!loaded) MARROW_SKIP() << skip;
   ASSERT_TRUE(loaded->ok()) << loaded->error().describe();
   const formats::Scene& s = **loaded;
   formats::Diagnostics diagnostics;
@@ -268,7 +270,7 @@ TEST_P(GltfAssimp, ReimportedSkinAgreesWithOurDisplayPose) {
               poses, worstAll);
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, GltfAssimp, testing::ValuesIn(gltf_testing::kExportModels));
+INSTANTIATE_TEST_SUITE_P(Models, GltfAssimp, ::testing::ValuesIn(gltf_testing::kExportModels));
 
 }  // namespace
 }  // namespace marrow

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "formats/registry.h"
-#include "tests/unit/dragonnest_test_character.h"
+#include "tests/support/dragonnest_test_character.h"
 
 namespace marrow::gltf_testing {
 

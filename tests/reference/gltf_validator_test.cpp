@@ -13,6 +13,8 @@
 #include "formats/gltf/gltf_writer.h"
 #include "gltf_models.h"
 
+#include "tests/support/skip.h"
+
 namespace marrow {
 namespace {
 
@@ -50,18 +52,18 @@ std::string ensureValidator() {
   return "npm could not install gltf-validator (is the registry reachable?): " + why;
 }
 
-class GltfValidator : public testing::TestWithParam<const char*> {};
+class GltfValidator : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(GltfValidator, ExportedGlbHasNoErrors) {
   std::string skip;
   auto scene = gltf_testing::loadExportModel(GetParam(), skip);
-  if (!scene) GTEST_SKIP() << skip;
+  if (!scene) MARROW_SKIP() << skip;
   ASSERT_TRUE(scene->ok()) << scene->error().describe();
   formats::Diagnostics diagnostics;
   auto glb = formats::writeGlb(**scene, diagnostics);
   ASSERT_TRUE(glb) << glb.error().describe();
 
-  if (const std::string why = ensureValidator(); !why.empty()) GTEST_SKIP() << why;
+  if (const std::string why = ensureValidator(); !why.empty()) MARROW_SKIP() << why;
   const std::string path = kTools + "/" + GetParam() + ".glb";
   {
     std::ofstream f(path, std::ios::binary | std::ios::trunc);
@@ -75,7 +77,7 @@ TEST_P(GltfValidator, ExportedGlbHasNoErrors) {
   EXPECT_NE(report.find("\"errors\":0,"), std::string::npos) << report;
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, GltfValidator, testing::ValuesIn(gltf_testing::kExportModels));
+INSTANTIATE_TEST_SUITE_P(Models, GltfValidator, ::testing::ValuesIn(gltf_testing::kExportModels));
 
 // Converts every model under `folder` with `marrow-cli convert FOLDER -o OUT/` (the batch path: a
 // child process per model) and validates every .glb written, in one node process per hundred
@@ -120,17 +122,19 @@ std::size_t exportAndValidateFolder(const std::string& folder, const std::string
 // are reported by the batch, not checked here.
 TEST(GltfValidatorCorpus, EveryModelOfAssimpsCorpusExportsWithoutErrors) {
   const std::string corpus = MARROW_ASSIMP_MODELS_DIR;
-  if (!fs::is_directory(corpus)) GTEST_SKIP() << corpus << " is absent (Debian: assimp-testmodels)";
-  if (const std::string why = ensureValidator(); !why.empty()) GTEST_SKIP() << why;
-  EXPECT_GT(exportAndValidateFolder(corpus, "corpus"), 200u) << "the batch converted too few of the corpus's models";
+  if (!fs::is_directory(corpus)) MARROW_SKIP() << corpus << " is absent (Debian: assimp-testmodels)";
+  if (const std::string why = ensureValidator(); !why.empty()) MARROW_SKIP() << why;
+  // The models of Debian's assimp-testmodels 5.2 that the batch converts (the others fail to
+  // load, as they do in assimp itself).
+  EXPECT_EQ(exportAndValidateFolder(corpus, "corpus"), 303u);
 }
 
 // Every model of the project's fixtures (cal3d, BRF, Dragon Nest), each file as the batch finds it.
 TEST(GltfValidatorCorpus, EveryFixtureModelExportsWithoutErrors) {
   const std::string fixtures = MARROW_FIXTURES_DIR;
-  if (!fs::is_directory(fixtures)) GTEST_SKIP() << fixtures << " is absent";
-  if (const std::string why = ensureValidator(); !why.empty()) GTEST_SKIP() << why;
-  EXPECT_GE(exportAndValidateFolder(fixtures, "fixtures"), 10u);
+  if (!fs::is_directory(fixtures)) MARROW_SKIP() << fixtures << " is absent";
+  if (const std::string why = ensureValidator(); !why.empty()) MARROW_SKIP() << why;
+  EXPECT_EQ(exportAndValidateFolder(fixtures, "fixtures"), 15u);
 }
 
 }  // namespace

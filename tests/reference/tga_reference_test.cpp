@@ -21,6 +21,8 @@
 #include "formats/image/tga.h"
 #include "formats/io/file.h"
 
+#include "tests/support/skip.h"
+
 namespace marrow::formats {
 namespace {
 
@@ -78,12 +80,12 @@ std::size_t differingPixels(const std::vector<std::uint8_t>& a,
   return n;
 }
 
-class TgaReference : public testing::TestWithParam<const char*> {};
+class TgaReference : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(TgaReference, DecodesLikeQtAndImageMagick) {
   const fs::path file = fs::path(MARROW_ASSIMP_MODELS_DIR) / GetParam();
   if (!fs::exists(file))
-    GTEST_SKIP() << file
+    MARROW_SKIP() << file
                  << " is absent (Debian: assimp-testmodels, which scripts/deps.sh test "
                     "installs)";
   auto bytes = readFile(file.string());
@@ -117,7 +119,7 @@ TEST_P(TgaReference, DecodesLikeQtAndImageMagick) {
   }
   std::string said;
   for (const auto& n : notes) said += (said.empty() ? "" : "; ") + n;
-  if (compared.empty()) GTEST_SKIP() << "no reference decoder read " << file << ": " << said;
+  if (compared.empty()) MARROW_SKIP() << "no reference decoder read " << file << ": " << said;
   std::string with;
   for (const auto& c : compared) with += (with.empty() ? "" : " and ") + c;
   RecordProperty("references", with);
@@ -126,9 +128,9 @@ TEST_P(TgaReference, DecodesLikeQtAndImageMagick) {
 }
 
 INSTANTIATE_TEST_SUITE_P(AssimpModels, TgaReference,
-                         testing::Values("SMD/holygrail.tga", "Collada/duckCM.tga", "X/top.tga",
+                         ::testing::Values("SMD/holygrail.tga", "Collada/duckCM.tga", "X/top.tga",
                                          "X/updown.tga", "X/bottom.tga"),
-                         [](const testing::TestParamInfo<const char*>& p) {
+                         [](const ::testing::TestParamInfo<const char*>& p) {
                            std::string name = p.param;
                            for (char& c : name)
                              if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
@@ -139,7 +141,7 @@ INSTANTIATE_TEST_SUITE_P(AssimpModels, TgaReference,
 // starts a byte early), which Qt's plugin requires.
 TEST(ViewerTga, TextureThatQtsPluginRefusesIsDecoded) {
   const fs::path file = fs::path(MARROW_ASSIMP_MODELS_DIR) / "SMD/holygrail.tga";
-  if (!fs::exists(file)) GTEST_SKIP() << file << " is absent (Debian: assimp-testmodels)";
+  if (!fs::exists(file)) MARROW_SKIP() << file << " is absent (Debian: assimp-testmodels)";
   Scene scene;
   scene.textures.push_back({"holygrail", file.string(), *readFile(file.string()), false});
   const auto images = app::decodeTextures(scene);
