@@ -4,11 +4,13 @@
 #pragma once
 
 #include "app/cli/cli.h"
-#include "app/cli/json_writer.h"
+#include "formats/io/json_writer.h"
 #include "app/document.h"
 #include "app/retarget.h"
 
 namespace marrow::app::cli {
+
+using formats::JsonWriter;
 
 // When either option is given, doc.scene becomes the model with the retargeted clips and `out`
 // says what was retargeted; otherwise nothing changes. False (after printing why) when a file

@@ -27,7 +27,7 @@
 #include <set>
 #include <thread>
 
-#include "app/cli/json_writer.h"
+#include "formats/io/json_writer.h"
 #include "formats/format_table.h"
 #include "formats/io/address.h"
 #include "formats/io/extract.h"
@@ -36,6 +36,8 @@
 extern char** environ;
 
 namespace marrow::app::cli {
+
+using formats::JsonWriter;
 namespace fs = std::filesystem;
 namespace {
 

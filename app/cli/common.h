@@ -5,11 +5,13 @@
 #include <string>
 
 #include "app/cli/cli.h"
-#include "app/cli/json_writer.h"
+#include "formats/io/json_writer.h"
 #include "app/document.h"
 #include "render/anim/pose.h"
 
 namespace marrow::app::cli {
+
+using formats::JsonWriter;
 
 // Loads the inputs as one model; prints the error ("marrow-cli: file: field at offset: ...")
 // to stderr and returns nothing when it fails.

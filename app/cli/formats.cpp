@@ -4,10 +4,12 @@
 #include <string>
 
 #include "app/cli/cli.h"
-#include "app/cli/json_writer.h"
+#include "formats/io/json_writer.h"
 #include "formats/format_table.h"
 
 namespace marrow::app::cli {
+
+using formats::JsonWriter;
 
 namespace {
 

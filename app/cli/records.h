@@ -2,10 +2,12 @@
 // as `list` and `info` print them.
 #pragma once
 
-#include "app/cli/json_writer.h"
+#include "formats/io/json_writer.h"
 #include "formats/io/vfs.h"
 
 namespace marrow::app::cli {
+
+using formats::JsonWriter;
 
 // Whether any archive holds records.
 bool hasRecords(const formats::vfs::FileSystem& archives);

@@ -1,5 +1,6 @@
-// A small JSON value for writing glTF documents: objects keep their members in insertion order,
-// numbers are written so that they read back as the same double (floats therefore exactly).
+// A JSON value for building glTF documents: objects keep their members in insertion order; it is
+// written through the project's one JSON writer (formats/io/json_writer.h), numbers so that
+// they read back as the same double (floats therefore exactly).
 #pragma once
 
 #include <cstdint>
@@ -7,6 +8,8 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "formats/io/json_writer.h"
 
 namespace marrow::formats::gltf {
 
@@ -48,7 +51,7 @@ class Json {
 
  private:
   explicit Json(Kind k) : kind_(k) {}
-  void write(std::string& out) const;
+  void write(JsonWriter& out) const;
 
   Kind kind_ = Kind::Null;
   bool bool_ = false;

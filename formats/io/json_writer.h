@@ -1,4 +1,8 @@
-// A small streaming JSON writer: compact or indented output, shortest round-trip floats.
+// The project's one JSON writer: streaming, compact or indented, strings always valid UTF-8
+// (bytes that are not are read as Latin-1), numbers in the shortest form that reads back the
+// same. marrow-cli's JSON output and the glTF writer's documents (formats/gltf/json.h, a value
+// tree written through it) both come out of it. Reading JSON is for simdjson (Debian's
+// libsimdjson-dev) when a native glTF reader comes: it is fast and only reads.
 #pragma once
 
 #include <cstdint>
@@ -6,7 +10,7 @@
 #include <string_view>
 #include <vector>
 
-namespace marrow::app {
+namespace marrow::formats {
 
 class JsonWriter {
  public:
@@ -55,4 +59,4 @@ class JsonWriter {
   bool afterKey_ = false;
 };
 
-}  // namespace marrow::app
+}  // namespace marrow::formats

@@ -1,10 +1,10 @@
-#include "app/cli/json_writer.h"
+#include "formats/io/json_writer.h"
 
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 
-namespace marrow::app {
+namespace marrow::formats {
 
 void JsonWriter::newline() {
   if (!pretty_) return;
@@ -181,4 +181,4 @@ JsonWriter& JsonWriter::numbers(const float* v, std::size_t n) {
   return *this;
 }
 
-}  // namespace marrow::app
+}  // namespace marrow::formats

@@ -1,10 +1,10 @@
-#include "app/cli/json_writer.h"
+#include "formats/io/json_writer.h"
 
 #include <gtest/gtest.h>
 
 #include <limits>
 
-namespace marrow::app {
+namespace marrow::formats {
 namespace {
 
 TEST(JsonWriter, NestsObjectsAndArraysWithCommasOnlyBetweenElements) {
@@ -34,4 +34,4 @@ TEST(JsonWriter, WritesShortestFloatsAndNullForNonFinite) {
 }
 
 }  // namespace
-}  // namespace marrow::app
+}  // namespace marrow::formats
