@@ -609,6 +609,10 @@ void ArchiveDock::fillMenu(QMenu& menu, QTreeWidget* view, QTreeWidgetItem* item
   } else if (node && !node->container) {
     menu.addAction(tr("Open"), this, [this, item] { activate(item); });
     const QStringList addresses = openAddresses(item);
+    QAction* add = menu.addAction(tr("Add to the Model"), this, [this, addresses] { emit addRequested(addresses); });
+    add->setEnabled(!addresses.isEmpty() && hasModel_);
+    add->setToolTip(tr("Read the entry with the open model: an animation plays on it (retargeted "
+                       "by bone name when it brings a skeleton of its own), a mesh joins it"));
     QAction* x = menu.addAction(tr("Export…"), this, [this, addresses] { emit exportEntryRequested(addresses); });
     x->setEnabled(!addresses.isEmpty());
     x->setToolTip(tr("Write the entry as a model (glTF, OMF, cal3d), leaving the viewer as it is"));

@@ -57,6 +57,8 @@ class ArchiveDock : public QDockWidget {
   const formats::vfs::FileSystem& archives() const { return archives_; }
   bool empty() const { return archives_.empty(); }
   const formats::vfs::Archive* archiveAt(int index) const;
+  // Whether a model is open that entries can be added to (Add to the Model).
+  void setHasModel(bool has) { hasModel_ = has; }
 
   // Nodes by name, case-insensitive substring, across every archive; immediate.
   void setFilter(const QString& text);
@@ -117,6 +119,9 @@ class ArchiveDock : public QDockWidget {
   // archive of files (the addresses to load it from, as openRequested's).
   void exportNodesRequested(int archive, const std::vector<std::string>& paths);
   void exportEntryRequested(const QStringList& addresses);
+  // Add to the Model: an entry (an animation, a mesh) read with the open model, its clips
+  // retargeted when it brings a skeleton of its own (MainWindow::attachFiles).
+  void addRequested(const QStringList& addresses);
   void diagnostics(const marrow::formats::Diagnostics& diagnostics);
   void info(const QString& message);
   void extractionFinished();
@@ -148,6 +153,7 @@ class ArchiveDock : public QDockWidget {
   QTreeWidget* matches_;
   QLabel* status_;
   QPointer<Extraction> extraction_;
+  bool hasModel_ = false;
 };
 
 }  // namespace marrow::app

@@ -125,6 +125,7 @@ void MainWindow::createDocks() {
   connect(archive_, &ArchiveDock::info, log_, &LogDock::addInfo);
   connect(archive_, &ArchiveDock::exportNodesRequested, this, &MainWindow::exportNodesDialog);
   connect(archive_, &ArchiveDock::exportEntryRequested, this, &MainWindow::exportEntryDialog);
+  connect(archive_, &ArchiveDock::addRequested, this, &MainWindow::attachFiles);
   connect(timeline_, &TimelineDock::clipChanged, this, [this] {
     if (!player_.mismatch().empty())
       statusBar()->showMessage(QString::fromStdString(player_.mismatch()), 8000);
@@ -412,6 +413,7 @@ void MainWindow::setDocument(Document doc) {
   filesTextures_ = doc_->textures;
   onScreen_.reset();
   archive_->setArchives(doc_->archives);
+  archive_->setHasModel(!doc_->scene->meshes.empty() || !doc_->scene->skeleton.empty());
   archive_->setVisible(!doc_->archives.empty());
   if (!doc_->archives.empty()) archive_->raise();
   tables_->setScene(filesScene_);

@@ -13,6 +13,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QMenu>
 #include <QTreeWidget>
 #include <cstdio>
 #include <cstdlib>
@@ -22,9 +23,12 @@
 #include "app/gui/archive_dock.h"
 #include "app/gui/extraction.h"
 #include "app/gui/main_window.h"
+#include "app/gui/timeline_dock.h"
+#include "render/anim/pose.h"
 #include "formats/dragonnest/pak_archive.h"
 #include "formats/dragonnest/pak_writer.h"
 #include "render/gl/offscreen.h"
+#include "tests/support/dragonnest_test_character.h"
 #include "tests/support/gui_fixture.h"
 #include "tests/support/pak_builder.h"
 #include "tests/support/qt_bytes.h"
@@ -295,6 +299,47 @@ class PakTest : public QObject {
     QVERIFY2(box->text().contains("1 refused"), qPrintable(box->text()));
     QVERIFY(box->text().contains("evil.txt"));
     box->close();
+  }
+
+  // An animation in the archive goes on the open model from the context menu: the clips join the
+  // timeline and play on its skeleton; the model's meshes stay.
+  void anAnimationInThePakIsAddedToTheOpenModel() {
+    const auto character = dn::testing::writeCharacter(11);
+    // The skin and its mesh in one pak, the animation in another folder; a second clip list
+    // beside it, so that the clips come only from what is added.
+    marrow::testing::PakBuilder pak;
+    pak.add("resource/char/character.skn", character.skn);
+    pak.add("resource/char/character.msh", character.msh);
+    pak.add("resource/ani/character_extra.ani", character.ani);
+    const QString path = tmp_.filePath("paks/character.pak");
+    QVERIFY(writeBytes(path, std::span<const std::byte>(pak.bytes())));
+    MainWindow w;
+    w.show();
+    QVERIFY(openAndWait(w, {path + "::resource/char/character.skn", path}));
+    QCOMPARE(w.document()->scene->meshes.size(), std::size_t{3});
+    QCOMPARE(w.player().clipCount(), 0);  // a skin alone: its mesh at rest
+    QTreeWidgetItem* ani = w.archive()->reveal(0, "resource/ani/character_extra.ani");
+    QVERIFY(ani);
+    QMenu menu;
+    w.archive()->fillMenu(menu, w.archive()->tree(), ani);
+    QAction* add = nullptr;
+    for (QAction* a : menu.actions())
+      if (a->text() == QStringLiteral("Add to the Model")) add = a;
+    QVERIFY(add);
+    QVERIFY(add->isEnabled());
+    QVERIFY(marrow::testing::waitLoaded(w, [&] { add->trigger(); }));
+    const auto& scene = *w.document()->scene;
+    QCOMPARE(scene.meshes.size(), std::size_t{3});
+    QCOMPARE(w.player().clipCount(), 2);  // Wave and Idle
+    QVERIFY(w.player().mismatch().empty());
+    w.timeline()->setClip(0);
+    w.timeline()->seek(0.1);
+    const auto rest = marrow::anim::restPose(scene.skeleton);
+    bool moved = false;
+    for (std::size_t b = 0; b < rest.local.size(); ++b)
+      moved |= w.player().pose().local[b].rotation != rest.local[b].rotation ||
+               w.player().pose().local[b].translation != rest.local[b].translation;
+    QVERIFY(moved);
   }
 
   void cancelStopsALongExtraction() {

@@ -22,6 +22,7 @@
 #include "formats/load.h"
 #include "formats/registry.h"
 #include "formats/write.h"
+#include "tests/support/skip.h"
 
 namespace marrow::formats {
 namespace {
@@ -228,7 +229,7 @@ std::shared_ptr<const brf::BrfArchive> brfArchive(std::vector<std::string> paths
 }
 
 TEST(BrfArchive, ListsRecordsByKindWithTheirFigures) {
-  if (!fs::exists(kBrf)) GTEST_SKIP() << kBrf << " is absent (../shared/fixtures)";
+  if (!fs::exists(kBrf)) MARROW_SKIP() << kBrf << " is absent (../shared/fixtures)";
   const auto a = brfArchive({kBrf});
   ASSERT_TRUE(a);
   EXPECT_TRUE(a->holdsRecords());
@@ -256,7 +257,7 @@ TEST(BrfArchive, ListsRecordsByKindWithTheirFigures) {
 }
 
 TEST(BrfArchive, ARecordReadsAsABrfFileOfThatRecord) {
-  if (!fs::exists(kBrf)) GTEST_SKIP() << kBrf << " is absent (../shared/fixtures)";
+  if (!fs::exists(kBrf)) MARROW_SKIP() << kBrf << " is absent (../shared/fixtures)";
   const auto a = brfArchive({kBrf});
   ASSERT_TRUE(a);
   const auto boots = a->models("*light_leather_boots");
@@ -279,7 +280,7 @@ TEST(BrfArchive, ARecordReadsAsABrfFileOfThatRecord) {
 }
 
 TEST(BrfArchive, APickShowsWhatItMakes) {
-  if (!fs::exists(kBrf)) GTEST_SKIP() << kBrf << " is absent (../shared/fixtures)";
+  if (!fs::exists(kBrf)) MARROW_SKIP() << kBrf << " is absent (../shared/fixtures)";
   const auto a = brfArchive({kBrf});
   ASSERT_TRUE(a);
   using What = ModelArchive::Shown::What;
@@ -304,7 +305,7 @@ TEST(BrfArchive, APickShowsWhatItMakes) {
 
 TEST(BrfArchive, AMaterialAloneIsInspected) {
   const std::string flora = std::string(MARROW_FIXTURES_DIR) + "/brf/wfas_oim_flora_materials.brf";
-  if (!fs::exists(flora)) GTEST_SKIP() << flora << " is absent (../shared/fixtures)";
+  if (!fs::exists(flora)) MARROW_SKIP() << flora << " is absent (../shared/fixtures)";
   const auto a = brfArchive({flora});
   ASSERT_TRUE(a);
   const auto materials = a->children("0/material");
@@ -362,7 +363,7 @@ TEST(Load, AFolderIsBrowsedAndItsFilesRead) {
 }
 
 TEST(Load, BrfRecordsAreReadWithWhatTheyNeed) {
-  if (!fs::exists(kBrf)) GTEST_SKIP() << kBrf << " is absent (../shared/fixtures)";
+  if (!fs::exists(kBrf)) MARROW_SKIP() << kBrf << " is absent (../shared/fixtures)";
   auto loaded = load(std::vector<std::string>{kBrf + "::skel_horse"});
   ASSERT_TRUE(loaded.ok()) << loaded.error().describe();
   EXPECT_EQ(loaded->scene.skeleton.name, "skel_horse");
