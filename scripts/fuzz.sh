@@ -28,6 +28,7 @@ dict_of() {
     cfg) echo cal3d_cfg ;;
     brf | brf_document) echo brf ;;
     pak_index | pak_entry) echo pak ;;
+    archives) echo pak ;;
     msh | skn | ani) echo dragonnest_models ;;
     dnt | ext) echo dragonnest_tables ;;
     dds) echo dds ;;

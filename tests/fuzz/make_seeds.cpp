@@ -176,8 +176,11 @@ void dragonNestSeeds(Corpus& c) {
     pakFiles.push_back({"\\resource\\char\\" + f.name, f.bytes});
   pakFiles.push_back({"\\resource\\ext\\small.dnt", ok(formats::dragonnest::writeDnt(t), "DNT")});
   for (std::uint32_t v : {formats::dragonnest::kPakVersion, formats::dragonnest::kPakLegacyVersion})
-    c.add("pak_index", "character_v" + std::to_string(v) + ".pak",
-          ok(formats::dragonnest::writePak(pakFiles, {1, v}), "pak"), false);
+  {
+    const auto pak = ok(formats::dragonnest::writePak(pakFiles, {1, v}), "pak");
+    c.add("pak_index", "character_v" + std::to_string(v) + ".pak", pak, false);
+    c.add("archives", "character_v" + std::to_string(v) + ".pak", pak, false);
+  }
   for (const auto& f : pakFiles) {
     std::vector<std::byte> entry(5);
     const auto size = static_cast<std::uint32_t>(f.data.size());
@@ -234,6 +237,7 @@ void brfSeeds(Corpus& c, const fs::path& file) {
                                  "_v" + std::to_string(version) + ".brf";
         c.add("brf", name, written);
         c.add("brf_document", name, written, false);
+        c.add("archives", name, written, false);
       }
   }
 }
@@ -244,11 +248,11 @@ void fixtureSeeds(Corpus& c, const fs::path& fixtures) {
       {"caf", {"caf"}}, {"crf", {"crf"}},
       {"xsf", {"xsf"}}, {"xmf", {"xmf"}},
       {"xaf", {"xaf"}}, {"xrf", {"xrf"}},
-      {"cfg", {"cfg"}}, {"brf", {"brf", "brf_document"}},
+      {"cfg", {"cfg"}}, {"brf", {"brf", "brf_document", "archives"}},
       {"msh", {"msh"}}, {"skn", {"skn"}},
       {"ani", {"ani"}}, {"dnt", {"dnt"}},
       {"ext", {"ext"}}, {"omf", {"omf"}},
-      {"dds", {"dds"}}, {"pak", {"pak_index"}}};
+      {"dds", {"dds"}}, {"pak", {"pak_index", "archives"}}};
   std::vector<fs::path> files;
   for (const auto& e : fs::recursive_directory_iterator(fixtures))
     if (e.is_regular_file()) files.push_back(e.path());
