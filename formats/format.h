@@ -107,12 +107,12 @@ struct WriteResult {
 // ---- the descriptor ----
 
 struct FormatDescriptor {
-  std::string_view id;    // "cal3d": stable, for scripts
-  std::string_view name;  // "cal3d": for people (README, --help, dialogs)
-  std::string_view notes;  // one line: what of the format is read and written
-  std::vector<std::string_view> extensions;  // read, lower case, without the dot
-  std::string_view mime;                     // the main MIME type
-  std::vector<std::string_view> mimeTypes;   // every type the desktop entry claims for it
+  std::string_view id{};    // "cal3d": stable, for scripts
+  std::string_view name{};  // "cal3d": for people (README, --help, dialogs)
+  std::string_view notes{};  // one line: what of the format is read and written
+  std::vector<std::string_view> extensions{};  // read, lower case, without the dot
+  std::string_view mime{};                     // the main MIME type
+  std::vector<std::string_view> mimeTypes{};   // every type the desktop entry claims for it
   // By content: whether the first bytes (up to 1024) are this format's. Formats told only by
   // their extension have none.
   bool (*recognise)(std::span<const std::byte> head) = nullptr;
@@ -127,7 +127,7 @@ struct FormatDescriptor {
   // Inputs of this format that hold others (FILE::INNER addresses their entries), mounted as
   // one archive: Dragon Nest paks. Null: the format's files are read, not mounted.
   Result<std::shared_ptr<const vfs::Archive>> (*mount)(std::span<const std::string> paths) = nullptr;
-  std::vector<std::string_view> archiveExtensions;  // the extensions mount takes ("pak")
+  std::vector<std::string_view> archiveExtensions{};  // the extensions mount takes ("pak")
   // FILE::RECORD names records of the format's files, which readGroup then reads (BRF).
   bool hasRecords = false;
   // In a folder, the files of this format that are models of their own, or groups of files
@@ -137,11 +137,11 @@ struct FormatDescriptor {
   // process of its own.
   bool readInChildProcess = false;
 
-  std::vector<OutputKind> outputs;  // what it writes, one entry per extension
+  std::vector<OutputKind> outputs{};  // what it writes, one entry per extension
   WriteResult (*write)(const WriteSource& source, const OutputKind& kind, const std::string& path,
                        const WriteOptions& options) = nullptr;
   // What its writer cannot hold, in words (said in --help and the README).
-  std::string_view cannotHold;
+  std::string_view cannotHold{};
   // A check of the options before anything is loaded; a refusal, or nothing.
   std::optional<std::string> (*checkOptions)(const OutputKind& kind, const WriteOptions& options) = nullptr;
 

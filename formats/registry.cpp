@@ -134,7 +134,7 @@ Result<Scene> loadFiles(const std::vector<std::string>& paths, bool fetchTexture
   for (const auto& p : paths) {
     auto bytes = readFile(p);
     if (!bytes) return bytes.error();
-    inputs.push_back({std::move(bytes).value(), contextForFile(p), {}});
+    inputs.push_back({std::move(bytes).value(), contextForFile(p), {}, p});
     inputs.back().ctx.fetchTextures = fetchTextures;
   }
   return readInputs(std::move(inputs));

@@ -185,6 +185,10 @@ void ArchiveDock::setArchives(const vfs::FileSystem& archives) {
     }
   }
   if (!same) setSkeletons({}, {}, std::nullopt);
+  // Records have figures, not sizes: the size column is for archives of files.
+  bool files = false;
+  for (const auto& a : archives_.archives()) files |= !a->holdsRecords();
+  for (QTreeWidget* view : {tree_, matches_}) view->setColumnHidden(kSize, !files);
   applyFilter();
 }
 

@@ -11,8 +11,9 @@ namespace marrow::formats::dragonnest {
 
 namespace {
 
-// A copy's path: "\x01<pak>:<entry>", which no normalised name from a sane pak starts with.
-constexpr char kCopyMark = '\x01';
+// A copy's path: "\\<pak>:<entry>". No normalised path has a backslash (they become '/'), so no
+// entry's path, however hostile its stored name, reads as a copy's.
+constexpr char kCopyMark = '\\';
 
 std::string_view baseOf(std::string_view stored) {
   const auto cut = stored.find_last_of("\\/");
@@ -78,6 +79,11 @@ vfs::Node PakArchive::nodeOf(const PakRef& ref, bool overridden) const {
   vfs::Node n;
   n.name = std::string(baseOf(ref.pak->storedPath(e)));
   n.path = overridden ? copyPath(ref) : std::string(ref.pak->path(e));
+  if (ref.pak->path(e).empty()) {  // a live entry without a name: reachable by its own path only
+    n.path = copyPath(ref);
+    n.name = "(unnamed entry " + std::to_string(e.index) + ")";
+    overridden = false;
+  }
   n.kind = "file";
   n.size = e.deleted() ? 0 : e.size;
   n.figures.push_back({"packed_size", std::uint64_t{e.packedSize}, false});
@@ -139,7 +145,7 @@ std::optional<vfs::Node> PakArchive::node(std::string_view path) const {
     return root;
   }
   if (const PakRef ref = entryAt(path))
-    return nodeOf(ref, path.front() == kCopyMark && !paks_->isActive(ref));
+    return nodeOf(ref, path.front() == kCopyMark && !ref.pak->path(*ref.entry).empty() && !paks_->isActive(ref));
   // A folder: some entry lies below it.
   const std::string folder = normalizePakPath(path);
   const std::size_t cut = folder.find_last_of('/');

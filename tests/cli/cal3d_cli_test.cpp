@@ -77,7 +77,9 @@ TEST(Cal3dCli, AMissingMaterialKeepsItsPlaceInTheCfg) {
   const auto without = meshMaterials(cli({"info", dir.filePath("cally.cfg"), "--json"}).json());
   ASSERT_EQ(with.size(), without.size());
   for (std::size_t i = 0; i < with.size(); ++i)
-    if (with[i].second != "cally_skin") EXPECT_EQ(with[i], without[i]) << "thread shifted";
+    if (with[i].second != "cally_skin") {
+      EXPECT_EQ(with[i], without[i]) << "thread shifted";
+    }
 }
 
 TEST(Cal3dCli, ACfgNamesFilesInNeighbouringFolders) {

@@ -24,7 +24,9 @@ namespace vfs = formats::vfs;
 void walk(const vfs::Archive& a, const std::string& path, int depth, int& budget) {
   for (const vfs::Node& n : a.children(path)) {
     if (--budget < 0) return;
-    if (!a.node(n.path)) fuzz::finding("node '" + n.path + "' is listed but not found by its path");
+    if (!a.node(n.path))
+      fuzz::finding(std::string(a.kind()) + " node '" + n.path + "' (" + n.name + ") under '" + path +
+                    "' is listed but not found by its path");
     const formats::Address address = a.addressOf(n.path);
     if (formats::Address::parse(address.str()) != address && address.file.find("::") == std::string::npos)
       fuzz::finding("address '" + address.str() + "' does not parse back");

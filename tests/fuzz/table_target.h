@@ -25,7 +25,7 @@ int fuzzTable(const std::uint8_t* data, std::size_t size, const char* name, Read
     if (row.size() != t.columns.size())
       finding("a table row of " + std::to_string(row.size()) + " cells for " +
               std::to_string(t.columns.size()) + " columns");
-  (void)formats::dragonnest::tableCsv(t);
+  (void)formats::tableCsv(t);
   formats::Scene scene;
   scene.tables.push_back(std::move(r).value());
   checkScene(scene, name);

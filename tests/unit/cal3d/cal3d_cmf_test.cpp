@@ -356,7 +356,9 @@ TEST(Cal3dCmf, ReadsColoursThatAreAllZeroAsNoColours) {
     ASSERT_EQ(part.meshes.size(), dropped.size());
     for (std::size_t i = 0; i < dropped.size(); ++i)
       EXPECT_EQ(part.meshes[i].colors.empty(), dropped[i]) << "submesh " << i;
-    if (dropped.size() > 1 && !dropped[1]) EXPECT_EQ(part.meshes[1].colors[0], glm::vec4(1, 0, 0, 1));
+    if (dropped.size() > 1 && !dropped[1]) {
+      EXPECT_EQ(part.meshes[1].colors[0], glm::vec4(1, 0, 0, 1));
+    }
     ASSERT_EQ(part.diagnostics.items.size(), 1u) << message;
     const Diagnostic& d = part.diagnostics.items[0];
     EXPECT_EQ(d.severity, Severity::Info);
