@@ -111,6 +111,9 @@ struct FormatDescriptor {
   std::string_view name{};  // "cal3d": for people (README, --help, dialogs)
   std::string_view notes{};  // one line: what of the format is read and written
   std::vector<std::string_view> extensions{};  // read, lower case, without the dot
+  // Whole file names that say the file is this format ("module.ini"), lower case: asked after no
+  // format recognised the content and before extensions are.
+  std::vector<std::string_view> fileNames{};
   std::string_view mime{};                     // the main MIME type
   std::vector<std::string_view> mimeTypes{};   // every type the desktop entry claims for it
   // By content: whether the first bytes (up to 1024) are this format's. Formats told only by
@@ -133,6 +136,9 @@ struct FormatDescriptor {
   // In a folder, the files of this format that are models of their own, or groups of files
   // that make one model together (batch conversion); null: every file of the format is one.
   std::vector<std::vector<std::string>> (*modelsInFolder)(std::span<const std::string> files) = nullptr;
+  // The folder of the library a file belongs to (the Warband module of a BRF in its Resource/
+  // folder), or nothing: File › Open Module of This File.
+  std::optional<std::string> (*libraryOf)(const std::string& path) = nullptr;
   // Read through a library with known memory-safety bugs (assimp): the viewer reads it in a
   // process of its own.
   bool readInChildProcess = false;

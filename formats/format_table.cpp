@@ -10,13 +10,15 @@ namespace marrow::formats {
 const FormatDescriptor& omfFormat();        // formats/omf/descriptor.cpp
 const FormatDescriptor& cal3dFormat();      // formats/cal3d/descriptor.cpp
 const FormatDescriptor& brfFormat();        // formats/brf/descriptor.cpp
+const FormatDescriptor& warbandFormat();    // formats/warband/descriptor.cpp
 const FormatDescriptor& dragonNestFormat();  // formats/dragonnest/descriptor.cpp
 const FormatDescriptor& gltfFormat();       // formats/gltf/descriptor.cpp
 const FormatDescriptor& assimpFormat();     // formats/assimp/descriptor.cpp
 
 std::span<const FormatDescriptor* const> formatTable() {
   static const FormatDescriptor* const table[] = {
-      &omfFormat(), &cal3dFormat(), &brfFormat(), &dragonNestFormat(), &gltfFormat(), &assimpFormat(),
+      &omfFormat(),        &cal3dFormat(), &brfFormat(),    &warbandFormat(),
+      &dragonNestFormat(), &gltfFormat(),  &assimpFormat(),
   };
   return table;
 }
@@ -35,6 +37,10 @@ const FormatDescriptor* detect(std::span<const std::byte> head, std::string_view
   head = head.first(std::min<std::size_t>(head.size(), 1024));
   for (const FormatDescriptor* f : formatTable())
     if (f->recognise && f->recognise(head)) return f;
+  const auto slash = fileName.find_last_of("/\\");
+  const std::string base = lower(slash == std::string_view::npos ? fileName : fileName.substr(slash + 1));
+  for (const FormatDescriptor* f : formatTable())
+    if (std::find(f->fileNames.begin(), f->fileNames.end(), base) != f->fileNames.end()) return f;
   const std::string ext = lower(extensionOf(fileName));
   if (ext.empty()) return nullptr;
   for (const FormatDescriptor* f : formatTable())
@@ -69,6 +75,9 @@ std::vector<std::string> readExtensions() {
 std::string readPattern() {
   std::string out;
   for (const std::string& e : readExtensions()) out += (out.empty() ? "*." : " *.") + e;
+  for (const FormatDescriptor* f : formatTable())
+    if (f->reads())
+      for (std::string_view n : f->fileNames) out += " " + std::string(n);
   return out;
 }
 

@@ -28,6 +28,23 @@ Resolver resolverBeside(const std::string& path, const LoadOptions& options) {
 
 bool onDisk(const std::string& path) { return !path.starts_with(":/"); }
 
+// The file that makes a folder a library a format reads whole (a Warband module's module.ini),
+// or "".
+std::string libraryFile(const std::string& folder) {
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(folder, ec)) {
+    if (!e.is_regular_file(ec)) continue;
+    const std::string name = e.path().filename().string();
+    std::string lowered = name;
+    for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const FormatDescriptor* f = detect({}, name);
+    if (f && f->libraryOf && std::find(f->fileNames.begin(), f->fileNames.end(), lowered) != f->fileNames.end() &&
+        f->libraryOf(e.path().string()))
+      return e.path().string();
+  }
+  return {};
+}
+
 }  // namespace
 
 Result<Gathered> gather(std::span<const std::string> addresses, const LoadOptions& options) {
@@ -45,10 +62,16 @@ Result<Gathered> gather(std::span<const std::string> addresses, const LoadOption
       continue;
     }
     std::error_code ec;
-    if (onDisk(a.file) && std::filesystem::is_directory(a.file, ec)) {  // a folder: browsed
-      if (std::find(folders.begin(), folders.end(), a.file) == folders.end()) folders.push_back(a.file);
-      if (a.whole()) continue;
-      a = Address{(std::filesystem::path(a.file) / a.inner).string(), {}};  // FOLDER::file: the file
+    if (onDisk(a.file) && std::filesystem::is_directory(a.file, ec)) {
+      // A folder that is a library (a Warband module: it holds module.ini) is read as one;
+      // MODULE::RECORD names its records.
+      if (const std::string library = libraryFile(a.file); !library.empty()) {
+        a.file = library;
+      } else {  // a folder: browsed; FOLDER::file is that file
+        if (std::find(folders.begin(), folders.end(), a.file) == folders.end()) folders.push_back(a.file);
+        if (a.whole()) continue;
+        a = Address{(std::filesystem::path(a.file) / a.inner).string(), {}};
+      }
     }
     if (const FormatDescriptor* f = archiveFormatFor(a.file)) {
       auto at = std::find_if(mounts.begin(), mounts.end(), [f](const auto& m) { return m.first == f; });

@@ -5,6 +5,7 @@
 
 #include "formats/format_table.h"
 #include "formats/io/file.h"
+#include "formats/model/actions.h"
 #include "formats/model/validate.h"
 
 namespace marrow::formats {
@@ -82,6 +83,8 @@ Result<Scene> combine(std::vector<Part> parts, std::vector<std::size_t>* order) 
     merge(out, std::move(parts[i].scene), parts[i].name);
     clipFiles.resize(out.clips.size(), parts[i].name);
   }
+  // Frame-indexed clips (BRF animations) cut by the actions read with them, or at their gaps.
+  cutClips(out);
   // The one validation of everything read (readInputs reads without it).
   if (auto problems = validate(out); !problems.empty())
     return FormatError{parts.empty() ? "" : parts[idx.front()].name, "", kNoOffset,

@@ -31,6 +31,13 @@ std::string listed(const std::vector<std::string_view>& extensions) {
   return out;
 }
 
+// The extensions, then the whole file names the format is known by.
+std::string namesOf(const formats::FormatDescriptor& f) {
+  std::string out = listed(f.extensions);
+  for (std::string_view n : f.fileNames) out += (out.empty() ? "" : " ") + str(n);
+  return out;
+}
+
 }  // namespace
 
 std::string formatsMarkdown() {
@@ -38,7 +45,7 @@ std::string formatsMarkdown() {
   for (const formats::FormatDescriptor* f : formats::formatTable()) {
     std::string outputs;
     for (const auto& k : f->outputs) outputs += (outputs.empty() ? "." : " .") + str(k.extension);
-    out += "| " + str(f->name) + " | `" + listed(f->extensions) + "` | " + (f->reads() ? "✓" : "—") + " | " +
+    out += "| " + str(f->name) + " | `" + namesOf(*f) + "` | " + (f->reads() ? "✓" : "—") + " | " +
            (outputs.empty() ? std::string("—") : "`" + outputs + "`") + " | " + str(f->notes) + " |\n";
   }
   return out;
@@ -51,7 +58,7 @@ void printFormatList(std::FILE* out) {
     for (const auto& k : f->outputs) outputs += (outputs.empty() ? "." : " .") + str(k.extension);
     std::fprintf(out, "  %-30s read %-3s write %s\n    %s\n", str(f->name).c_str(),
                  f->reads() ? "yes" : "no", outputs.empty() ? "no" : outputs.c_str(),
-                 listed(f->extensions).c_str());
+                 namesOf(*f).c_str());
   }
 }
 
@@ -76,6 +83,9 @@ int runFormats(const Args& args) {
     j.beginObject().field("name", str(f->name));
     j.key("extensions").beginArray();
     for (std::string_view e : f->extensions) j.value("." + str(e));
+    j.endArray();
+    j.key("file_names").beginArray();
+    for (std::string_view n : f->fileNames) j.value(str(n));
     j.endArray();
     j.field("mime", str(f->mime)).field("read", f->reads()).field("write", f->writes());
     j.field("id", str(f->id));

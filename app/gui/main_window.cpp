@@ -41,6 +41,7 @@ QString openFilter() {
     if (!f->reads()) continue;
     QStringList patterns;
     for (std::string_view e : f->extensions) patterns << QStringLiteral("*.") + QString::fromUtf8(e.data(), static_cast<qsizetype>(e.size()));
+    for (std::string_view n : f->fileNames) patterns << QString::fromUtf8(n.data(), static_cast<qsizetype>(n.size()));
     filters << QStringLiteral("%1 (%2)").arg(QString::fromUtf8(f->name.data(), static_cast<qsizetype>(f->name.size())),
                                             patterns.join(QLatin1Char(' ')));
   }

@@ -7,6 +7,7 @@
 #include <map>
 
 #include "formats/io/glob.h"
+#include "formats/model/actions.h"
 
 namespace marrow::formats::brf {
 
@@ -214,7 +215,11 @@ std::optional<Parsed> parsePath(std::string_view path, std::span<const Source> s
 
 BrfArchive::BrfArchive(std::vector<Source> sources) : sources_(std::move(sources)) {}
 
+BrfArchive::BrfArchive(std::vector<Source> sources, Library library)
+    : sources_(std::move(sources)), library_(std::move(library)) {}
+
 std::string BrfArchive::title() const {
+  if (library_) return library_->title;
   if (sources_.empty()) return "(no BRF file)";
   const std::string first = fileName(sources_.front().name);
   return sources_.size() == 1 ? first
@@ -222,6 +227,7 @@ std::string BrfArchive::title() const {
 }
 
 std::vector<std::string> BrfArchive::openedFrom() const {
+  if (library_) return library_->openedFrom;
   std::vector<std::string> out;
   for (const Source& s : sources_) out.push_back(s.name);
   return out;
@@ -314,7 +320,8 @@ std::optional<Node> BrfArchive::node(std::string_view path) const {
   n.name = fileName(src.name);
   n.kind = "file";
   n.figures = {{"version", I(src.doc->version), false}};
-  n.detail = versionName(*src.doc);
+  n.detail = src.note.empty() ? versionName(*src.doc) : src.note + " · " + versionName(*src.doc);
+  if (!src.note.empty()) n.figures.push_back({"origin", src.note, false});
   return n;
 }
 
@@ -561,6 +568,9 @@ Result<ModelArchive::Shown> BrfArchive::show(std::span<const std::string> picked
   auto scene = toScene(sources_, pick.selection);
   if (!scene) return scene.error();
   out.scene = std::move(scene).value();
+  // Animations cut into the library's actions, or at their gaps (formats/model/actions.h).
+  if (library_) out.scene.actions = library_->actions;
+  cutClips(out.scene);
   if (pick.what == Shown::What::Model) {
     Selection unchosen = pick.selection;
     unchosen.skeleton.reset();

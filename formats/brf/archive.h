@@ -20,10 +20,18 @@ namespace marrow::formats::brf {
 class BrfArchive final : public vfs::Archive, public ModelArchive {
  public:
   explicit BrfArchive(std::vector<Source> sources);
+  // A library of BRF files (a Warband module): its name, the files it was opened from, and the
+  // actions that cut its animations into clips when records are picked.
+  struct Library {
+    std::string title;
+    std::vector<std::string> openedFrom;
+    std::vector<Action> actions;
+  };
+  BrfArchive(std::vector<Source> sources, Library library);
 
   std::string title() const override;
   std::vector<std::string> openedFrom() const override;
-  std::string_view kind() const override { return "brf"; }
+  std::string_view kind() const override { return library_ ? "module" : "brf"; }
   std::vector<vfs::Node> children(std::string_view path) const override;
   std::optional<vfs::Node> node(std::string_view path) const override;
   // A file: its bytes as written back (byte for byte); a record: a BRF file of that record.
@@ -52,6 +60,7 @@ class BrfArchive final : public vfs::Archive, public ModelArchive {
  private:
   vfs::Node recordNode(const RecordRef& r) const;
   std::vector<Source> sources_;
+  std::optional<Library> library_;
 };
 
 // What a pick of records shows (ModelArchive::show for BRF files), as a plain function of the

@@ -29,6 +29,7 @@ struct Source {
   std::string name;  // the file, for messages and record addresses
   std::shared_ptr<const Document> doc;
   ReadContext ctx;  // finds the textures its materials name (beside it, or in ../Textures)
+  std::string note;  // where it comes from, for people ("module.ini line 139, CommonRes"); may be ""
 };
 
 // A record of one of the sources.

@@ -168,6 +168,7 @@ Clip buildClip(const Source& src, const Animation& a, const std::vector<std::str
                   std::to_string(a.tracks.size()) + " bones is open)");
   }
   clip.duration = std::max(0.0f, seconds(last));
+  clip.frameIndexed = true;  // times are frame indices / 30: actions cut it (model/actions.h)
   if (dropped)
     diag.info(src.name, rec + " keys", kNoOffset,
               std::to_string(dropped) +

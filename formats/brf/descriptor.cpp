@@ -34,7 +34,7 @@ Result<GroupRead> readGroup(std::vector<Input> inputs) {
   for (const Input& in : inputs) {
     auto doc = brf::parse(in.bytes, in.ctx);
     if (!doc) return doc.error();
-    sources.push_back({in.ctx.name, std::make_shared<const brf::Document>(std::move(doc).value()), in.ctx});
+    sources.push_back({in.ctx.name, std::make_shared<const brf::Document>(std::move(doc).value()), in.ctx, {}});
     auto found = brf::findRecords(sources, sources.size() - 1, in.records);
     if (!found) return found.error();
     addressed.push_back(std::move(found->records));
@@ -56,7 +56,7 @@ Result<std::shared_ptr<const vfs::Archive>> mount(std::span<const std::string> p
     const ReadContext ctx = contextForFile(path);
     auto doc = brf::parse(*bytes, ctx);
     if (!doc) return doc.error();
-    sources.push_back({path, std::make_shared<const brf::Document>(std::move(doc).value()), ctx});
+    sources.push_back({path, std::make_shared<const brf::Document>(std::move(doc).value()), ctx, {}});
   }
   return std::shared_ptr<const vfs::Archive>(std::make_shared<const brf::BrfArchive>(std::move(sources)));
 }
@@ -68,9 +68,9 @@ WriteResult write(const WriteSource& source, const OutputKind&, const std::strin
                   const WriteOptions& o) {
   using namespace writing;
   WriteResult r;
-  const auto archive = source.archives ? std::dynamic_pointer_cast<const brf::BrfArchive>(
-                                             source.archives->first("brf"))
-                                       : nullptr;
+  std::shared_ptr<const brf::BrfArchive> archive;  // the open BRF files, or a module's
+  for (std::size_t i = 0; source.archives && !archive && i < source.archives->archives().size(); ++i)
+    archive = std::dynamic_pointer_cast<const brf::BrfArchive>(source.archives->archives()[i]);
   const std::vector<brf::Source> none;
   const std::vector<brf::Source>& sources = archive ? archive->sources() : none;
   std::vector<brf::RecordRef> records;

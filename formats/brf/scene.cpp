@@ -185,7 +185,7 @@ Selection selectionFor(std::span<const Source> sources,
 Result<Scene> readBrf(std::span<const std::byte> data, const ReadContext& ctx) {
   auto doc = parse(data, ctx);
   if (!doc) return doc.error();
-  const Source src{ctx.name, std::make_shared<const Document>(std::move(doc).value()), ctx};
+  const Source src{ctx.name, std::make_shared<const Document>(std::move(doc).value()), ctx, {}};
   return toScene(std::span(&src, 1));
 }
 

@@ -228,6 +228,7 @@ void merge(Scene& into, Scene part, const std::string& partName) {
   for (auto& b : part.bodies) into.bodies.push_back(std::move(b));
   for (auto& a : part.attachments) into.attachments.push_back(std::move(a));
   for (auto& t : part.tables) into.tables.push_back(std::move(t));
+  for (auto& a : part.actions) into.actions.push_back(std::move(a));
 }
 
 bool restBounds(const Scene& scene, glm::vec3& lo, glm::vec3& hi) {

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <span>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <variant>
@@ -202,6 +203,19 @@ struct Clip {
   // its bone count, and only those): bound to a skeleton of another name, nothing plays.
   // Empty: any skeleton whose bone names match.
   std::string skeleton;
+  // Key times are whole frame indices / frameRate, as the file numbers them (BRF animations):
+  // such a clip can be cut into actions by frame index (formats/model/actions.h).
+  bool frameIndexed = false;
+  // A clip cut from another: the source's frame indices at its start and at its end (the end
+  // may be lower: played backwards), for frame numbers shown as the file's.
+  struct FrameSpan {
+    int first = 0, last = 0;
+  };
+  std::optional<FrameSpan> sourceFrames;
+  // Whether the source says the clip loops (a cyclic action) or plays once; unset: it does not say.
+  std::optional<bool> loops;
+  // What the clip belongs to, for lists that group clips: the animation an action was cut from.
+  std::string group;
 
   std::size_t keyCount() const;
 };
@@ -286,6 +300,25 @@ struct Table {
   std::vector<std::vector<TableCell>> rows;  // each one cell per column
 };
 
+// A Warband action (module's actions.txt, warband_module.md §3): a name and its sequences, each
+// a range of frame indices of a frame-indexed animation played over a duration.
+struct ActionSequence {
+  float duration = 0.0f;     // seconds to play begin → end
+  std::string animation;     // the animation record (clip) name
+  std::int32_t begin = 0, end = 0;
+  std::uint32_t flags = 0;   // arf_*: 0x10000000 cyclic
+  std::uint32_t pack = 0;
+  glm::vec3 offset{0.0f};
+  float phase = 0.0f;
+  std::string clip;          // the clip made of it, once the animation is open ("" when it is not)
+};
+struct Action {
+  std::string name;
+  std::uint32_t flags = 0;        // acf_*
+  std::uint32_t masterFlags = 0;  // amf_* (Warband; 0 in M&B 1.011 files)
+  std::vector<ActionSequence> sequences;
+};
+
 struct Scene {
   std::string format;  // e.g. "OMF 1", "assimp: glTF 2.0"
   Basis basis;
@@ -297,6 +330,7 @@ struct Scene {
   std::vector<Body> bodies;
   std::vector<Attachment> attachments;
   std::vector<Table> tables;
+  std::vector<Action> actions;  // Warband actions: what cuts the frame-indexed clips into clips
   Diagnostics diagnostics;
 };
 

@@ -147,7 +147,8 @@ void writeSkeleton(Out& o, const Skeleton& s) {
 }
 
 void writeClip(Out& o, const Clip& c) {
-  const auto& [name, duration, frameRate, tracks, wrapsToFirstKey, morphTracks, skeleton] = c;
+  const auto& [name, duration, frameRate, tracks, wrapsToFirstKey, morphTracks, skeleton,
+               frameIndexed, sourceFrames, loops, group] = c;
   o.str(name);
   o.w.f32(duration);
   o.w.f32(frameRate);
@@ -167,6 +168,12 @@ void writeClip(Out& o, const Clip& c) {
     writeChannel(o, weight);
   });
   o.str(skeleton);
+  o.boolean(frameIndexed);
+  o.boolean(sourceFrames.has_value());
+  o.w.i32(sourceFrames ? sourceFrames->first : 0);
+  o.w.i32(sourceFrames ? sourceFrames->last : 0);
+  o.w.u8(loops ? (*loops ? 2 : 1) : 0);
+  o.str(group);
 }
 
 void writeMaterial(Out& o, const Material& m) {
@@ -363,7 +370,9 @@ constexpr std::uint64_t kMinMesh = kMinString + 6 * 4 + 2 * 4 + 3 * 4 + 2 * 4 + 
 constexpr std::uint64_t kMinBone = kMinString + 4 + 12 + 16 + 12;
 constexpr std::uint64_t kMinTrack = kMinString + 4 + 3 * kMinChannel;
 constexpr std::uint64_t kMinMorphTrack = 2 * kMinString + kMinChannel;
-constexpr std::uint64_t kMinClip = kMinString + 4 + 4 + 4 + 1 + 4 + kMinString;
+constexpr std::uint64_t kMinClip = kMinString + 4 + 4 + 4 + 1 + 4 + kMinString + 1 + 1 + 8 + 1 + kMinString;
+constexpr std::uint64_t kMinAction = kMinString + 4 + 4 + 4;
+constexpr std::uint64_t kMinSequence = 4 + kMinString + 4 + 4 + 4 + 4 + 12 + 4 + kMinString;
 constexpr std::uint64_t kMinMap = kMinString + 4 + 4 + kMinString;
 constexpr std::uint64_t kMinMaterial = kMinString + 3 * 16 + 4 + 1 + 4 + 4;
 constexpr std::uint64_t kMinTexture = 2 * kMinString + 8 + 1;
@@ -458,7 +467,8 @@ void readSkeleton(In& in, Skeleton& s) {
 }
 
 void readClip(In& in, Clip& c) {
-  auto& [name, duration, frameRate, tracks, wrapsToFirstKey, morphTracks, skeleton] = c;
+  auto& [name, duration, frameRate, tracks, wrapsToFirstKey, morphTracks, skeleton, frameIndexed,
+         sourceFrames, loops, group] = c;
   name = in.str("name");
   duration = in.f32("duration");
   frameRate = in.f32("frame rate");
@@ -480,6 +490,13 @@ void readClip(In& in, Clip& c) {
     readChannel(in, weight, "weight");
   });
   skeleton = in.str("skeleton");
+  frameIndexed = in.boolean("frame indexed");
+  const bool span = in.boolean("source frames");
+  const std::int32_t first = in.i32("first source frame"), last = in.i32("last source frame");
+  if (span) sourceFrames = Clip::FrameSpan{first, last};
+  const std::uint8_t looping = in.enumeration<std::uint8_t>("loops", 2);
+  if (looping) loops = looping == 2;
+  group = in.str("group");
 }
 
 void readMaterial(In& in, Material& m) {
@@ -577,7 +594,7 @@ void readDiagnostics(In& in, Diagnostics& d) {
 Scene readScenePayload(In& in) {
   Scene s;
   auto& [format, basis, meshes, skeleton, clips, materials, textures, bodies, attachments, tables,
-         diagnostics] = s;
+         actions, diagnostics] = s;
   format = in.str("format");
   {
     auto& [up, rightHanded, unitMeters, front] = basis;
@@ -619,6 +636,26 @@ Scene readScenePayload(In& in) {
     const auto scope = in.scope("table", i);
     readTable(in, t);
   });
+  in.each(actions, "actions", kMinAction, [&](Action& a, std::size_t i) {
+    auto& [name, flags, masterFlags, sequences] = a;
+    const auto scope = in.scope("action", i);
+    name = in.str("name");
+    flags = in.u32("flags");
+    masterFlags = in.u32("master flags");
+    in.each(sequences, "sequences", kMinSequence, [&](ActionSequence& q, std::size_t k) {
+      auto& [duration, animation, begin, end, seqFlags, pack, offset, phase, clip] = q;
+      const auto seqScope = in.scope("sequence", k);
+      duration = in.f32("duration");
+      animation = in.str("animation");
+      begin = in.i32("begin");
+      end = in.i32("end");
+      seqFlags = in.u32("flags");
+      pack = in.u32("pack");
+      offset = in.fixed<glm::vec3>("offset");
+      phase = in.f32("phase");
+      clip = in.str("clip");
+    });
+  });
   readDiagnostics(in, diagnostics);
   return s;
 }
@@ -633,7 +670,7 @@ std::vector<std::byte> writeSnapshot(const Scene& scene) {
   Out o;
   writeHeader(o, kKindScene);
   const auto& [format, basis, meshes, skeleton, clips, materials, textures, bodies, attachments,
-               tables, diagnostics] = scene;
+               tables, actions, diagnostics] = scene;
   o.str(format);
   const auto& [up, rightHanded, unitMeters, front] = basis;
   o.w.u8(static_cast<std::uint8_t>(up));
@@ -653,6 +690,24 @@ std::vector<std::byte> writeSnapshot(const Scene& scene) {
     o.mat(local);
   });
   o.each(tables, [&](const Table& t) { writeTable(o, t); });
+  o.each(actions, [&](const Action& a) {
+    const auto& [name, flags, masterFlags, sequences] = a;
+    o.str(name);
+    o.w.u32(flags);
+    o.w.u32(masterFlags);
+    o.each(sequences, [&](const ActionSequence& q) {
+      const auto& [duration, animation, begin, end, seqFlags, pack, offset, phase, clip] = q;
+      o.w.f32(duration);
+      o.str(animation);
+      o.w.i32(begin);
+      o.w.i32(end);
+      o.w.u32(seqFlags);
+      o.w.u32(pack);
+      o.vec(offset);
+      o.w.f32(phase);
+      o.str(clip);
+    });
+  });
   writeDiagnostics(o, diagnostics);
   return o.w.take();
 }

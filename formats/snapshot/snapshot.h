@@ -24,7 +24,7 @@
 
 namespace marrow::formats {
 
-inline constexpr std::uint32_t kSnapshotVersion = 1;
+inline constexpr std::uint32_t kSnapshotVersion = 2;  // 2: clip spans and groups, actions
 
 // True when `head` starts with the snapshot magic.
 bool isSnapshot(std::span<const std::byte> head);

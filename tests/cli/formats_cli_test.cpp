@@ -34,13 +34,18 @@ TEST(FormatsCli, JsonHasTheContractedShape) {
     ASSERT_TRUE(f.value("read").isBool());
     ASSERT_TRUE(f.value("write").isBool());
     const QJsonArray exts = f.value("extensions").toArray();
-    ASSERT_FALSE(exts.isEmpty()) << f.value("name").toString().toStdString();
+    const QJsonArray names = f.value("file_names").toArray();
+    // Known by extension, or by whole file names (a Warband module's module.ini, actions.txt).
+    ASSERT_FALSE(exts.isEmpty() && names.isEmpty()) << f.value("name").toString().toStdString();
     for (const auto& e : exts) EXPECT_TRUE(e.toString().startsWith('.')) << e.toString().toStdString();
-    EXPECT_TRUE(f.value("mime_types").toArray().contains(f.value("mime")));
+    for (const auto& n : names) EXPECT_FALSE(n.toString().startsWith('.')) << n.toString().toStdString();
+    // Its own types claimed; plain text files (module.ini) claim none.
+    if (!exts.isEmpty()) EXPECT_TRUE(f.value("mime_types").toArray().contains(f.value("mime")));
+    else EXPECT_TRUE(f.value("mime_types").toArray().isEmpty());
     EXPECT_EQ(f.value("write").toBool(), !f.value("outputs").toArray().isEmpty());
     ids << f.value("id").toString();
   }
-  EXPECT_EQ(ids, (QStringList{"omf", "cal3d", "brf", "dragonnest", "gltf", "assimp"}));
+  EXPECT_EQ(ids, (QStringList{"omf", "cal3d", "brf", "warband", "dragonnest", "gltf", "assimp"}));
 }
 
 // What the table says is written is written: each output of a model format from the demo, and

@@ -106,7 +106,10 @@ TEST(DemoCharacter, ColoursEveryVertex) {
   // Not one flat colour: skin, clothes, hair and shoes differ.
   std::set<std::tuple<float, float, float>> distinct;
   for (const auto& c : mesh().colors) distinct.insert({c.r, c.g, c.b});
-  EXPECT_EQ(distinct.size(), 25u);  // at least skin, clothes, hair and shoes
+  // The palette has 13 colours (skin, blush, hair, shirt, trousers, belt, socks, shoes, soles, eyes,
+  // mouth...) and the cheeks blend skin into blush. How many blend steps come out distinct depends
+  // on how the compiler contracts the float arithmetic (gcc 25 in all, clang 26), so a lower bound.
+  EXPECT_GE(distinct.size(), 13u);
 }
 
 TEST(DemoCharacter, HasAUnitNormalOnEveryVertex) {

@@ -183,14 +183,25 @@ class SceneCompare {
            field(".weight", weight, weight2);
   }
   bool cmp(const formats::Clip& a, const formats::Clip& b) {
-    const auto& [name, duration, frameRate, tracks, wrapsToFirstKey, morphTracks, skeleton] = a;
+    const auto& [name, duration, frameRate, tracks, wrapsToFirstKey, morphTracks, skeleton,
+                 frameIndexed, sourceFrames, loops, group] = a;
     const auto& [name2, duration2, frameRate2, tracks2, wrapsToFirstKey2, morphTracks2,
-                 skeleton2] = b;
+                 skeleton2, frameIndexed2, sourceFrames2, loops2, group2] = b;
+    const auto span = [](const std::optional<formats::Clip::FrameSpan>& f) {
+      return f ? std::pair<int, int>{f->first, f->last} : std::pair<int, int>{-1, -1};
+    };
     return field(".name", name, name2) && field(".duration", duration, duration2) &&
            field(".frameRate", frameRate, frameRate2) && field(".tracks", tracks, tracks2) &&
            field(".wrapsToFirstKey", wrapsToFirstKey, wrapsToFirstKey2) &&
            field(".morphTracks", morphTracks, morphTracks2) &&
-           field(".skeleton", skeleton, skeleton2);
+           field(".skeleton", skeleton, skeleton2) &&
+           field(".frameIndexed", frameIndexed, frameIndexed2) &&
+           field(".sourceFrames.present", sourceFrames.has_value(), sourceFrames2.has_value()) &&
+           field(".sourceFrames.first", span(sourceFrames).first, span(sourceFrames2).first) &&
+           field(".sourceFrames.last", span(sourceFrames).second, span(sourceFrames2).second) &&
+           field(".loops", int(loops.value_or(false)) + 2 * int(loops.has_value()),
+                 int(loops2.value_or(false)) + 2 * int(loops2.has_value())) &&
+           field(".group", group, group2);
   }
   bool cmp(const formats::Texture& a, const formats::Texture& b) {
     const auto& [name, path, data, embedded] = a;
@@ -249,6 +260,22 @@ class SceneCompare {
     return field(".name", name, name2) && field(".columns", columns, columns2) &&
            field(".rowIds", rowIds, rowIds2) && field(".rows", rows, rows2);
   }
+  bool cmp(const formats::ActionSequence& a, const formats::ActionSequence& b) {
+    const auto& [duration, animation, begin, end, flags, pack, offset, phase, clip] = a;
+    const auto& [duration2, animation2, begin2, end2, flags2, pack2, offset2, phase2, clip2] = b;
+    return field(".duration", duration, duration2) && field(".animation", animation, animation2) &&
+           field(".begin", begin, begin2) && field(".end", end, end2) &&
+           field(".flags", flags, flags2) && field(".pack", pack, pack2) &&
+           field(".offset", offset, offset2) && field(".phase", phase, phase2) &&
+           field(".clip", clip, clip2);
+  }
+  bool cmp(const formats::Action& a, const formats::Action& b) {
+    const auto& [name, flags, masterFlags, sequences] = a;
+    const auto& [name2, flags2, masterFlags2, sequences2] = b;
+    return field(".name", name, name2) && field(".flags", flags, flags2) &&
+           field(".masterFlags", masterFlags, masterFlags2) &&
+           field(".sequences", sequences, sequences2);
+  }
   bool cmp(const formats::Diagnostic& a, const formats::Diagnostic& b) {
     const auto& [severity, file, what, offset, message] = a;
     const auto& [severity2, file2, what2, offset2, message2] = b;
@@ -263,15 +290,15 @@ class SceneCompare {
   }
   bool cmp(const formats::Scene& a, const formats::Scene& b) {
     const auto& [format, basis, meshes, skeleton, clips, materials, textures, bodies, attachments,
-                 tables, diagnostics] = a;
+                 tables, actions, diagnostics] = a;
     const auto& [format2, basis2, meshes2, skeleton2, clips2, materials2, textures2, bodies2,
-                 attachments2, tables2, diagnostics2] = b;
+                 attachments2, tables2, actions2, diagnostics2] = b;
     return field("format", format, format2) && field("basis", basis, basis2) &&
            field("meshes", meshes, meshes2) && field("skeleton", skeleton, skeleton2) &&
            field("clips", clips, clips2) && field("materials", materials, materials2) &&
            field("textures", textures, textures2) && field("bodies", bodies, bodies2) &&
            field("attachments", attachments, attachments2) &&
-           field("tables", tables, tables2) &&
+           field("tables", tables, tables2) && field("actions", actions, actions2) &&
            field("diagnostics", diagnostics, diagnostics2);
   }
 

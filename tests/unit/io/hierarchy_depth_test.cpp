@@ -83,7 +83,7 @@ Result<Scene> brfChain(std::size_t n, std::uint32_t maxDepth) {
   auto parsed = brf::parse(brf::write(doc), ctx);
   EXPECT_TRUE(parsed) << parsed.error().describe();
   const std::vector<brf::Source> sources = {
-      {"chain.brf", std::make_shared<const brf::Document>(std::move(parsed).value()), ctx}};
+      {"chain.brf", std::make_shared<const brf::Document>(std::move(parsed).value()), ctx, {}}};
   brf::Selection only;
   only.skeleton = brf::RecordRef{0, brf::Section::Skeleton, 0};
   return brf::toScene(sources, only);

@@ -146,6 +146,16 @@ Scene fullScene() {
   smile.weight.interpolation = Interpolation::Step;
   walk.morphTracks = {smile};
   walk.skeleton = "skel_test";
+  walk.frameIndexed = true;
+  walk.sourceFrames = Clip::FrameSpan{120, 84};
+  walk.loops = false;
+  walk.group = "anim_test";
+  Action wave;
+  wave.name = "wave";
+  wave.flags = 0x100;
+  wave.masterFlags = 0x80000002u;
+  wave.sequences.push_back({2.5f, "anim_test", 120, 84, 0x10000002u, 58726, {-0.5f, 0, 0}, 0.25f, "wave"});
+  s.actions = {wave, Action{"none", 0, 0, {}}};
   Clip still;
   still.name = "still";
   s.clips = {walk, still};
@@ -350,13 +360,13 @@ TEST(Snapshot, InflatedCountsAnywhereAreRefusedOrHarmless) {
 TEST(Snapshot, AnEmptySceneIsTheDocumentedBytes) {
   Scene s;
   s.format = "ab";
-  std::vector<std::uint8_t> expected = {'M', 'R', 'W', 'S', 'C', 'E', 'N', 'E', 1, 0, 0, 0, 0};
+  std::vector<std::uint8_t> expected = {'M', 'R', 'W', 'S', 'C', 'E', 'N', 'E', 2, 0, 0, 0, 0};
   for (int c : {2, 0, 0, 0, int{'a'}, int{'b'}}) expected.push_back(static_cast<std::uint8_t>(c));
   for (int c : {1, 1, 0, 0, 0x80, 0x3f, 0, 0, 0, 0})  // basis: Y up, right-handed, 1.0f, front 0
     expected.push_back(static_cast<std::uint8_t>(c));
   expected.insert(expected.end(), 4, 0);   // meshes
   expected.insert(expected.end(), 16, 0);  // skeleton: name, bones, inverse binds, parts
-  expected.insert(expected.end(), 7 * 4, 0);  // clips … tables, diagnostics
+  expected.insert(expected.end(), 8 * 4, 0);  // clips … tables, actions, diagnostics
   const auto bytes = writeSnapshot(s);
   ASSERT_EQ(bytes.size(), expected.size());
   for (std::size_t i = 0; i < bytes.size(); ++i)
