@@ -27,7 +27,7 @@ const std::vector<CommandSpec>& commands() {
   static const std::vector<CommandSpec> specs = {
       {"info", "info INPUT... [--animations FILE[,FILE...]] [--bone-map FILE] [--json]",
        {"--animations", "--bone-map"}, {"--json"}},
-      {"list", "list INPUT...|ARCHIVE.pak... [--json]", {}, {"--json"}},
+      {"list", "list INPUT...|ARCHIVE.pak... [--json] [--find TEXT] [--kind KIND]", {"--find", "--kind"}, {"--json"}},
       {"pose",
        "pose INPUT... [--clip NAME|INDEX|none] [--time SECONDS] [--space native|display] "
        "[--mode once|loop|ping-pong] [--animations FILE[,FILE...]] [--bone-map FILE] [--json]",

@@ -89,7 +89,40 @@ void printJson(const Args& args, const Document& doc, const Retargeting& retarge
     for (const auto& n : b.tracksWithoutBone) j.value(n);
     j.endArray();
     writeBinding(j, c, s.skeleton, retargeting.find(static_cast<int>(i)), false);
+    // A clip cut from an animation (a Warband action, or a motion split at a gap): what it was
+    // cut from and the file's frame indices it plays; whether it loops, when the source says.
+    j.field("group", c.group);
+    j.key("source_frames");
+    if (c.sourceFrames)
+      j.beginObject()
+          .field("first", static_cast<std::int64_t>(c.sourceFrames->first))
+          .field("last", static_cast<std::int64_t>(c.sourceFrames->last))
+          .endObject();
+    else
+      j.null();
+    j.key("loops");
+    if (c.loops) j.value(*c.loops); else j.null();
     j.endObject();
+  }
+  j.endArray();
+
+  // Warband actions (actions.txt): each sequence with the clip it made ("" when its animation
+  // is not open).
+  j.key("actions").beginArray();
+  for (const auto& a : s.actions) {
+    j.beginObject().field("name", a.name).field("flags", static_cast<std::uint64_t>(a.flags));
+    j.field("master_flags", static_cast<std::uint64_t>(a.masterFlags));
+    j.key("sequences").beginArray();
+    for (const auto& q : a.sequences)
+      j.beginObject()
+          .field("animation", q.animation)
+          .field("begin", static_cast<std::int64_t>(q.begin))
+          .field("end", static_cast<std::int64_t>(q.end))
+          .field("duration", q.duration)
+          .field("flags", static_cast<std::uint64_t>(q.flags))
+          .field("clip", q.clip)
+          .endObject();
+    j.endArray().endObject();
   }
   j.endArray();
 
@@ -191,6 +224,13 @@ void printText(const Document& doc, const Retargeting& retargeting) {
   for (const auto& r : retargeting.clips)
     if (r.clip < 0)
       std::printf("  %-24s from %s: not retargeted\n", r.report.clip.c_str(), r.from.c_str());
+  if (!s.actions.empty()) {
+    std::size_t sequences = 0, cut = 0;
+    for (const auto& a : s.actions)
+      for (const auto& q : a.sequences) ++sequences, cut += q.clip.empty() ? 0 : 1;
+    std::printf("actions: %zu (%zu sequences, %zu played by open animations)\n", s.actions.size(),
+                sequences, cut);
+  }
   if (!s.bodies.empty()) std::printf("bodies: %zu\n", s.bodies.size());
   for (const auto& t : s.tables)
     std::printf("table: %s  %zu columns  %zu rows\n", t.name.c_str(), t.columns.size(), t.rows.size());

@@ -10,6 +10,7 @@
 #include "formats/dragonnest/pak_writer.h"
 #include "formats/io/detect.h"
 #include "formats/io/file.h"
+#include "formats/io/vfs.h"
 
 namespace marrow::app::cli {
 namespace fs = std::filesystem;
@@ -78,6 +79,12 @@ int runPakList(const Args& args) {
   const auto set = openPaks(args.inputs);
   if (!set) return kLoadError;
   const formats::Diagnostics diagnostics = allDiagnostics(*set);
+  // --find TEXT: the entries whose path holds the text (any case).
+  const std::string* find = args.option("--find");
+  if (args.option("--kind")) return usageError(args.command, "--kind picks records of BRF files and modules, not pak entries");
+  const auto shown = [&](const auto& pak, const auto& e) {
+    return !find || formats::vfs::containsIgnoringCase(displayName(pak.storedPath(e)), *find);
+  };
   if (args.has("--json")) {
     JsonWriter j;
     j.beginObject();
@@ -99,6 +106,7 @@ int runPakList(const Args& args) {
     for (std::size_t k = 0; k < set->size(); ++k) {
       const auto& pak = set->pak(k);
       for (const auto& e : pak.entries()) {  // table order
+        if (!shown(pak, e)) continue;
         j.beginObject()
             .field("archive", pak.name())
             .field("index", e.index)
@@ -125,6 +133,7 @@ int runPakList(const Args& args) {
     std::printf("%s: version %u, %zu entries\n", pak.name().c_str(), pak.version(),
                 pak.entries().size());
     for (const auto& e : pak.entries()) {
+      if (!shown(pak, e)) continue;
       const char* state = e.deleted()                  ? "  (deleted)"
                           : !e.readable()              ? "  (damaged)"
                           : !set->isActive({&pak, &e}) ? "  (overridden)"

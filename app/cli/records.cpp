@@ -1,5 +1,6 @@
 #include "app/cli/records.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <variant>
@@ -44,11 +45,12 @@ bool hasRecords(const vfs::FileSystem& archives) {
   return false;
 }
 
-void writeRecords(JsonWriter& json, const vfs::FileSystem& archives) {
+void writeRecords(JsonWriter& json, const vfs::FileSystem& archives, const vfs::Query* only) {
   json.beginArray();
   for (const auto& a : archives.archives()) {
     if (!a->holdsRecords()) continue;
     eachRecord(*a, [&](const vfs::Node&, const vfs::Node& r) {
+      if (only && !vfs::matches(r, *only)) return;
       json.beginObject()
           .field("file", a->addressOf(r.path).file)
           .field("kind", r.kind)
@@ -63,13 +65,22 @@ void writeRecords(JsonWriter& json, const vfs::FileSystem& archives) {
   json.endArray();
 }
 
-void printRecords(const vfs::FileSystem& archives) {
+void printRecords(const vfs::FileSystem& archives, const vfs::Query* only) {
   for (const auto& a : archives.archives()) {
     if (!a->holdsRecords()) continue;
     for (const vfs::Node& file : a->children("")) {
+      std::vector<std::pair<vfs::Node, std::vector<vfs::Node>>> groups;
+      for (vfs::Node& group : a->children(file.path)) {
+        auto records = a->children(group.path);
+        if (only)
+          records.erase(std::remove_if(records.begin(), records.end(),
+                                       [&](const vfs::Node& r) { return !vfs::matches(r, *only); }),
+                        records.end());
+        if (!only || !records.empty()) groups.emplace_back(std::move(group), std::move(records));
+      }
+      if (only && groups.empty()) continue;
       std::printf("%s  (%s)\n", a->addressOf(file.path).file.c_str(), file.detail.c_str());
-      for (const vfs::Node& group : a->children(file.path)) {
-        const auto records = a->children(group.path);
+      for (const auto& [group, records] : groups) {
         std::string kind = records.empty() ? group.name : records.front().kind;
         std::printf("  %s: %zu\n", kind.c_str(), records.size());
         for (const vfs::Node& r : records)

@@ -11,9 +11,11 @@ using formats::JsonWriter;
 
 // Whether any archive holds records.
 bool hasRecords(const formats::vfs::FileSystem& archives);
-// A JSON array of every record: {"file", "kind", "name", …key figures of its kind}.
-void writeRecords(JsonWriter& json, const formats::vfs::FileSystem& archives);
-// Each file with its groups and one line per record.
-void printRecords(const formats::vfs::FileSystem& archives);
+// A JSON array of every record (that matches `only`, when given): {"file", "kind", "name", …key
+// figures of its kind}.
+void writeRecords(JsonWriter& json, const formats::vfs::FileSystem& archives,
+                  const formats::vfs::Query* only = nullptr);
+// Each file with its groups and one line per record (files and groups without a match left out).
+void printRecords(const formats::vfs::FileSystem& archives, const formats::vfs::Query* only = nullptr);
 
 }  // namespace marrow::app::cli

@@ -187,13 +187,16 @@ std::vector<vfs::Node> PakArchive::search(std::string_view text, std::size_t lim
   std::vector<vfs::Node> out;
   if (!paks_) return out;
   // Normalised paths are ASCII lower case (§1): a plain substring search is case-insensitive.
-  const std::string needle = vfs::lowerAscii(text);
+  const vfs::Query query = vfs::parseQuery(text);
+  const std::string needle = vfs::lowerAscii(query.text);
   const bool wholePath = needle.find('/') != std::string::npos;
   for (const PakRef& ref : paks_->resolvedEntries()) {
     if (out.size() >= limit) break;
     const std::string_view path = ref.pak->path(*ref.entry);
     if ((wholePath ? path : pakBaseName(path)).find(needle) == std::string_view::npos) continue;
-    out.push_back(nodeOf(ref, false));
+    vfs::Node n = nodeOf(ref, false);
+    if (!query.kind.empty() && vfs::lowerAscii(n.kind) != query.kind) continue;
+    out.push_back(std::move(n));
   }
   return out;
 }

@@ -21,6 +21,19 @@ bool containsIgnoringCase(std::string_view haystack, std::string_view needle) {
          haystack.end();
 }
 
+Query parseQuery(std::string_view typed) {
+  const auto colon = typed.find(':');
+  if (colon == std::string_view::npos || colon == 0) return {{}, std::string(typed)};
+  const std::string_view word = typed.substr(0, colon);
+  for (char c : word)
+    if (!std::isalpha(static_cast<unsigned char>(c))) return {{}, std::string(typed)};
+  return {lowerAscii(word), std::string(typed.substr(colon + 1))};
+}
+
+bool matches(const Node& node, const Query& query) {
+  return (query.kind.empty() || lowerAscii(node.kind) == query.kind) && containsIgnoringCase(node.name, query.text);
+}
+
 namespace {
 
 struct SummaryPart {
@@ -54,6 +67,7 @@ std::string summary(std::span<const Figure> figures) {
 
 std::vector<Node> Archive::search(std::string_view text, std::size_t limit) const {
   std::vector<Node> found;
+  const Query query = parseQuery(text);
   // Depth first, in the order shown; an explicit stack, so that no archive can nest us deep.
   std::vector<std::vector<Node>> stack;
   stack.push_back(children(""));
@@ -68,11 +82,11 @@ std::vector<Node> Archive::search(std::string_view text, std::size_t limit) cons
     if (n.container) {
       auto below = children(n.path);
       std::reverse(below.begin(), below.end());
-      if (containsIgnoringCase(n.name, text)) found.push_back(n);
+      if (matches(n, query)) found.push_back(n);
       stack.push_back(std::move(below));
       continue;
     }
-    if (containsIgnoringCase(n.name, text)) found.push_back(std::move(n));
+    if (matches(n, query)) found.push_back(std::move(n));
   }
   return found;
 }

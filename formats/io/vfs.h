@@ -81,8 +81,9 @@ class Archive {
   virtual std::optional<std::string> find(std::string_view name) const = 0;
   // The address a user types for a node ("A.pak::char/a.skn", "armour.brf::boots").
   virtual Address addressOf(std::string_view path) const = 0;
-  // Every node (at any depth; containers too) whose name contains `text`, case-insensitively,
-  // at most `limit` of them, in tree order. The default walks children().
+  // Every node (at any depth; containers too) that matches `text` as a Query (its name contains
+  // the text, case-insensitively; "KIND:TEXT" keeps nodes of that kind), at most `limit` of
+  // them, in tree order. The default walks children().
   virtual std::vector<Node> search(std::string_view text, std::size_t limit) const;
   // Every file at or under `path` ("" for all) that extraction writes: not deleted, not
   // overridden, once each, in tree order (unreadable ones too: extraction reports them). The default walks children().
@@ -124,6 +125,16 @@ class FileSystem {
  private:
   std::vector<std::shared_ptr<const Archive>> archives_;
 };
+
+// A search as people type it: "TEXT" (a part of the name, any case), or "KIND:TEXT" to keep one
+// kind of node ("mesh:boot", "material:" for every material). A prefix that is not a word of
+// letters is part of the text.
+struct Query {
+  std::string kind;  // "" any
+  std::string text;  // "" any name
+};
+Query parseQuery(std::string_view typed);
+bool matches(const Node& node, const Query& query);
 
 // ASCII lower case, for the case-insensitive names archives compare.
 std::string lowerAscii(std::string_view s);
