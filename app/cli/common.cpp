@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include "formats/io/vfs.h"
 
 namespace marrow::app::cli {
 
@@ -37,10 +38,20 @@ bool chooseClip(const Args& args, const formats::Scene& scene, int& clipIndex) {
     clipIndex = index;
     return true;
   }
+  // The clips whose names hold the text (any case), else all of them; a module has hundreds, so
+  // at most 20 are named.
+  constexpr std::size_t kNamed = 20;
+  std::vector<const std::string*> like;
+  for (const auto& clip : scene.clips)
+    if (formats::vfs::containsIgnoringCase(clip.name, *c)) like.push_back(&clip.name);
+  const bool similar = !like.empty();
+  if (!similar)
+    for (const auto& clip : scene.clips) like.push_back(&clip.name);
   std::string names;
-  for (const auto& clip : scene.clips) names += (names.empty() ? "" : ", ") + clip.name;
-  std::fprintf(stderr, "marrow-cli: no clip '%s' in this model (clips: %s)\n", c->c_str(),
-               names.empty() ? "none" : names.c_str());
+  for (std::size_t i = 0; i < like.size() && i < kNamed; ++i) names += (names.empty() ? "" : ", ") + *like[i];
+  if (like.size() > kNamed) names += ", … " + std::to_string(like.size() - kNamed) + " more (info lists them)";
+  std::fprintf(stderr, "marrow-cli: no clip '%s' in this model (%s: %s)\n", c->c_str(),
+               similar ? "clips like it" : "clips", names.empty() ? "none" : names.c_str());
   return false;
 }
 

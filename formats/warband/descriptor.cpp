@@ -59,12 +59,9 @@ Result<ReadModule> readModule(const Input& in) {
           case brf::Section::Skeleton: selection.skeleton = r; break;
           default: break;
         }
-    if (selection.animations->empty() && selection.skeleton) {
-      // A skeleton alone brings the animations of its bone count.
-      const auto bones = module->sources[selection.skeleton->source].doc->skeletons[selection.skeleton->index].bones.size();
-      for (const auto& a : brf::allRecords(module->sources, brf::Section::Animation))
-        if (module->sources[a.source].doc->animations[a.index].tracks.size() == bones) selection.animations->push_back(a);
-    }
+    // No animation named: every animation of the module (those of the skeleton's bone count play),
+    // as for the records of BRF files.
+    if (selection.animations->empty()) selection.animations.reset();
   } else {
     selection.meshes = selection.bodies = selection.materials = std::vector<brf::RecordRef>{};
   }

@@ -9,7 +9,8 @@
 //   ROOT/CommonRes/Core_Pictures.brf     wfas_core_pictures     (core file, found in any case)
 //   ROOT/CommonRes/skeletons.brf         wfas_skeletons         skel_human, anim_human
 //   ROOT/CommonRes/horse_skeleton.brf    wfas_horse_skeleton    skel_horse (again: a duplicate)
-//   ROOT/Textures/oim_bark_02.dds        (any bytes: the install's Textures/)
+//   ROOT/Textures/oim_bark_02.dds        kInstallBark02 (the install's Textures/)
+//   ROOT/Textures/oim_bark_03.dds        (hidden by the module's)
 //   ROOT/Modules/Test Module/module.ini  the lines below
 //   ROOT/Modules/Test Module/actions.txt kActions
 //   ROOT/Modules/Test Module/Resource/Boots_A.BRF         wfas_boots_a        boot_nomad_a
@@ -17,7 +18,7 @@
 //   ROOT/Modules/Test Module/Resource/flora.brf           wfas_oim_flora_materials
 //   ROOT/Modules/Test Module/Resource/armour.brf          openbrf_redux_reference (M&B 1.011;
 //                                                         skel_human and skel_horse again)
-//   ROOT/Modules/Test Module/Textures/oim_bark_03.dds     (any bytes)
+//   ROOT/Modules/Test Module/Textures/oim_bark_03.dds     kModuleBark03
 #pragma once
 
 #include <filesystem>
@@ -59,6 +60,9 @@ inline constexpr const char* kTestActions =
     " ride 0 0  1\r\n"
     "  1.000000 anim_nobody_has 0 10 0 0 0.0 0.0 0.0 0.0 \r\n";
 
+inline constexpr const char* kInstallBark02 = "the install's oim_bark_02";
+inline constexpr const char* kModuleBark03 = "the module's oim_bark_03";
+
 struct TestModule {
   std::filesystem::path install;  // ROOT
   std::filesystem::path module;   // ROOT/Modules/Test Module
@@ -99,8 +103,10 @@ inline bool makeTestModule(const std::filesystem::path& root, const std::filesys
   };
   write(out.module / "module.ini", kTestModuleIni);
   write(out.module / "actions.txt", kTestActions);
-  write(root / "Textures" / "oim_bark_02.dds", "not a real DDS: only its name is looked up");
-  write(out.module / "Textures" / "oim_bark_03.dds", "not a real DDS: only its name is looked up");
+  // Not real DDS files: which folder a texture came from shows in its bytes.
+  write(root / "Textures" / "oim_bark_02.dds", kInstallBark02);
+  write(root / "Textures" / "oim_bark_03.dds", "the install's oim_bark_03, hidden by the module's");
+  write(out.module / "Textures" / "oim_bark_03.dds", kModuleBark03);
   return true;
 }
 
