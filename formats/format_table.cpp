@@ -63,6 +63,13 @@ const FormatDescriptor* archiveFormatFor(std::string_view fileName) {
   return nullptr;
 }
 
+std::optional<std::string> libraryOf(const std::string& path) {
+  for (const FormatDescriptor* f : formatTable())
+    if (f->libraryOf)
+      if (auto folder = f->libraryOf(path)) return folder;
+  return std::nullopt;
+}
+
 std::vector<std::string> readExtensions() {
   std::vector<std::string> out;
   for (const FormatDescriptor* f : formatTable())

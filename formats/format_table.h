@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -20,6 +21,10 @@ const FormatDescriptor* detect(std::span<const std::byte> head, std::string_view
 const FormatDescriptor* formatById(std::string_view id);
 // The format whose `mount` takes files of this name (a Dragon Nest .pak), or null.
 const FormatDescriptor* archiveFormatFor(std::string_view fileName);
+
+// The folder of the library a file belongs to, as the first format that knows says (the Warband
+// module of a BRF in its Resource/ folder), or nothing: File › Open Module of This File.
+std::optional<std::string> libraryOf(const std::string& path);
 
 // Every extension the table reads ("omf", "csf", …), in table order, once each.
 std::vector<std::string> readExtensions();

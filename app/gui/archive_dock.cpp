@@ -219,8 +219,10 @@ void ArchiveDock::rebuild() {
     fetchChildren(top);
     top->setExpanded(true);
     // Archives of records show their files' groups and records at once: a file of records is
-    // small, and its records are what one looks for.
-    if (a.holdsRecords()) {
+    // small, and its records are what one looks for. A library of many files (a Warband module
+    // loads hundreds) shows its files, each opened on demand; the filter finds across them all.
+    constexpr int kFilesOpenedAtOnce = 8;
+    if (a.holdsRecords() && top->childCount() <= kFilesOpenedAtOnce) {
       std::vector<QTreeWidgetItem*> open{top};
       for (int depth = single ? 1 : 2; depth > 0; --depth) {
         std::vector<QTreeWidgetItem*> below;

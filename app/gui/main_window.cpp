@@ -23,6 +23,7 @@
 
 #include "app/gui/archive_dock.h"
 #include "formats/format_table.h"
+#include "formats/io/address.h"
 #include "formats/model/model_archive.h"
 #include "app/gui/docks.h"
 #include "app/gui/table_dock.h"
@@ -47,6 +48,22 @@ QString openFilter() {
   }
   filters << QObject::tr("All files (*)");
   return filters.join(QStringLiteral(";;"));
+}
+
+// The library of the first file of the model, unless that is what is open.
+std::optional<QString> libraryOfDocument(const Document* doc) {
+  if (!doc || doc->paths.isEmpty()) return std::nullopt;
+  const std::string file = formats::Address::parse(doc->paths.front().toStdString()).file;
+  const auto folder = formats::libraryOf(file);
+  if (!folder) return std::nullopt;
+  // Open already: the folder itself, or a file in it that is not in a folder of its own (its
+  // module.ini), was opened.
+  const QFileInfo library(QString::fromStdString(*folder));
+  for (const QString& p : doc->paths) {
+    const QFileInfo f(QString::fromStdString(formats::Address::parse(p.toStdString()).file));
+    if (f == library || (f.isFile() && f.absolutePath() == library.absoluteFilePath())) return std::nullopt;
+  }
+  return library.absoluteFilePath();
 }
 
 }  // namespace
@@ -151,6 +168,11 @@ void MainWindow::createActions() {
   file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
   file->addAction(tr("Open &Folder…"), this, &MainWindow::openFolderDialog)
       ->setToolTip(tr("Browse a folder in the Archives dock; double-click a file to open it"));
+  openLibraryAction_ = file->addAction(tr("Open &Module of This File"), this, &MainWindow::openLibraryOfFile);
+  openLibraryAction_->setObjectName(QStringLiteral("openLibraryAction"));
+  openLibraryAction_->setToolTip(tr("Open the Warband module a BRF in its Resource folder belongs to: every "
+                                    "file module.ini loads, its textures and its actions"));
+  openLibraryAction_->setEnabled(false);
   recentMenu_ = file->addMenu(tr("Open &Recent"));
   file->addAction(tr("&Reload"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::reload);
   cancelLoadAction_ = file->addAction(tr("&Cancel Loading"), QKeySequence(Qt::Key_Escape), this,
@@ -450,6 +472,7 @@ void MainWindow::setDocument(Document doc) {
   logNewDiagnostics(s.diagnostics);
   logNewDiagnostics(render::surfaceNotes(s));
   setWindowTitle(tr("%1 — Marrow").arg(doc_->title()));
+  openLibraryAction_->setEnabled(libraryOfDocument(doc_.get()).has_value());
   statusBar()->showMessage(
       s.diagnostics.empty() ? tr("Opened %1").arg(doc_->title())
                             : tr("Opened %1 with %2 diagnostics (see the Log)").arg(doc_->title()).arg(s.diagnostics.items.size()),
@@ -529,6 +552,10 @@ void MainWindow::openFolderDialog() {
   if (folder.isEmpty()) return;
   settings.setValue(QStringLiteral("lastDirectory"), folder);
   openFiles({folder});
+}
+
+void MainWindow::openLibraryOfFile() {
+  if (const auto folder = libraryOfDocument(doc_.get())) openFiles({*folder});
 }
 
 void MainWindow::reload() {

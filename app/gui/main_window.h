@@ -71,6 +71,8 @@ class MainWindow : public QMainWindow {
  public slots:
   void openDialog();
   void openFolderDialog();  // a folder in the Archives dock, to open files from
+  // The library the open file belongs to (a Warband module, for a BRF in its Resource/ folder).
+  void openLibraryOfFile();
   void reload();
   // Stops waiting for the running load: an import process is killed, a reader in this process
   // runs on in the background and its result is dropped; the model shown stays.
@@ -194,6 +196,7 @@ class MainWindow : public QMainWindow {
   QStringList queuedPaths_;
   std::shared_ptr<std::atomic<bool>> loadCancelled_;  // the running load's flag
   QAction* cancelLoadAction_ = nullptr;
+  QAction* openLibraryAction_ = nullptr;
   QWidget* cancelLoadButton_ = nullptr;  // in the status bar while loading
   // What Reload puts back once the files are read again.
   struct ViewState {

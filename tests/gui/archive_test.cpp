@@ -24,6 +24,8 @@
 #include "render/gl/offscreen.h"
 #include "tests/support/gui_fixture.h"
 #include "tests/support/images.h"
+#include "tests/support/qskip.h"
+#include "tests/support/warband_module.h"
 
 using marrow::app::MainWindow;
 using marrow::testing::differingPixels;
@@ -357,6 +359,46 @@ class ArchiveTest : public QObject {
     QVERIFY(c.selection.skeleton);
     QCOMPARE(sources[0].doc->skeletons[c.selection.skeleton->index].name, std::string("skel_horse"));
     QCOMPARE(c.clip, std::string("anim_horse"));
+  }
+
+  // A BRF inside a Warband module opens the module (File › Open Module of This File): every file
+  // module.ini loads, each saying its line, found across by kind and name; the module's actions
+  // on the timeline.
+  void aBrfInAModuleOpensItsModule() {
+    QTemporaryDir dir;
+    marrow::testing::TestModule m;
+    std::string missing;
+    if (!marrow::testing::makeTestModule(dir.path().toStdString(), kBrfDir.toStdString(), m, missing))
+      MARROW_QSKIP(qPrintable(QString::fromStdString(missing + " is absent (../shared/fixtures)")));
+    MainWindow w;
+    w.show();
+    QAction* open = w.findChild<QAction*>(QStringLiteral("openLibraryAction"));
+    QVERIFY(open);
+    QVERIFY(openAndWait(w, {fixture("wfas_boots_a.brf")}));
+    QVERIFY(!open->isEnabled());  // a BRF outside a module
+    QVERIFY(openAndWait(w, {QString::fromStdString((m.resource / "Boots_A.BRF").string())}));
+    QVERIFY(open->isEnabled());
+    QSignalSpy loaded(&w, &MainWindow::documentLoaded);
+    open->trigger();
+    QVERIFY(loaded.wait(20000));
+    QCOMPARE(w.document()->archives.archives().size(), std::size_t{1});
+    QCOMPARE(brfArchive(w).title(), std::string("Test Module"));
+    QVERIFY(!open->isEnabled());  // it is open
+    // Each file says where it comes from.
+    QTreeWidgetItem* boots = findRow(w.archive()->tree(), QStringLiteral("Boots_A.BRF"));
+    QVERIFY(boots);
+    QVERIFY2(boots->text(marrow::app::ArchiveDock::kDetails).contains(QStringLiteral("module.ini line 6")),
+             qPrintable(boots->text(marrow::app::ArchiveDock::kDetails)));
+    // KIND:TEXT finds across the module.
+    w.archive()->setFilter(QStringLiteral("mesh:boot"));
+    QCOMPARE(visible(w, "mesh"), 2);
+    QCOMPARE(visible(w, "material"), 0);
+    w.archive()->setFilter(QStringLiteral("skeleton:"));
+    QCOMPARE(visible(w, "skeleton"), 4);
+    w.archive()->setFilter({});
+    // The actions are clips.
+    QVERIFY(clipNamed(w, "stand:2") >= 0);
+    QVERIFY(clipNamed(w, "back_off") >= 0);
   }
 };
 
