@@ -98,6 +98,14 @@ Result<Gathered> gather(std::span<const std::string> addresses, const LoadOption
     in.ctx.name = a.file;
     in.ctx.limits = options.limits;
     in.ctx.resolve = resolverBeside(a.file, options);
+    if (onDisk(a.file)) in.ctx.siblings = [dir = std::filesystem::path(a.file).parent_path()] {
+      std::vector<std::string> names;
+      std::error_code failed;
+      for (const auto& e : std::filesystem::directory_iterator(dir.empty() ? "." : dir, failed))
+        if (e.is_regular_file(failed)) names.push_back(e.path().filename().string());
+      std::sort(names.begin(), names.end());
+      return names;
+    };
     in.ctx.fetchTextures = options.fetchTextures;
     if (!a.whole()) in.records.push_back(a.inner);
     if (onDisk(a.file)) in.diskPath = a.file;
@@ -144,6 +152,14 @@ Result<Gathered> gather(std::span<const std::string> addresses, const LoadOption
     if (!bytes) return bytes.error();
     in.bytes = std::move(bytes).value();
     in.ctx.resolve = out.archives.resolver(in.ctx.limits);
+    // The entries of its folder, by their full paths (the resolver finds those first).
+    const auto slash = path->rfind('/');
+    in.ctx.siblings = [archive, folder = slash == std::string::npos ? std::string() : path->substr(0, slash)] {
+      std::vector<std::string> paths;
+      for (const vfs::Node& n : archive->children(folder))
+        if (!n.container) paths.push_back(n.path);
+      return paths;
+    };
     in.ctx.fetchTextures = options.fetchTextures;
     out.inputs.push_back(std::move(in));
     out.addresses.push_back(a.lookup() ? a.str() : a.file + std::string(kAddressSeparator) + a.inner);

@@ -34,6 +34,7 @@ dict_of() {
     dds) echo dds ;;
     snapshot) echo snapshot ;;
     tga) echo tga ;;
+    warband_text) echo warband ;;
     registry) echo all ;;
     *) echo "" ;;
   esac

@@ -27,7 +27,8 @@ const std::vector<CommandSpec>& commands() {
   static const std::vector<CommandSpec> specs = {
       {"info", "info INPUT... [--animations FILE[,FILE...]] [--bone-map FILE] [--json]",
        {"--animations", "--bone-map"}, {"--json"}},
-      {"list", "list INPUT...|ARCHIVE.pak... [--json] [--find TEXT] [--kind KIND]", {"--find", "--kind"}, {"--json"}},
+      {"list", "list INPUT...|ARCHIVE.pak... [--json] [--find TEXT] [--kind KIND] [--encoding CODEPAGE]",
+       {"--find", "--kind", "--encoding"}, {"--json"}},
       {"pose",
        "pose INPUT... [--clip NAME|INDEX|none] [--time SECONDS] [--space native|display] "
        "[--mode once|loop|ping-pong] [--animations FILE[,FILE...]] [--bone-map FILE] [--json]",
@@ -49,8 +50,8 @@ const std::vector<CommandSpec>& commands() {
         "--lod", "--frames", "--fps", "--animations", "--bone-map"},
        {"--wireframe", "--no-grid", "--no-skeleton", "--skeleton", "--no-bodies"}},
       {"extract",
-       "extract ARCHIVE.pak... -o DIR [PATH|FOLDER...] [--quiet]",
-       {"-o", "--output"},
+       "extract ARCHIVE.pak... -o DIR [PATH|FOLDER...] [--quiet] [--encoding CODEPAGE]",
+       {"-o", "--output", "--encoding"},
        {"--quiet"}},
       {"pack", "pack FOLDER -o OUT.pak [--base IN.pak] [--level 0..9]",
        {"-o", "--output", "--base", "--level"},

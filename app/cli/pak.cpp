@@ -10,6 +10,7 @@
 #include "formats/dragonnest/pak_writer.h"
 #include "formats/io/detect.h"
 #include "formats/io/file.h"
+#include "formats/io/codepage.h"
 #include "formats/io/vfs.h"
 
 namespace marrow::app::cli {
@@ -18,44 +19,21 @@ namespace dn = formats::dragonnest;
 
 namespace {
 
-bool isValidUtf8(std::string_view s) {
-  for (std::size_t i = 0; i < s.size();) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    const std::size_t n = c < 0x80         ? 1
-                          : (c >> 5) == 6  ? 2
-                          : (c >> 4) == 14 ? 3
-                          : (c >> 3) == 30 ? 4
-                                           : 0;
-    if (n == 0 || i + n > s.size()) return false;
-    for (std::size_t k = 1; k < n; ++k)
-      if ((static_cast<unsigned char>(s[i + k]) >> 6) != 2) return false;
-    i += n;
-  }
-  return true;
-}
-
-// A stored name as text: as it is when it is UTF-8 (ASCII in every known pak), else read as
-// Latin-1 (§1: the bytes are CP949 or another ANSI code page; no decoder here).
-std::string displayName(std::string_view stored) {
-  if (isValidUtf8(stored)) return std::string(stored);
-  std::string out;
-  for (unsigned char c : stored) {
-    if (c < 0x80) {
-      out.push_back(static_cast<char>(c));
-    } else {
-      out.push_back(static_cast<char>(0xC0 | (c >> 6)));
-      out.push_back(static_cast<char>(0x80 | (c & 0x3F)));
-    }
-  }
-  return out;
-}
-
-// Opens the paks; prints why and returns nothing when one cannot be opened.
-std::optional<dn::PakSet> openPaks(const std::vector<std::string>& paths) {
+// Opens the paks; prints why and returns nothing when one cannot be opened. --encoding NAME
+// (an iconv code page: CP949, GB18030, BIG5, SHIFT_JIS, UTF-8) overrides the code page detected
+// for the stored names.
+std::optional<dn::PakSet> openPaks(const std::vector<std::string>& paths, const Args& args) {
   auto set = dn::PakSet::open(paths);
   if (!set) {
     std::fprintf(stderr, "marrow-cli: %s\n", set.error().describe().c_str());
     return std::nullopt;
+  }
+  if (const std::string* encoding = args.option("--encoding")) {
+    if (!formats::decodeCodepage("a", *encoding)) {
+      usageError(args.command, "--encoding '" + *encoding + "' is not a code page iconv knows (CP949, GB18030, BIG5, SHIFT_JIS, UTF-8)");
+      return std::nullopt;
+    }
+    set->setCodepage(*encoding);
   }
   return std::move(*set);
 }
@@ -76,14 +54,14 @@ int runPakList(const Args& args) {
   for (const auto& i : args.inputs)
     if (!isPakPath(i))
       return usageError(args.command, "'" + i + "' is not a .pak: paks are listed on their own");
-  const auto set = openPaks(args.inputs);
+  const auto set = openPaks(args.inputs, args);
   if (!set) return kLoadError;
   const formats::Diagnostics diagnostics = allDiagnostics(*set);
   // --find TEXT: the entries whose path holds the text (any case).
   const std::string* find = args.option("--find");
   if (args.option("--kind")) return usageError(args.command, "--kind picks records of BRF files and modules, not pak entries");
   const auto shown = [&](const auto& pak, const auto& e) {
-    return !find || formats::vfs::containsIgnoringCase(displayName(pak.storedPath(e)), *find);
+    return !find || formats::vfs::containsIgnoringCase(set->displayName(pak.storedPath(e)), *find);
   };
   if (args.has("--json")) {
     JsonWriter j;
@@ -110,7 +88,7 @@ int runPakList(const Args& args) {
         j.beginObject()
             .field("archive", pak.name())
             .field("index", e.index)
-            .field("path", displayName(pak.storedPath(e)))
+            .field("path", set->displayName(pak.storedPath(e)))
             .field("normalized_path", std::string(pak.path(e)))
             .field("size", e.size)
             .field("packed_size", e.packedSize)
@@ -139,7 +117,7 @@ int runPakList(const Args& args) {
                           : !set->isActive({&pak, &e}) ? "  (overridden)"
                                                        : "";
       std::printf("  %12u %12u  %s%s\n", e.size, e.packedSize,
-                  displayName(pak.storedPath(e)).c_str(), state);
+                  set->displayName(pak.storedPath(e)).c_str(), state);
     }
   }
   printDiagnostics(diagnostics);
@@ -154,7 +132,7 @@ int runExtract(const Args& args) {
   for (const auto& i : args.inputs)
     (selectors.empty() && isPakPath(i) ? archives : selectors).push_back(i);
   if (archives.empty()) return usageError(args.command, "no ARCHIVE.pak given");
-  const auto set = openPaks(archives);
+  const auto set = openPaks(archives, args);
   if (!set) return kLoadError;
   printDiagnostics(allDiagnostics(*set));
 
@@ -171,12 +149,12 @@ int runExtract(const Args& args) {
                    static_cast<unsigned long long>(p.bytes));
     return true;
   };
-  const auto report = dn::extractEntries(entries, *out, options);
+  const auto report = dn::extractEntries(*set, entries, *out, options);
   if (!quiet) std::fprintf(stderr, "\n");
   for (const auto& r : report.refused)
-    std::fprintf(stderr, "refused: '%s': %s\n", displayName(r.entry).c_str(), r.message.c_str());
+    std::fprintf(stderr, "refused: '%s': %s\n", r.entry.c_str(), r.message.c_str());
   for (const auto& f : report.failed)
-    std::fprintf(stderr, "failed: '%s': %s\n", displayName(f.entry).c_str(), f.message.c_str());
+    std::fprintf(stderr, "failed: '%s': %s\n", f.entry.c_str(), f.message.c_str());
   std::fprintf(stderr, "%zu written (%llu bytes), %zu refused, %zu failed\n", report.written,
                static_cast<unsigned long long>(report.bytes), report.refused.size(),
                report.failed.size());

@@ -371,6 +371,9 @@ class Builder {
     for (std::size_t c = 0; c < a.names.size(); ++c) {
       Clip clip;
       clip.name = a.names[c];
+      // Clips are listed by the file they come from (a skin brings several, animationsBeside).
+      const auto slash = src.file.find_last_of("/\\");
+      clip.group = slash == std::string::npos ? src.file : src.file.substr(slash + 1);
       clip.frameRate = kFramesPerSecond;
       clip.duration = static_cast<float>(std::max(a.lengths[c], 0)) / kFramesPerSecond;
       std::size_t dropped = 0;

@@ -34,36 +34,6 @@ bool claims(std::string_view ext) {
   return false;
 }
 
-// Meshes, skins and animations make one model (the animations give the meshes' skeleton its
-// hierarchy); a table is a part of its own.
-Result<GroupRead> readGroup(std::vector<Input> inputs) {
-  GroupRead out;
-  std::vector<dn::Input> model;
-  for (const Input& in : inputs) {
-    const auto head = std::span(in.bytes).first(std::min<std::size_t>(in.bytes.size(), 1024));
-    if (dn::isModelKind(dn::detectKind(head, in.ctx.name))) {
-      model.push_back({in.bytes, in.ctx});
-      continue;
-    }
-    auto r = dn::readFile(in.bytes, in.ctx);
-    if (!r) return r.error();
-    out.parts.push_back({in.ctx.name, std::move(r).value()});
-  }
-  if (!model.empty()) {
-    auto r = dn::readModel(model);
-    if (!r) return r.error();
-    out.parts.insert(out.parts.begin(), Part{model.front().ctx.name, std::move(r).value()});
-  }
-  return out;
-}
-
-Result<std::shared_ptr<const vfs::Archive>> mount(std::span<const std::string> paths) {
-  auto set = dn::PakSet::open(std::vector<std::string>(paths.begin(), paths.end()));
-  if (!set) return set.error();
-  return std::shared_ptr<const vfs::Archive>(
-      std::make_shared<const dn::PakArchive>(std::make_shared<const dn::PakSet>(std::move(set).value())));
-}
-
 std::string lowerExtension(const std::string& f, std::string* stem) {
   const auto slash = f.find_last_of("/\\");
   const std::string name = slash == std::string::npos ? f : f.substr(slash + 1);
@@ -75,6 +45,122 @@ std::string lowerExtension(const std::string& f, std::string* stem) {
     for (char& c : *stem) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   }
   return ext;
+}
+
+std::string baseName(std::string_view path) {
+  const auto slash = path.find_last_of("/\\");
+  return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// At most this many animation files of a folder are read to find those that fit a mesh.
+constexpr std::size_t kAnimationsLookedAt = 256;
+
+// The animations a mesh or skin opened alone brings (the engine keeps them beside it): the .ani
+// of its own name first, then every .ani of its folder whose bones include all of the mesh's.
+// Each found file's name is said in the diagnostics.
+std::vector<FoundFile> animationsBeside(const ReadContext& ctx, const Scene& model, Diagnostics& said) {
+  std::vector<FoundFile> out;
+  if (!ctx.resolve || model.skeleton.bones.empty()) return out;
+  const std::string own = baseName(ctx.name);
+  const std::string stem = lower(own.substr(0, own.rfind('.')));
+  std::set<std::string> needed;
+  for (const Bone& b : model.skeleton.bones) needed.insert(b.name);
+  std::vector<std::string> candidates;
+  std::string sameName;
+  if (ctx.siblings)
+    for (const std::string& s : ctx.siblings()) {
+      std::string stemOf;
+      if (lowerExtension(s, &stemOf) != "ani") continue;
+      if (stemOf == stem) sameName = s;
+      else candidates.push_back(s);
+    }
+  // Without a listing, the name the resolver finds beside it.
+  if (!ctx.siblings) sameName = own.substr(0, own.rfind('.')) + ".ani";
+  if (!sameName.empty()) candidates.insert(candidates.begin(), sameName);
+  std::size_t looked = 0;
+  for (const std::string& name : candidates) {
+    if (++looked > kAnimationsLookedAt) {
+      said.info(ctx.name, "animations", kNoOffset,
+                std::to_string(candidates.size()) + " animation files beside it; the first " +
+                    std::to_string(kAnimationsLookedAt) + " were looked at");
+      break;
+    }
+    auto bytes = ctx.resolve(name);
+    if (!bytes || dn::isAniList(*bytes)) continue;
+    ReadContext aniCtx = ctx;
+    aniCtx.name = name;
+    auto ani = dn::parseAni(*bytes, aniCtx);
+    if (!ani) continue;  // a damaged neighbour is not this model's business
+    std::set<std::string> has;
+    for (const auto& b : ani->bones) has.insert(b.name);
+    const bool covers = std::includes(has.begin(), has.end(), needed.begin(), needed.end());
+    if (!covers && name != sameName) continue;
+    if (!covers) {
+      said.info(ctx.name, "animations", kNoOffset,
+                baseName(name) + " has its name but not all of its bones; it is not played on it");
+      continue;
+    }
+    out.push_back({name, std::move(*bytes)});
+  }
+  if (!out.empty()) {
+    std::string list;
+    for (const FoundFile& f : out) list += (list.empty() ? "" : ", ") + baseName(f.name);
+    said.info(ctx.name, "animations", kNoOffset, "plays the animations found beside it: " + list);
+  }
+  return out;
+}
+
+// Meshes, skins and animations make one model (the animations give the meshes' skeleton its
+// hierarchy); a table is a part of its own. A mesh or skin without animations brings those
+// beside it (animationsBeside).
+Result<GroupRead> readGroup(std::vector<Input> inputs) {
+  GroupRead out;
+  std::vector<dn::Input> model;
+  bool animated = false;
+  for (const Input& in : inputs) {
+    const auto head = std::span(in.bytes).first(std::min<std::size_t>(in.bytes.size(), 1024));
+    const dn::FileKind kind = dn::detectKind(head, in.ctx.name);
+    if (dn::isModelKind(kind)) {
+      animated |= kind == dn::FileKind::Animation || kind == dn::FileKind::AnimationList;
+      model.push_back({in.bytes, in.ctx});
+      continue;
+    }
+    auto r = dn::readFile(in.bytes, in.ctx);
+    if (!r) return r.error();
+    out.parts.push_back({in.ctx.name, std::move(r).value()});
+  }
+  if (!model.empty()) {
+    auto r = dn::readModel(model);
+    if (!r) return r.error();
+    if (!animated && !r->meshes.empty()) {
+      Diagnostics said;
+      const std::vector<FoundFile> found = animationsBeside(model.front().ctx, *r, said);
+      if (!found.empty()) {
+        std::vector<dn::Input> withClips = model;
+        for (const FoundFile& f : found) {
+          ReadContext ctx = model.front().ctx;
+          ctx.name = f.name;
+          withClips.push_back({f.bytes, ctx});
+        }
+        if (auto again = dn::readModel(withClips)) r = std::move(again);
+      }
+      r->diagnostics.append(said);
+    }
+    out.parts.insert(out.parts.begin(), Part{model.front().ctx.name, std::move(r).value()});
+  }
+  return out;
+}
+
+Result<std::shared_ptr<const vfs::Archive>> mount(std::span<const std::string> paths) {
+  auto set = dn::PakSet::open(std::vector<std::string>(paths.begin(), paths.end()));
+  if (!set) return set.error();
+  return std::shared_ptr<const vfs::Archive>(
+      std::make_shared<const dn::PakArchive>(std::make_shared<const dn::PakSet>(std::move(set).value())));
 }
 
 // Each skin is a model (it brings its mesh); a mesh is one only where no skin of its name wraps

@@ -28,12 +28,12 @@ std::vector<PakRef> selectEntries(const PakSet& set, std::span<const std::string
   return out;
 }
 
-ExtractReport extractEntries(std::span<const PakRef> entries, const std::filesystem::path& folder,
-                             const ExtractOptions& options) {
+ExtractReport extractEntries(const PakSet& set, std::span<const PakRef> entries,
+                             const std::filesystem::path& folder, const ExtractOptions& options) {
   std::vector<ExtractItem> items;
   items.reserve(entries.size());
   for (const PakRef& ref : entries)
-    items.push_back({std::string(ref.pak->storedPath(*ref.entry)),
+    items.push_back({set.displayName(ref.pak->storedPath(*ref.entry)),
                      [ref](const Limits& limits) { return PakSet::read(ref, limits); }});
   return extractItems(items, folder, options);
 }

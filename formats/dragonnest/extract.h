@@ -17,8 +17,9 @@ namespace marrow::formats::dragonnest {
 std::vector<PakRef> selectEntries(const PakSet& set, std::span<const std::string> selectors,
                                   std::vector<std::string>* unmatched = nullptr);
 
-// extractItems() of those entries, each under its stored name. The set must outlive the call.
-ExtractReport extractEntries(std::span<const PakRef> entries, const std::filesystem::path& folder,
+// extractItems() of those entries of `set`, each under its stored name as UTF-8 (decoded from the
+// set's code page, PakSet::displayName). The set must outlive the call.
+ExtractReport extractEntries(const PakSet& set, std::span<const PakRef> entries, const std::filesystem::path& folder,
                              const ExtractOptions& options = {});
 
 }  // namespace marrow::formats::dragonnest

@@ -184,8 +184,17 @@ class PakSet {
   // readable.
   Resolver resolver(Limits limits = {}) const;
 
+  // The code page the stored names are in (formats/io/codepage.h): detected over every name of
+  // every pak when the set is made ("UTF-8" for ASCII names), or set (`--encoding`).
+  const std::string& codepage() const { return codepage_; }
+  void setCodepage(std::string codepage) { codepage_ = std::move(codepage); }
+  // A stored name (a whole path or a part of it) as UTF-8: decoded, or escaped where it does not
+  // decode. What is shown, listed and written on extraction; lookups keep the stored bytes.
+  std::string displayName(std::string_view stored) const;
+
  private:
   struct State;
   std::shared_ptr<const State> state_;
+  std::string codepage_ = "UTF-8";
 };
 }  // namespace marrow::formats::dragonnest

@@ -77,7 +77,7 @@ PakRef PakArchive::entryAt(std::string_view path) const {
 vfs::Node PakArchive::nodeOf(const PakRef& ref, bool overridden) const {
   const PakEntry& e = *ref.entry;
   vfs::Node n;
-  n.name = std::string(baseOf(ref.pak->storedPath(e)));
+  n.name = paks_->displayName(baseOf(ref.pak->storedPath(e)));
   n.path = overridden ? copyPath(ref) : std::string(ref.pak->path(e));
   if (ref.pak->path(e).empty()) {  // a live entry without a name: reachable by its own path only
     n.path = copyPath(ref);
@@ -115,7 +115,7 @@ std::vector<vfs::Node> PakArchive::children(std::string_view path) const {
   for (const PakSetNode& node : paks_->children(folder)) {
     if (node.folder) {
       vfs::Node n;
-      n.name = node.name;
+      n.name = paks_->displayName(node.name);
       n.path = join(folder, node.name);
       n.kind = "folder";
       n.container = true;
@@ -190,10 +190,15 @@ std::vector<vfs::Node> PakArchive::search(std::string_view text, std::size_t lim
   const vfs::Query query = vfs::parseQuery(text);
   const std::string needle = vfs::lowerAscii(query.text);
   const bool wholePath = needle.find('/') != std::string::npos;
+  const bool wide = std::any_of(needle.begin(), needle.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
   for (const PakRef& ref : paks_->resolvedEntries()) {
     if (out.size() >= limit) break;
     const std::string_view path = ref.pak->path(*ref.entry);
-    if ((wholePath ? path : pakBaseName(path)).find(needle) == std::string_view::npos) continue;
+    const std::string_view where = wholePath ? path : pakBaseName(path);
+    // Names in a legacy code page are searched as shown (decoded) when the text is not ASCII.
+    if (wide ? !vfs::containsIgnoringCase(paks_->displayName(where), query.text)
+             : where.find(needle) == std::string_view::npos)
+      continue;
     vfs::Node n = nodeOf(ref, false);
     if (!query.kind.empty() && vfs::lowerAscii(n.kind) != query.kind) continue;
     out.push_back(std::move(n));
@@ -217,7 +222,7 @@ std::vector<vfs::Node> PakArchive::files(std::string_view path) const {
 
 std::string PakArchive::storedName(const vfs::Node& node) const {
   const PakRef ref = entryAt(node.path);
-  return ref ? std::string(ref.pak->storedPath(*ref.entry)) : node.path;
+  return ref ? paks_->displayName(ref.pak->storedPath(*ref.entry)) : node.path;
 }
 
 std::vector<vfs::Node> PakArchive::models(std::string_view pattern) const {

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "formats/dragonnest/pak.h"
+#include "formats/io/codepage.h"
 
 namespace marrow::formats::dragonnest {
 
@@ -35,8 +36,15 @@ PakSet::PakSet(std::vector<Pak> paks) {
   }
   std::stable_sort(state->byName.begin(), state->byName.end(),
                    [](const auto& a, const auto& b) { return a.name < b.name; });
+  std::vector<std::string_view> names;
+  for (const auto& p : state->paks)
+    for (const PakEntry& e : p->entries())
+      if (e.pathLength > 0) names.push_back(p->storedPath(e));
+  codepage_ = detectCodepage(names);
   state_ = std::move(state);
 }
+
+std::string PakSet::displayName(std::string_view stored) const { return nameAsUtf8(stored, codepage_); }
 
 Result<PakSet> PakSet::open(const std::vector<std::string>& paths) {
   std::vector<Pak> paks;

@@ -19,6 +19,10 @@ struct ReadContext {
   std::string name;  // the file's name as the user gave it: for messages and extension hints
   Limits limits;
   Resolver resolve;  // may be empty: then no sibling file can be found
+  // The files beside this one (in its disk folder, or its folder of an archive), as names
+  // `resolve` finds, for readers that bring what lies beside a file (a Dragon Nest skin's
+  // animations). May be empty: then nothing is listed.
+  std::function<std::vector<std::string>()> siblings{};
   // Whether readers fetch the image files materials name (Texture::data). Off when only the
   // geometry matters (posing, converting to a format without textures): faster, and no
   // "not found" warnings.

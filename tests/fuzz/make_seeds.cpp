@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/warband_module.h"
 #include "formats/brf/brf.h"
 #include "formats/cal3d/writer.h"
 #include "formats/dragonnest/pak_writer.h"
@@ -242,6 +243,13 @@ void brfSeeds(Corpus& c, const fs::path& file) {
   }
 }
 
+// Warband's text files as the module tests write them (both header layouts mixed, CRLF).
+void warbandSeeds(Corpus& c) {
+  const auto text = [](const char* s) { return std::as_bytes(std::span(s, std::strlen(s))); };
+  c.add("warband_text", "test_actions.txt", text(testing::kTestActions), false);
+  c.add("warband_text", "test_module.ini", text(testing::kTestModuleIni), false);
+}
+
 void fixtureSeeds(Corpus& c, const fs::path& fixtures) {
   static const std::map<std::string, std::vector<std::string>> kTargets = {
       {"csf", {"csf"}}, {"cmf", {"cmf"}},
@@ -252,7 +260,8 @@ void fixtureSeeds(Corpus& c, const fs::path& fixtures) {
       {"msh", {"msh"}}, {"skn", {"skn"}},
       {"ani", {"ani"}}, {"dnt", {"dnt"}},
       {"ext", {"ext"}}, {"omf", {"omf"}},
-      {"dds", {"dds"}}, {"pak", {"pak_index", "archives"}}};
+      {"dds", {"dds"}}, {"pak", {"pak_index", "archives"}},
+      {"txt", {"warband_text"}}, {"ini", {"warband_text"}}};
   std::vector<fs::path> files;
   for (const auto& e : fs::recursive_directory_iterator(fixtures))
     if (e.is_regular_file()) files.push_back(e.path());
@@ -288,6 +297,7 @@ int main(int argc, char** argv) {
   dragonNestSeeds(corpus);
   ddsSeeds(corpus);
   snapshotSeeds(corpus, demo);
+  warbandSeeds(corpus);
   if (argc == 3 && fs::is_directory(argv[2]))
     fixtureSeeds(corpus, argv[2]);
   else

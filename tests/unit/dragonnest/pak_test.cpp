@@ -533,7 +533,7 @@ TEST(Extract, WritesEntriesByteExactlyAndNothingOutsideTheTarget) {
     EXPECT_LE(pr.done, pr.total);
     return true;
   };
-  const ExtractReport report = extractEntries(entries, target, options);
+  const ExtractReport report = extractEntries(set, entries, target, options);
   EXPECT_EQ(report.written, 2u);
   EXPECT_EQ(report.refused.size(), 3u);
   ASSERT_EQ(report.failed.size(), 1u);
@@ -569,7 +569,7 @@ TEST(Extract, RefusesToWriteThroughASymbolicLink) {
   fs::create_directories(tmp.path / "elsewhere");
   fs::create_directory_symlink(tmp.path / "elsewhere", tmp.path / "out" / "link");
   fs::create_symlink(tmp.path / "elsewhere" / "f", tmp.path / "out" / "file.txt");
-  const ExtractReport report = extractEntries(selectEntries(set, {}), tmp.path / "out");
+  const ExtractReport report = extractEntries(set, selectEntries(set, {}), tmp.path / "out");
   EXPECT_EQ(report.refused.size(), 2u);
   EXPECT_TRUE(fs::is_empty(tmp.path / "elsewhere"));
 }
@@ -587,7 +587,7 @@ TEST(Extract, SelectsPathsAndFoldersAndStopsWhenCancelled) {
   TempDir tmp;
   ExtractOptions options;
   options.progress = [](const ExtractProgress& pr) { return pr.done < 1; };
-  const auto report = extractEntries(selectEntries(set, {}), tmp.path, options);
+  const auto report = extractEntries(set, selectEntries(set, {}), tmp.path, options);
   EXPECT_TRUE(report.cancelled);
   EXPECT_EQ(report.written, 1u);
 }

@@ -1,0 +1,157 @@
+#include "formats/io/codepage.h"
+
+#include <iconv.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <vector>
+
+namespace marrow::formats {
+
+namespace {
+
+// An iconv descriptor, closed at the end of its scope.
+class Converter {
+ public:
+  explicit Converter(const std::string& from) : cd_(iconv_open("UTF-8", from.c_str())) {}
+  ~Converter() {
+    if (ok()) iconv_close(cd_);
+  }
+  Converter(const Converter&) = delete;
+  Converter& operator=(const Converter&) = delete;
+  bool ok() const { return cd_ != reinterpret_cast<iconv_t>(-1); }
+
+  std::optional<std::string> convert(std::string_view text) {
+    iconv(cd_, nullptr, nullptr, nullptr, nullptr);  // a fresh shift state
+    std::string out(text.size() * 4 + 4, '\0');  // 4 bytes of UTF-8 at most per input byte
+    char* in = const_cast<char*>(text.data());
+    std::size_t inLeft = text.size();
+    char* to = out.data();
+    std::size_t outLeft = out.size();
+    while (inLeft > 0)
+      if (iconv(cd_, &in, &inLeft, &to, &outLeft) == static_cast<std::size_t>(-1)) return std::nullopt;
+    if (iconv(cd_, nullptr, nullptr, &to, &outLeft) == static_cast<std::size_t>(-1)) return std::nullopt;
+    out.resize(out.size() - outLeft);
+    return out;
+  }
+
+ private:
+  iconv_t cd_;
+};
+
+unsigned u(char c) { return static_cast<unsigned char>(c); }
+
+// Of the characters of more than one byte, how many are common in the code page's language,
+// and how many there are, walking the bytes as the code page lays them out.
+struct Share {
+  std::size_t common = 0, wide = 0;
+};
+
+Share shareOf(std::string_view s, std::string_view codepage) {
+  Share share;
+  for (std::size_t i = 0; i < s.size();) {
+    const unsigned lead = u(s[i]);
+    if (lead < 0x80) {
+      ++i;
+      continue;
+    }
+    if (codepage == "SHIFT_JIS" && lead >= 0xA1 && lead <= 0xDF) {  // half-width katakana
+      ++share.wide, ++share.common, ++i;
+      continue;
+    }
+    const unsigned trail = i + 1 < s.size() ? u(s[i + 1]) : 0;
+    ++share.wide;
+    bool common = false;
+    if (codepage == "CP949") common = lead >= 0xB0 && lead <= 0xC8 && trail >= 0xA1;  // KS X 1001 Hangul
+    else if (codepage == "GB18030") common = lead >= 0xB0 && lead <= 0xD7 && trail >= 0xA1;  // GB2312 level 1
+    else if (codepage == "BIG5") common = lead >= 0xA4 && lead <= 0xC6;  // Big5 frequent characters
+    else if (codepage == "SHIFT_JIS")
+      common = lead == 0x82 || lead == 0x83 || (lead >= 0x88 && lead <= 0x98);  // kana, level-1 kanji
+    share.common += common;
+    // GB18030's four-byte sequences: digit second byte.
+    i += codepage == "GB18030" && trail >= 0x30 && trail <= 0x39 ? 4 : 2;
+  }
+  return share;
+}
+
+}  // namespace
+
+bool isValidUtf8(std::string_view s) {
+  for (std::size_t i = 0; i < s.size();) {
+    const unsigned c = u(s[i]);
+    std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    if (n == 2 && c < 0xC2) return false;  // overlong
+    for (std::size_t k = 1; k < n; ++k)
+      if ((u(s[i + k]) >> 6) != 2) return false;
+    if (n == 3) {
+      const unsigned c1 = u(s[i + 1]);
+      if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 >= 0xA0)) return false;  // overlong, surrogates
+    }
+    if (n == 4) {
+      const unsigned c1 = u(s[i + 1]);
+      if (c > 0xF4 || (c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 >= 0x90)) return false;
+    }
+    i += n;
+  }
+  return true;
+}
+
+std::optional<std::string> decodeCodepage(std::string_view text, const std::string& codepage) {
+  if (codepage == "UTF-8") return isValidUtf8(text) ? std::optional<std::string>(std::string(text)) : std::nullopt;
+  Converter c(codepage);
+  if (!c.ok()) return std::nullopt;
+  return c.convert(text);
+}
+
+std::string detectCodepage(std::span<const std::string_view> names) {
+  bool utf8 = true;
+  for (std::string_view n : names) utf8 = utf8 && isValidUtf8(n);
+  if (utf8) return "UTF-8";
+  std::string best;
+  double bestShare = -1.0;
+  for (const char* cp : kLegacyCodepages) {
+    Converter c(cp);
+    if (!c.ok()) continue;
+    Share total;
+    bool all = true;
+    for (std::string_view n : names) {
+      // ASCII names say nothing; names that happen to be valid UTF-8 are decoded too (two
+      // GBK characters often are: 战士 is D5 BD CA BF).
+      if (std::all_of(n.begin(), n.end(), [](char ch) { return u(ch) < 0x80; })) continue;
+      if (!c.convert(n)) {
+        all = false;
+        break;
+      }
+      const Share s = shareOf(n, cp);
+      total.common += s.common;
+      total.wide += s.wide;
+    }
+    if (!all) continue;
+    const double share = total.wide ? static_cast<double>(total.common) / static_cast<double>(total.wide) : 0.0;
+    if (share > bestShare) best = cp, bestShare = share;  // ties: the earlier code page
+  }
+  return best;
+}
+
+std::string nameAsUtf8(std::string_view stored, const std::string& codepage) {
+  // A legacy code page decodes every name it can, those that happen to be valid UTF-8 too.
+  if (!codepage.empty() && codepage != "UTF-8")
+    if (auto decoded = decodeCodepage(stored, codepage)) return *decoded;
+  if (isValidUtf8(stored)) return std::string(stored);
+  static const char* const kHex = "0123456789ABCDEF";
+  std::string out;
+  for (char ch : stored) {
+    const unsigned c = u(ch);
+    if (c < 0x80) {
+      out.push_back(ch);
+    } else {
+      out.push_back('%');
+      out.push_back(kHex[c >> 4]);
+      out.push_back(kHex[c & 15]);
+    }
+  }
+  return out;
+}
+
+}  // namespace marrow::formats

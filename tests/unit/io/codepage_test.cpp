@@ -1,0 +1,136 @@
+// Names in legacy code pages (formats/io/codepage.h): names of Korean, simplified and traditional
+// Chinese and Japanese clients, encoded here by the C library's iconv from UTF-8 (the reference),
+// are told apart and decoded; a pak of CP949 and of GBK names lists, finds and extracts them as
+// UTF-8 and keeps the stored bytes for lookups.
+#include "formats/io/codepage.h"
+
+#include <gtest/gtest.h>
+#include <iconv.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "formats/dragonnest/extract.h"
+#include "formats/dragonnest/pak.h"
+#include "formats/dragonnest/pak_archive.h"
+#include "tests/support/pak_builder.h"
+
+namespace marrow::formats {
+namespace {
+
+namespace dn = dragonnest;
+namespace fs = std::filesystem;
+
+// UTF-8 → `codepage`, by iconv.
+std::string encode(const std::string& utf8, const char* codepage) {
+  iconv_t cd = iconv_open(codepage, "UTF-8");
+  EXPECT_NE(cd, reinterpret_cast<iconv_t>(-1)) << codepage;
+  std::string out(utf8.size() * 4 + 4, '\0');
+  char* in = const_cast<char*>(utf8.data());
+  std::size_t inLeft = utf8.size(), outLeft = out.size();
+  char* to = out.data();
+  EXPECT_NE(iconv(cd, &in, &inLeft, &to, &outLeft), static_cast<std::size_t>(-1)) << utf8 << " in " << codepage;
+  iconv_close(cd);
+  out.resize(out.size() - outLeft);
+  return out;
+}
+
+struct Language {
+  const char* codepage;
+  std::vector<std::string> names;  // UTF-8, as a client of that language names its files
+};
+
+const Language kLanguages[] = {
+    {"CP949", {"전사", "궁수_활.dds", "마법사/지팡이.msh", "성직자_기본_갑옷.skn", "warrior_전투.ani"}},
+    {"GB18030", {"战士", "弓箭手_弓.dds", "魔法师/法杖.msh", "牧师_基本_盔甲.skn", "warrior_战斗.ani"}},
+    {"BIG5", {"戰士", "弓箭手_弓.dds", "魔法師/法杖.msh", "牧師_基本_盔甲.skn", "warrior_戰鬥.ani"}},
+    {"SHIFT_JIS", {"せんし", "アーチャー_ゆみ.dds", "まほうつかい/つえ.msh", "戦士_基本.skn", "warrior_たたかい.ani"}},
+};
+
+TEST(Codepage, EachClientsNamesAreToldApartAndDecoded) {
+  for (const Language& l : kLanguages) {
+    std::vector<std::string> stored;
+    for (const auto& n : l.names) stored.push_back(encode(n, l.codepage));
+    const std::vector<std::string_view> views(stored.begin(), stored.end());
+    EXPECT_EQ(detectCodepage(views), l.codepage);
+    for (std::size_t i = 0; i < stored.size(); ++i) {
+      EXPECT_EQ(nameAsUtf8(stored[i], l.codepage), l.names[i]);
+    }
+  }
+}
+
+TEST(Codepage, Utf8StaysAndWhatDecodesNowhereIsEscaped) {
+  const std::vector<std::string_view> ascii = {"resource/char/warrior.skn", "a.dds"};
+  EXPECT_EQ(detectCodepage(ascii), "UTF-8");
+  const std::vector<std::string_view> utf8 = {"전사.skn", "戰士.msh"};
+  EXPECT_EQ(detectCodepage(utf8), "UTF-8");
+  EXPECT_EQ(nameAsUtf8("전사.skn", "CP949"), "전사.skn");
+  // 0xFF is a lead byte in none of them, and no UTF-8.
+  const std::string junk = "bad\xFF\xFF\xFF.dds";
+  const std::vector<std::string_view> one = {junk};
+  EXPECT_EQ(detectCodepage(one), "");
+  EXPECT_EQ(nameAsUtf8(junk, ""), "bad%FF%FF%FF.dds");
+  EXPECT_EQ(nameAsUtf8(junk, "CP949"), "bad%FF%FF%FF.dds");
+  EXPECT_FALSE(decodeCodepage("a", "NO-SUCH-CODEPAGE"));
+  // Overlong forms and surrogates are not UTF-8.
+  EXPECT_FALSE(isValidUtf8("\xC0\xAF"));
+  EXPECT_FALSE(isValidUtf8("\xED\xA0\x80"));
+  EXPECT_FALSE(isValidUtf8("\xF5\x80\x80\x80"));
+  EXPECT_TRUE(isValidUtf8("\xF0\x9F\x98\x80"));
+}
+
+// A pak of a Korean and one of a Chinese client: names shown, found and extracted as UTF-8.
+TEST(Codepage, PakNamesAreShownFoundAndExtractedDecoded) {
+  const fs::path tmp = fs::temp_directory_path() / "marrow_codepage_pak";
+  fs::remove_all(tmp);
+  fs::create_directories(tmp);
+  struct Case {
+    const char* codepage;
+    std::string folder, file;  // UTF-8
+  };
+  for (const Case& c : {Case{"CP949", "전사", "전사_갑옷.skn"}, Case{"GB18030", "战士", "战士_盔甲.skn"}}) {
+    const std::string storedFolder = encode(c.folder, c.codepage), storedFile = encode(c.file, c.codepage);
+    const fs::path pakPath = tmp / (std::string(c.codepage) + ".pak");
+    {
+      std::ofstream out(pakPath, std::ios::binary);
+      const auto bytes = testing::PakBuilder()
+                             .addStored("\\resource\\" + storedFolder + "\\" + storedFile, "skin bytes")
+                             .addStored("\\resource\\readme.txt", "ascii")
+                             .bytes();
+      out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+    }
+    auto set = dn::PakSet::open({pakPath.string()});
+    ASSERT_TRUE(set.ok());
+    EXPECT_EQ(set->codepage(), c.codepage);
+    const auto paks = std::make_shared<const dn::PakSet>(*set);
+    const dn::PakArchive archive(paks);
+    // The tree shows decoded names; their paths still open the entry.
+    const auto top = archive.children("resource");
+    const auto folder = std::find_if(top.begin(), top.end(), [](const vfs::Node& n) { return n.container; });
+    ASSERT_NE(folder, top.end());
+    EXPECT_EQ(folder->name, c.folder);
+    const auto inside = archive.children(folder->path);
+    ASSERT_EQ(inside.size(), 1u);
+    EXPECT_EQ(inside[0].name, c.file);
+    auto bytes = archive.read(inside[0].path, {});
+    ASSERT_TRUE(bytes.ok());
+    EXPECT_EQ(bytes->size(), 10u);
+    // Searching by the decoded text finds it.
+    const auto found = archive.search(c.file.substr(0, c.file.find('_')), 10);
+    ASSERT_FALSE(found.empty());
+    EXPECT_EQ(found[0].name, c.file);
+    // Extraction writes UTF-8 names.
+    const fs::path target = tmp / (std::string(c.codepage) + "_out");
+    const auto report = dn::extractEntries(*set, dn::selectEntries(*set, {}), target);
+    EXPECT_EQ(report.written, 2u);
+    EXPECT_TRUE(fs::exists(target / "resource" / c.folder / c.file));
+  }
+  fs::remove_all(tmp);
+}
+
+}  // namespace
+}  // namespace marrow::formats
