@@ -19,6 +19,7 @@ void Player::setScene(std::shared_ptr<const formats::Scene> scene) {
   playing_ = false;
   cache_.reset();
   updateMismatch();
+  followClipLooping();
   dirty_ = true;
 }
 
@@ -29,7 +30,14 @@ void Player::setClip(int index) {
   playhead_ = 0.0;
   cache_.reset();
   updateMismatch();
+  followClipLooping();
   dirty_ = true;
+}
+
+void Player::followClipLooping() {
+  const formats::Clip* c = clip();
+  if (modeChosen_ || !c || !c->loops) return;
+  applyMode(*c->loops ? anim::PlayMode::Loop : anim::PlayMode::Once);
 }
 
 void Player::updateMismatch() {
@@ -77,6 +85,11 @@ void Player::stop() {
 }
 
 void Player::setMode(anim::PlayMode m) {
+  modeChosen_ = true;
+  applyMode(m);
+}
+
+void Player::applyMode(anim::PlayMode m) {
   if (m == mode_) return;
   const double t = time();
   mode_ = m;
@@ -152,6 +165,18 @@ int Player::frameCount() const {
 
 void Player::setFrame(int f) {
   setTime(std::clamp(f, 0, std::max(frameCount() - 1, 0)) / frameRate());
+}
+
+int sourceFrameIndex(int first, int last, int frame, int frames) {
+  if (frames <= 0) return first;
+  const double along = std::clamp(static_cast<double>(frame) / frames, 0.0, 1.0);
+  return first + static_cast<int>(std::lround(along * (last - first)));
+}
+
+int Player::fileFrameOf(int f) const {
+  const formats::Clip* c = clip();
+  if (!c || !c->sourceFrames) return f;
+  return sourceFrameIndex(c->sourceFrames->first, c->sourceFrames->last, f, frameCount() - 1);
 }
 
 void Player::stepFrames(int delta) {

@@ -29,7 +29,11 @@ class Player {
   void stop();  // pause and go back to the start
 
   anim::PlayMode mode() const { return mode_; }
+  // The user's choice of mode. Until there is one, a clip whose source says whether it loops
+  // (Clip::loops: a Warband action) sets the mode when it becomes current (Loop or Once); after
+  // it, for as long as this Player lives (the session), the mode is the user's.
   void setMode(anim::PlayMode m);
+  bool modeChosen() const { return modeChosen_; }
   double speed() const { return speed_; }
   void setSpeed(double s);  // clamped to 0.1–4
 
@@ -54,6 +58,11 @@ class Player {
   int frame() const;
   int frameCount() const;  // frames from 0 to the last, inclusive
   void setFrame(int frame);
+  // A frame of the current clip as its file numbers it: for a clip cut from another
+  // (Clip::sourceFrames) the source's frame index, the first frame `first` and the last `last`
+  // (counting down when cut backwards); any other clip's frames are its own.
+  int fileFrameOf(int frame) const;
+  int fileFrame() const { return fileFrameOf(frame()); }
   void stepFrames(int delta);  // pauses
 
   // The pose at the current time (evaluated when something changed). A clip made for another
@@ -78,7 +87,10 @@ class Player {
   anim::PlayMode mode_ = anim::PlayMode::Loop;
   double speed_ = 1.0;
   double playhead_ = 0.0;  // unwrapped for ping-pong, in [0, 2·duration)
+  bool modeChosen_ = false;
   void updateMismatch();
+  void applyMode(anim::PlayMode m);
+  void followClipLooping();
 
   std::string mismatch_;
   anim::Pose pose_;
@@ -87,6 +99,10 @@ class Player {
   bool stepped_ = false;
   double posedAt_ = -1.0;  // the sample time pose_ holds
 };
+
+// Frame `frame` of `frames` (the last frame's number) of a clip cut from frame index `first` to
+// `last` of its source: `first` + the share of the way, rounded, so that the ends meet exactly.
+int sourceFrameIndex(int first, int last, int frame, int frames);
 
 // The pose as text for a spreadsheet or a bug report: a header line, then per bone its name,
 // its parent's name ("" for a root), its local matrix and its model matrix, each 16 numbers in

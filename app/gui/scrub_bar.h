@@ -1,10 +1,12 @@
-// The timeline's scrub bar: a track of the clip's duration with frame ticks, key ticks of the
-// selected bone and the playhead; drag anywhere to seek (also while playing).
+// The timeline's scrub bar: a track of the clip's duration with frame ticks, frame numbers as
+// the file numbers them, key ticks of the selected bone and the playhead; drag anywhere to seek
+// (also while playing); a resting mouse names the frame (and key) under it.
 #pragma once
 
 #include <QColor>
 #include <QWidget>
 
+#include <optional>
 #include <vector>
 
 namespace marrow::app {
@@ -18,6 +20,14 @@ class ScrubBar : public QWidget {
   void setDuration(double seconds, double frameRate);
   void setTime(double seconds);  // ignored while dragging: the handle follows the cursor
   void setKeyTimes(std::vector<float> times);
+  // How the file numbers the clip's first and last frame (a clip cut from frames 1205 to 1240
+  // of an animation: 1205, 1240; backwards: 1240, 1205); by default 0 and the last frame.
+  void setFrameNumbers(int first, int last);
+  // The number of the frame nearest a time, as the file numbers it: what its label and a key
+  // tick there say.
+  int frameNumberAt(double seconds) const;
+  // What a resting mouse at a time is told: "frame N", "key at frame N" near a key tick.
+  QString toolTipAt(double seconds) const;
   const std::vector<float>& keyTimes() const { return keys_; }  // the ticks drawn, in seconds
   // Where the tick of a time is drawn, in the bar's pixels.
   double positionOf(double seconds) const { return xAt(seconds); }
@@ -25,7 +35,7 @@ class ScrubBar : public QWidget {
   bool dragging() const { return dragging_; }
   double time() const { return time_; }  // where the handle is, in seconds
   double handlePosition() const { return xAt(time_); }  // and in the bar's pixels
-  QSize sizeHint() const override { return {400, 34}; }
+  QSize sizeHint() const override;
 
  signals:
   void scrubbed(double seconds);
@@ -33,6 +43,7 @@ class ScrubBar : public QWidget {
   void dragFinished();
 
  protected:
+  bool event(QEvent* e) override;
   void paintEvent(QPaintEvent*) override;
   void changeEvent(QEvent* e) override;
   void mousePressEvent(QMouseEvent* e) override;
@@ -43,11 +54,16 @@ class ScrubBar : public QWidget {
   double timeAt(double x) const;
   void dragTo(double x);
   double xAt(double t) const;
+  int frames() const;  // the last frame's index at the clip's own rate
+  QFont labelFont() const;
+  void paintFrameNumbers(QPainter& p, double top);
 
   double duration_ = 0.0;
   double frameRate_ = 30.0;
   double time_ = 0.0;
   std::vector<float> keys_;
+  int firstNumber_ = 0;
+  std::optional<int> lastNumber_;  // unset: the last frame's index
   bool dragging_ = false;
 };
 

@@ -22,6 +22,7 @@
 #include <algorithm>
 
 #include "app/frame_output.h"
+#include "app/gui/clip_picker.h"
 #include "app/gui/scrub_bar.h"
 
 namespace marrow::app {
@@ -48,10 +49,10 @@ TimelineDock::TimelineDock(Player* player, QWidget* parent)
   auto* controls = new QHBoxLayout();
   rows->addLayout(controls);
 
-  clips_ = new QComboBox(body);
+  clips_ = new ClipPicker(body);
+  clips_->setObjectName(QStringLiteral("clips"));
   clips_->setMinimumContentsLength(16);
   clips_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
-  clips_->setToolTip(tr("Clip to play"));
   controls->addWidget(clips_);
 
   auto* first = transportButton(body, QStyle::SP_MediaSkipBackward, tr("First frame (Home)"));
@@ -102,6 +103,7 @@ TimelineDock::TimelineDock(Player* player, QWidget* parent)
   controls->addWidget(renderButton_);
 
   readout_ = new QLabel(body);
+  readout_->setObjectName(QStringLiteral("readout"));
   readout_->setMinimumWidth(220);
   readout_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   readout_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
@@ -124,8 +126,7 @@ TimelineDock::TimelineDock(Player* player, QWidget* parent)
   body->setSizePolicy(QSizePolicy::Preferred, QSizePolicy::Fixed);  // the viewport gets the height
   setWidget(body);
 
-  connect(clips_, &QComboBox::currentIndexChanged, this,
-          [this](int i) { setClip(clips_->itemData(i).toInt()); });
+  connect(clips_, &ClipPicker::clipPicked, this, &TimelineDock::setClip);
   connect(first, &QToolButton::clicked, this, &TimelineDock::firstFrame);
   connect(back, &QToolButton::clicked, this, &TimelineDock::stepBackward);
   connect(playButton_, &QToolButton::clicked, this, &TimelineDock::togglePlay);
@@ -168,15 +169,10 @@ void TimelineDock::setStepped(bool stepped) {
 
 void TimelineDock::sceneChanged() {
   setPlaying(false);
-  {
-    const QSignalBlocker block(clips_);
-    clips_->clear();
-    clips_->addItem(tr("(rest pose)"), -1);
-    if (const auto* s = player_->scene())
-      for (std::size_t i = 0; i < s->clips.size(); ++i)
-        clips_->addItem(QString::fromStdString(s->clips[i].name), static_cast<int>(i));
-    clips_->setCurrentIndex(player_->clipIndex() + 1);
-  }
+  const std::vector<formats::Clip> none;
+  const auto* s = player_->scene();
+  clips_->setClips(s ? s->clips : none);  // (both lvalues: the clips are not copied)
+  clips_->setCurrentClip(player_->clipIndex());
   selectedBone_ = -1;
   updateKeyTicks();
   refresh();
@@ -289,14 +285,22 @@ void TimelineDock::refresh() {
   playButton_->setEnabled(hasClip);
   scrub_->setEnabled(hasClip);
   scrub_->setDuration(player_->duration(), player_->frameRate());
+  // Frames numbered as the file numbers them (a cut clip: its source's indices).
+  scrub_->setFrameNumbers(player_->fileFrameOf(0), player_->fileFrameOf(player_->frameCount() - 1));
   scrub_->setTime(player_->time());  // left alone while a drag holds the handle
   if (hasClip) {
-    readout_->setText(QStringLiteral("%1 / %2 s   frame %3 / %4   %5 fps")
-                          .arg(player_->time(), 0, 'f', 3)
-                          .arg(player_->duration(), 0, 'f', 3)
-                          .arg(player_->frame())
-                          .arg(std::max(player_->frameCount() - 1, 0))
-                          .arg(player_->frameRate(), 0, 'g', 4));
+    QString text = QStringLiteral("%1 / %2 s   frame %3 / %4   %5 fps")
+                       .arg(player_->time(), 0, 'f', 3)
+                       .arg(player_->duration(), 0, 'f', 3)
+                       .arg(player_->frame())
+                       .arg(std::max(player_->frameCount() - 1, 0))
+                       .arg(player_->frameRate(), 0, 'g', 4);
+    // A clip cut from an animation: the frame as that animation's file numbers it.
+    if (const auto* c = player_->clip(); c->sourceFrames)
+      text += QStringLiteral("   %1 %2")
+                  .arg(c->group.empty() ? tr("source frame") : QString::fromStdString(c->group))
+                  .arg(player_->fileFrame());
+    readout_->setText(text);
   } else {
     readout_->setText(tr("rest pose"));
   }
@@ -340,11 +344,27 @@ void TimelineDock::refresh() {
     const QSignalBlocker blockStepped(stepped_);
     stepped_->setChecked(player_->stepped());
   }
-  const QSignalBlocker block(clips_);
-  clips_->setCurrentIndex(player_->clipIndex() + 1);
+  if (clips_->currentClip() != player_->clipIndex()) clips_->setCurrentClip(player_->clipIndex());
+  // A clip that says whether it loops sets the mode (Player::setMode) until the user picks one.
+  if (const int m = mode_->findData(static_cast<int>(player_->mode()));
+      m != mode_->currentIndex()) {
+    const QSignalBlocker blockMode(mode_);
+    mode_->setCurrentIndex(m);
+  }
+  const QString modeTip =
+      clip && clip->loops
+          ? (*clip->loops
+                 ? tr("What happens at the end of the clip; its source says it loops")
+                 : tr("What happens at the end of the clip; its source says it plays once"))
+          : tr("What happens at the end of the clip");
+  if (mode_->toolTip() != modeTip) mode_->setToolTip(modeTip);
 }
 
 QString TimelineDock::mismatchText() const { return mismatch_->text(); }
+
+QString TimelineDock::readoutText() const {
+  return readout_->text();
+}
 
 QString TimelineDock::bindingText() const {
   return binding_->text();

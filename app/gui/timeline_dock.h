@@ -18,6 +18,7 @@ class QToolButton;
 
 namespace marrow::app {
 
+class ClipPicker;
 class ScrubBar;
 
 class TimelineDock : public QDockWidget {
@@ -34,6 +35,9 @@ class TimelineDock : public QDockWidget {
   // What it says about the current clip's tracks and the skeleton's bones when they do not all
   // match ("18 of 20 tracks play; …"), or empty.
   QString bindingText() const;
+  // The time and frame readout ("0.167 / 1.000 s   frame 5 / 30   30 fps   anim_human 1205").
+  QString readoutText() const;
+  ClipPicker* clipPicker() const { return clips_; }
 
   // Stepped (the file's frame rate, frame by frame) or smooth playback: checkable, for menus.
   QAction* steppedAction() const { return stepped_; }
@@ -73,7 +77,7 @@ class TimelineDock : public QDockWidget {
   void changed();
 
   Player* player_;
-  QComboBox* clips_;
+  ClipPicker* clips_;
   QToolButton* playButton_;
   QComboBox* mode_;
   QDoubleSpinBox* speed_;
