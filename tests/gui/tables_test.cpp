@@ -226,7 +226,11 @@ class TablesTest : public QObject {
     w.show();
     QVERIFY(openAndWait(w, {skn}));
     QVERIFY(!w.tables()->isVisible());
-    QCOMPARE(w.document()->scene->clips.size(), std::size_t{0});
+    // The animation of its name beside it plays without being asked for (issue 16), and the
+    // Log says where it came from.
+    QCOMPARE(w.document()->scene->clips.size(), std::size_t{2});
+    QCOMPARE(w.document()->scene->clips[0].group, std::string("Character.ani"));
+    QVERIFY(marrow::testing::logText(w).contains(QStringLiteral("found beside it: Character.ani")));
     QVERIFY(!w.document()->scene->meshes.empty());
 
     // The dummy, with its bone, in the Scene dock.
