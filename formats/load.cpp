@@ -45,6 +45,16 @@ std::string libraryFile(const std::string& folder) {
   return {};
 }
 
+// The files directly in a folder that a format mounts as archives (Dragon Nest paks), sorted.
+std::vector<std::string> archivesIn(const std::string& folder) {
+  std::vector<std::string> out;
+  std::error_code ec;
+  for (const auto& e : std::filesystem::directory_iterator(folder, ec))
+    if (e.is_regular_file(ec) && archiveFormatFor(e.path().filename().string())) out.push_back(e.path().string());
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 }  // namespace
 
 Result<Gathered> gather(std::span<const std::string> addresses, const LoadOptions& options) {
@@ -65,8 +75,25 @@ Result<Gathered> gather(std::span<const std::string> addresses, const LoadOption
     if (onDisk(a.file) && std::filesystem::is_directory(a.file, ec)) {
       // A folder that is a library (a Warband module: it holds module.ini) is read as one;
       // MODULE::RECORD names its records.
+      const std::vector<std::string> archives = archivesIn(a.file);
+      std::error_code missing;
       if (const std::string library = libraryFile(a.file); !library.empty()) {
         a.file = library;
+      } else if (!archives.empty() &&
+                 (a.whole() || !std::filesystem::is_regular_file(std::filesystem::path(a.file) / a.inner, missing))) {
+        // A folder of archives that mount together (a Dragon Nest client's Resource*.pak): they
+        // are one file system, as if each had been given; FOLDER::path is an entry in them.
+        for (const std::string& file : archives) {
+          const FormatDescriptor* f = archiveFormatFor(file);
+          auto at = std::find_if(mounts.begin(), mounts.end(), [f](const auto& m) { return m.first == f; });
+          if (at == mounts.end()) at = mounts.insert(mounts.end(), {f, {}});
+          if (std::find(at->second.begin(), at->second.end(), file) == at->second.end()) {
+            at->second.push_back(file);
+            out.archiveFiles.push_back(file);
+          }
+        }
+        if (!a.whole()) entries.push_back(Address{archives.front(), a.inner});
+        continue;
       } else {  // a folder: browsed; FOLDER::file is that file
         if (std::find(folders.begin(), folders.end(), a.file) == folders.end()) folders.push_back(a.file);
         if (a.whole()) continue;
