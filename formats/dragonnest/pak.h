@@ -177,7 +177,8 @@ class PakSet {
 
   // Every path of the file system once, resolved (deleted ones only where no pak has a live
   // copy), sorted by normalised path.
-  std::vector<PakRef> resolvedEntries() const;
+  // Made once per set, on first use.
+  const std::vector<PakRef>& resolvedEntries() const;
 
   static Result<std::vector<std::byte>> read(const PakRef& ref, const Limits& limits = {});
   // A resolver for ReadContext::resolve: find(query), inflated; nothing when not found or not
@@ -193,6 +194,7 @@ class PakSet {
   std::string displayName(std::string_view stored) const;
 
  private:
+  std::vector<PakRef> resolveEntries() const;
   struct State;
   std::shared_ptr<const State> state_;
   std::string codepage_ = "UTF-8";

@@ -1,6 +1,7 @@
 // Several paks as one file system, in the client's search order (§2.4).
 #include <algorithm>
 #include <map>
+#include <mutex>
 
 #include "formats/dragonnest/pak.h"
 #include "formats/io/codepage.h"
@@ -17,6 +18,9 @@ struct PakSet::State {
     const PakEntry* entry;
   };
   std::vector<NameRef> byName;
+  // resolvedEntries(), made on first use (a filter's first keystroke), once, from any thread.
+  mutable std::once_flag resolvedOnce;
+  mutable std::vector<PakRef> resolved;
 };
 
 PakSet::PakSet() : state_(std::make_shared<State>()) {}
@@ -112,7 +116,12 @@ std::vector<PakSetNode> PakSet::children(std::string_view folder) const {
   return out;
 }
 
-std::vector<PakRef> PakSet::resolvedEntries() const {
+const std::vector<PakRef>& PakSet::resolvedEntries() const {
+  std::call_once(state_->resolvedOnce, [this] { state_->resolved = resolveEntries(); });
+  return state_->resolved;
+}
+
+std::vector<PakRef> PakSet::resolveEntries() const {
   std::vector<PakRef> all;
   for (const auto& pak : state_->paks)
     for (std::uint32_t i : pak->sorted()) {
