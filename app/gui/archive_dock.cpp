@@ -282,6 +282,9 @@ QTreeWidgetItem* ArchiveDock::nodeRow(int archive, const vfs::Node& node, bool f
   } else if (node.has(vfs::Node::Unreadable)) {
     row->setText(kName, tr("%1 (unreadable)").arg(name));
     for (int c = 0; c < kColumns; ++c) row->setForeground(c, QColor(Qt::darkRed));
+  } else if (node.has(vfs::Node::Unused)) {
+    row->setToolTip(kName, tr("%1: nothing in the module uses it (Properties lists users)").arg(row->toolTip(kName)));
+    greyOut(row, false);
   }
   if (node.container && !flat) {
     auto* placeholder = new QTreeWidgetItem(row, {tr("…")});

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cstdio>
 #include <filesystem>
+#include <cctype>
 #include <map>
 
 #include "formats/io/glob.h"
@@ -263,12 +264,34 @@ std::vector<RecordRef> BrfArchive::recordsAt(std::span<const std::string> paths)
   return out;
 }
 
+std::string BrfArchive::usageKey(Section kind, std::string_view name) {
+  std::string n(name);
+  if (kind == Section::Texture) {  // named with or without ".dds", in any case (§6)
+    for (char& c : n) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (n.size() > 4 && n.ends_with(".dds")) n.resize(n.size() - 4);
+  }
+  return std::string(kindName(kind)) + '\t' + n;
+}
+
+// The users of a record, or null when its library did not work them out.
+static const std::vector<std::string>* usersOf(const std::optional<BrfArchive::Library>& library,
+                                               const std::string& key) {
+  static const std::vector<std::string> none;
+  if (!library || !library->usageKnown) return nullptr;
+  const auto it = library->users.find(key);
+  return it == library->users.end() ? &none : &it->second;
+}
+
 Node BrfArchive::recordNode(const RecordRef& r) const {
   Node n;
   n.name = recordName(sources_[r.source], r.kind, r.index);
   n.path = pathOf(r);
   n.kind = kindName(r.kind);
   describe(n, sources_[r.source], r.kind, r.index);
+  if (const auto* users = usersOf(library_, usageKey(r.kind, n.name))) {
+    n.figures.push_back({"used_by", static_cast<std::uint64_t>(users->size()), false});
+    if (users->empty()) n.flags |= Node::Unused;
+  }
   return n;
 }
 
@@ -397,6 +420,10 @@ std::vector<std::pair<std::string, std::string>> BrfArchive::properties(std::str
   } else {
     const Node n = recordNode(*r);
     for (const Figure& f : n.figures) rows.emplace_back(f.key, vfs::figureText(f.value));
+  }
+  if (const auto* users = usersOf(library_, usageKey(r->kind, recordName(src, r->kind, r->index)))) {
+    if (users->empty()) rows.emplace_back("Used by", "nothing in " + library_->title);
+    for (const std::string& u : *users) rows.emplace_back("Used by", u);
   }
   return rows;
 }

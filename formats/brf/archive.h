@@ -7,6 +7,7 @@
 #pragma once
 
 #include <memory>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -26,7 +27,13 @@ class BrfArchive final : public vfs::Archive, public ModelArchive {
     std::string title;
     std::vector<std::string> openedFrom;
     std::vector<Action> actions;
+    // What uses each record, by usageKey(kind, name) (textures without ".dds", in lower case): the library's text files ("skins.txt") and
+    // other records ("mesh 'boots'"). Empty when usage was not worked out: then nothing is
+    // marked unused.
+    std::map<std::string, std::vector<std::string>> users;
+    bool usageKnown = false;
   };
+  static std::string usageKey(Section kind, std::string_view name);
   BrfArchive(std::vector<Source> sources, Library library);
 
   std::string title() const override;

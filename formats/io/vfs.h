@@ -46,6 +46,7 @@ struct Node {
     Deleted = 1,     // an entry the archive marks deleted (its name may remain)
     Overridden = 2,  // another archive of the set has the same path, and wins
     Unreadable = 4,  // its bytes cannot be read (outside the file, encrypted)
+    Unused = 8,      // a record nothing of its library uses (a Warband module's files and records)
   };
   std::string name;         // shown: a file or folder name, a record name
   std::string path;         // the archive's own path of the node

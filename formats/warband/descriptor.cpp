@@ -76,7 +76,8 @@ Result<ReadModule> readModule(const Input& in) {
 }
 
 std::shared_ptr<const vfs::Archive> archiveOf(wb::Module module) {
-  brf::BrfArchive::Library library{module.folders.name, {module.folders.moduleIni}, module.actions};
+  brf::BrfArchive::Library library{module.folders.name, {module.folders.moduleIni}, module.actions,
+                                   wb::moduleUsage(module), true};
   return std::make_shared<const brf::BrfArchive>(std::move(module.sources), std::move(library));
 }
 

@@ -1,12 +1,14 @@
 #include "formats/warband/module.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 #include <map>
 #include <set>
 #include <unordered_map>
 
 #include "formats/io/file.h"
+#include "formats/brf/archive.h"
 #include "formats/warband/actions.h"
 
 namespace marrow::formats::warband {
@@ -231,6 +233,66 @@ Result<Module> openModule(const ModuleFolders& folders, const Limits& limits, bo
   }
   m.diagnostics.append(checkModule(m));
   return m;
+}
+
+std::map<std::string, std::vector<std::string>> moduleUsage(const Module& m, std::size_t limit) {
+  std::map<std::string, std::vector<std::string>> users;
+  std::map<std::string, std::size_t> more;
+  const auto use = [&](brf::Section kind, const std::string& name, const std::string& by) {
+    auto& list = users[brf::BrfArchive::usageKey(kind, name)];
+    if (std::find(list.begin(), list.end(), by) != list.end()) return;
+    if (list.size() < limit) list.push_back(by);
+    else ++more[brf::BrfArchive::usageKey(kind, name)];
+  };
+  // Tokens of the text files, each with the first file that has it.
+  std::unordered_map<std::string, std::string> tokens;
+  for (const char* file : kUsageFiles) {
+    const std::string path = child(m.folders.module, file, false);
+    if (path.empty()) continue;
+    auto bytes = readFile(path, 256u << 20);
+    if (!bytes) continue;
+    const std::string_view text(reinterpret_cast<const char*>(bytes->data()), bytes->size());
+    for (std::size_t i = 0; i < text.size();) {
+      while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+      const std::size_t start = i;
+      while (i < text.size() && !std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+      if (i > start) tokens.emplace(std::string(text.substr(start, i - start)), fs::path(path).filename().string());
+    }
+  }
+  const auto named = [&](const std::string& name) -> const std::string* {
+    auto it = tokens.find(name);
+    if (it == tokens.end())
+      if (const auto lod = name.find(".lod"); lod != std::string::npos) it = tokens.find(name.substr(0, lod));
+    return it == tokens.end() ? nullptr : &it->second;
+  };
+  for (const brf::Source& src : m.sources) {
+    const brf::Document& d = *src.doc;
+    const bool core = src.note == "core";
+    for (brf::Section kind : {brf::Section::Mesh, brf::Section::Skeleton, brf::Section::Animation, brf::Section::Body})
+      for (std::size_t i = 0; i < brf::recordCount(d, kind); ++i) {
+        const std::string& name = brf::recordName(src, kind, i);
+        if (core) use(kind, name, "the game (a core file)");
+        else if (const std::string* file = named(name)) use(kind, name, *file);
+      }
+    for (const auto& mesh : d.meshes)
+      if (!mesh.material.empty()) use(brf::Section::Material, mesh.material, "mesh '" + mesh.name + "'");
+    for (const auto& mat : d.materials) {
+      const std::string by = "material '" + mat.name + "'";
+      if (core) use(brf::Section::Material, mat.name, "the game (a core file)");
+      if (!mat.shader.empty()) use(brf::Section::Shader, mat.shader, by);
+      for (const std::string* t : {&mat.diffuseA, &mat.diffuseB, &mat.bump, &mat.enviro})
+        if (!t->empty() && *t != "none") use(brf::Section::Texture, *t, by);
+      if (mat.spec && !mat.spec->empty() && *mat.spec != "none") use(brf::Section::Texture, *mat.spec, by);
+    }
+    if (core) {
+      for (std::size_t i = 0; i < d.shaders.size(); ++i)
+        use(brf::Section::Shader, brf::recordName(src, brf::Section::Shader, i), "the game (a core file)");
+      for (std::size_t i = 0; i < d.textures.size(); ++i)
+        use(brf::Section::Texture, brf::recordName(src, brf::Section::Texture, i), "the game (a core file)");
+    }
+  }
+  for (const auto& [key, n] : more) users[key].push_back("… " + std::to_string(n) + " more");
+  return users;
 }
 
 Diagnostics checkModule(const Module& m, std::size_t limit) {

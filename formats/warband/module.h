@@ -5,6 +5,7 @@
 // ordering problems, missing DDS files), naming both places.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <span>
 #include <string>
@@ -68,6 +69,17 @@ struct Module {
 // a module with no BRF at all is an error. Sources resolve textures in the module's Textures/,
 // then the install's.
 Result<Module> openModule(const ModuleFolders& folders, const Limits& limits, bool fetchTextures);
+
+// The module's text files that name records (warband_module.md §1): read for usage.
+inline constexpr const char* kUsageFiles[] = {"actions.txt",    "skins.txt",       "item_kinds1.txt",
+                                              "meshes.txt",     "scene_props.txt", "map_icons.txt",
+                                              "flora_kinds.txt", "particle_systems.txt"};
+
+// What uses each record of the module, by brf::BrfArchive::usageKey(kind, name): the text files
+// above that name it as a token (a mesh NAME.lodN is used where NAME is), the meshes that name a
+// material, the materials that name a shader or texture; the core files' records are the game's
+// own. At most `limit` users each, then "… N more".
+std::map<std::string, std::vector<std::string>> moduleUsage(const Module& module, std::size_t limit = 20);
 
 // What the module's files say of each other: a record defined again under the same name and
 // kind (the first wins), a mesh naming a material or a material naming a shader or texture that

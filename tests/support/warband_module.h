@@ -13,6 +13,7 @@
 //   ROOT/Textures/oim_bark_03.dds        (hidden by the module's)
 //   ROOT/Modules/Test Module/module.ini  the lines below
 //   ROOT/Modules/Test Module/actions.txt kActions
+//   ROOT/Modules/Test Module/skins.txt, Item_Kinds1.txt: name boot_nomad_a, skel_human, SkinA.hard_lthr_a
 //   ROOT/Modules/Test Module/Resource/Boots_A.BRF         wfas_boots_a        boot_nomad_a
 //   ROOT/Modules/Test Module/Resource/ani_walk_backward.brf wfas_ani_walk_backward
 //   ROOT/Modules/Test Module/Resource/flora.brf           wfas_oim_flora_materials
@@ -103,6 +104,9 @@ inline bool makeTestModule(const std::filesystem::path& root, const std::filesys
   };
   write(out.module / "module.ini", kTestModuleIni);
   write(out.module / "actions.txt", kTestActions);
+  // What the module's troops and items name (usage): the boots and a skeleton, an armour.
+  write(out.module / "skins.txt", "skins_begin 1\r\n man 0 skel_human boot_nomad_a man_body 0\r\n");
+  write(out.module / "Item_Kinds1.txt", "itemsfile version 3\r\n 1\r\n itm_armour Armour 1  SkinA.hard_lthr_a 0\r\n");
   // Not real DDS files: which folder a texture came from shows in its bytes.
   write(root / "Textures" / "oim_bark_02.dds", kInstallBark02);
   write(root / "Textures" / "oim_bark_03.dds", "the install's oim_bark_03, hidden by the module's");

@@ -235,6 +235,33 @@ TEST_F(ModuleTest, FindsAcrossTheModuleByNameAndKind) {
   EXPECT_TRUE(shown);
 }
 
+// Usage: what the module's text files name, what records name, the core files; the rest unused.
+TEST_F(ModuleTest, RecordsSayWhatUsesThem) {
+  const auto archive = load({m_.module.string()}).archives.archives().at(0);
+  const auto usage = [&](const std::string& kind, const std::string& name, const std::string& file = {}) {
+    for (const auto& n : archive->search(kind + ":" + name, 100)) {
+      if (n.name != name || (!file.empty() && archive->addressOf(n.path).file.find(file) == std::string::npos))
+        continue;
+      std::string users;
+      for (const auto& [label, text] : archive->properties(n.path))
+        if (label == "Used by") users += (users.empty() ? "" : "; ") + text;
+      return std::string(n.has(vfs::Node::Unused) ? "unused: " : "used: ") + users;
+    }
+    return std::string("not found");
+  };
+  EXPECT_EQ(usage("mesh", "boot_nomad_a"), "used: skins.txt");
+  EXPECT_EQ(usage("mesh", "SkinA.hard_lthr_a"), "used: Item_Kinds1.txt");
+  EXPECT_EQ(usage("mesh", "SkinA.light_leather_boots"), "unused: nothing in Test Module");
+  EXPECT_EQ(usage("skeleton", "skel_human", "skeletons.brf"), "used: skins.txt");
+  EXPECT_EQ(usage("skeleton", "skel_horse", "armour.brf"), "unused: nothing in Test Module");
+  EXPECT_EQ(usage("animation", "anim_human"), "used: actions.txt");
+  EXPECT_EQ(usage("animation", "man_walk"), "unused: nothing in Test Module");
+  EXPECT_EQ(usage("material", "oim_bark_03"), "unused: nothing in Test Module");
+  EXPECT_EQ(usage("texture", "oim_bark_03_bump.dds"), "used: material 'oim_bark_03'");
+  EXPECT_EQ(usage("shader", "def_shader"), "used: the game (a core file)");
+  EXPECT_EQ(usage("mesh", "pic_mb_warrior_1"), "used: the game (a core file)");
+}
+
 TEST_F(ModuleTest, WithoutAnInstallTheModuleReadsItsOwnFilesAndSaysWhatIsLeftOut) {
   const fs::path alone = root_ / "alone";
   fs::create_directories(alone);
