@@ -185,7 +185,10 @@ const FormatDescriptor& dragonNestFormat() {
       .id = "dragonnest",
       .name = "Dragon Nest",
       .notes = "paks opened by their index only (mapped), entries inflated on demand within their "
-          "declared size, several paks as one file system in the client's override order; MSH "
+          "declared size, several paks (or a client folder's) as one file system in the client's "
+          "override order, names in legacy code pages (CP949, GB18030, Big5, Shift-JIS) detected "
+          "and shown as UTF-8; a skin or mesh plays the `.ani` of its name and those of its folder "
+          "that fit its bones; MSH "
           "v10–v13 (bones, list and strip submeshes, bone palettes, colours, collision primitives, "
           "dummies), SKN v10/v11 (scrambled bodies, every parameter type), ANI v10/v11 (60 fps, "
           "list files), DNT tables (and legacy EXT, read); `marrow-cli pack` writes paks, and the "

@@ -138,8 +138,9 @@ const FormatDescriptor& warbandFormat() {
       .notes = "a module folder or its `module.ini`: every resource line's BRF from the module's "
                "`Resource/` and the install's `CommonRes/` in order, the core files first, "
                "textures from both `Textures/` folders, duplicates, missing references, ordering "
-               "problems and missing DDS files reported; `actions.txt` (Warband and M&B 1.011) "
-               "cuts the animations into one clip per action sequence",
+               "problems and missing DDS files reported, records the module's text files and other "
+               "records use marked; `actions.txt` (Warband and M&B 1.011) cuts the animations into "
+               "one clip per action sequence",
       .extensions = {},
       // Plain text files that other programs own: the desktop entry claims no type for them.
       .fileNames = {"module.ini", "actions.txt"},
