@@ -25,12 +25,12 @@ class BrfArchive final : public vfs::Archive, public ModelArchive {
   // actions that cut its animations into clips when records are picked.
   struct Library {
     std::string title;
-    std::vector<std::string> openedFrom;
-    std::vector<Action> actions;
+    std::vector<std::string> openedFrom{};
+    std::vector<Action> actions{};
     // What uses each record, by usageKey(kind, name) (textures without ".dds", in lower case): the library's text files ("skins.txt") and
     // other records ("mesh 'boots'"). Empty when usage was not worked out: then nothing is
     // marked unused.
-    std::map<std::string, std::vector<std::string>> users;
+    std::map<std::string, std::vector<std::string>> users{};
     bool usageKnown = false;
   };
   static std::string usageKey(Section kind, std::string_view name);
