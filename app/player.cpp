@@ -170,7 +170,7 @@ void Player::setFrame(int f) {
 int sourceFrameIndex(int first, int last, int frame, int frames) {
   if (frames <= 0) return first;
   const double along = std::clamp(static_cast<double>(frame) / frames, 0.0, 1.0);
-  return first + static_cast<int>(std::lround(along * (last - first)));
+  return first + static_cast<int>(std::lround(along * (static_cast<double>(last) - first)));
 }
 
 int Player::fileFrameOf(int f) const {

@@ -1,8 +1,11 @@
 #include "formats/load.h"
 
 #include <algorithm>
+#include <array>
 #include <filesystem>
+#include <fstream>
 #include <map>
+#include <span>
 
 #include "formats/format_table.h"
 #include "formats/io/file.h"
@@ -45,12 +48,21 @@ std::string libraryFile(const std::string& folder) {
   return {};
 }
 
-// The files directly in a folder that a format mounts as archives (Dragon Nest paks), sorted.
+// The files directly in a folder that a format mounts as archives and whose first bytes are that
+// format's (a Dragon Nest client's paks, not a Quake .pak beside them), sorted.
 std::vector<std::string> archivesIn(const std::string& folder) {
   std::vector<std::string> out;
   std::error_code ec;
-  for (const auto& e : std::filesystem::directory_iterator(folder, ec))
-    if (e.is_regular_file(ec) && archiveFormatFor(e.path().filename().string())) out.push_back(e.path().string());
+  for (const auto& e : std::filesystem::directory_iterator(folder, ec)) {
+    if (!e.is_regular_file(ec)) continue;
+    const FormatDescriptor* f = archiveFormatFor(e.path().filename().string());
+    if (!f) continue;
+    std::array<char, 64> head{};
+    std::ifstream in(e.path(), std::ios::binary);
+    in.read(head.data(), head.size());
+    const auto bytes = std::as_bytes(std::span(head.data(), static_cast<std::size_t>(in.gcount())));
+    if (f->recognise && f->recognise(bytes)) out.push_back(e.path().string());
+  }
   std::sort(out.begin(), out.end());
   return out;
 }

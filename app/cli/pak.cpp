@@ -20,7 +20,7 @@ namespace dn = formats::dragonnest;
 namespace {
 
 // Opens the paks; prints why and returns nothing when one cannot be opened. --encoding NAME
-// (an iconv code page: CP949, GB18030, BIG5, SHIFT_JIS, UTF-8) overrides the code page detected
+// (an iconv code page: CP949, GB18030, BIG5, CP932, UTF-8) overrides the code page detected
 // for the stored names.
 std::optional<dn::PakSet> openPaks(const std::vector<std::string>& paths, const Args& args) {
   auto set = dn::PakSet::open(paths);
@@ -30,7 +30,7 @@ std::optional<dn::PakSet> openPaks(const std::vector<std::string>& paths, const 
   }
   if (const std::string* encoding = args.option("--encoding")) {
     if (!formats::decodeCodepage("a", *encoding)) {
-      usageError(args.command, "--encoding '" + *encoding + "' is not a code page iconv knows (CP949, GB18030, BIG5, SHIFT_JIS, UTF-8)");
+      usageError(args.command, "--encoding '" + *encoding + "' is not a code page iconv knows (CP949, GB18030, BIG5, CP932, UTF-8)");
       return std::nullopt;
     }
     set->setCodepage(*encoding);

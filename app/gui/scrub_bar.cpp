@@ -141,13 +141,13 @@ void ScrubBar::paintFrameNumbers(QPainter& p, double top) {
   const int first = firstNumber_, last = lastNumber_.value_or(n);
   const QFontMetrics fm(p.font());
   const double width = this->width() - 2 * kMargin;
-  const int span = std::abs(last - first);
+  const double span = std::abs(static_cast<double>(last) - first);
   const double gap = std::max(fm.horizontalAdvance(QString::number(first)),
                               fm.horizontalAdvance(QString::number(last))) +
                      10;
   // Pixels per unit of the numbering, and the smallest round step (1 2 5 10 20 50 …) that
   // leaves room for a label.
-  const double perNumber = span > 0 ? width / span : width;
+  const double perNumber = span > 0.0 ? width / span : width;
   int step = 1;
   for (int magnitude = 1; magnitude <= 100000000 && step * perNumber < gap; magnitude *= 10)
     for (int base : {1, 2, 5})
@@ -159,19 +159,20 @@ void ScrubBar::paintFrameNumbers(QPainter& p, double top) {
     const double left = std::clamp(at - w / 2, 0.0, this->width() - w);
     p.drawText(QPointF(left, top + fm.ascent()), t);
   };
-  const auto xOf = [&](int number) {
-    const double along = span > 0 ? static_cast<double>(std::abs(number - first)) / span : 0.0;
+  const auto xOf = [&](std::int64_t number) {
+    const double along = span > 0.0 ? std::abs(static_cast<double>(number) - first) / span : 0.0;
     return kMargin + along * width;
   };
   label(first, xOf(first));
-  if (span == 0) return;
+  if (span == 0.0) return;
   label(last, xOf(last));
-  const int lo = std::min(first, last), hi = std::max(first, last);
-  const int above = static_cast<int>(std::floor(static_cast<double>(lo) / step)) + 1;
-  for (int v = above * step; v < hi; v += step) {
+  // 64-bit: a numbering near INT32_MAX must not wrap round.
+  const std::int64_t lo = std::min(first, last), hi = std::max(first, last);
+  const std::int64_t above = static_cast<std::int64_t>(std::floor(static_cast<double>(lo) / step)) + 1;
+  for (std::int64_t v = above * step; v < hi; v += step) {
     const double x = xOf(v);
     if (std::abs(x - xOf(first)) < gap || std::abs(x - xOf(last)) < gap) continue;
-    label(v, x);
+    label(static_cast<int>(v), x);
   }
 }
 

@@ -69,7 +69,7 @@ std::vector<FoundFile> animationsBeside(const ReadContext& ctx, const Scene& mod
   const std::string own = baseName(ctx.name);
   const std::string stem = lower(own.substr(0, own.rfind('.')));
   std::set<std::string> needed;
-  for (const Bone& b : model.skeleton.bones) needed.insert(b.name);
+  for (const Bone& b : model.skeleton.bones) needed.insert(lower(b.name));  // §1: any case
   std::vector<std::string> candidates;
   std::string sameName;
   if (ctx.siblings)
@@ -97,7 +97,7 @@ std::vector<FoundFile> animationsBeside(const ReadContext& ctx, const Scene& mod
     auto ani = dn::parseAni(*bytes, aniCtx);
     if (!ani) continue;  // a damaged neighbour is not this model's business
     std::set<std::string> has;
-    for (const auto& b : ani->bones) has.insert(b.name);
+    for (const auto& b : ani->bones) has.insert(lower(b.name));
     const bool covers = std::includes(has.begin(), has.end(), needed.begin(), needed.end());
     if (!covers && name != sameName) continue;
     if (!covers) {

@@ -55,7 +55,7 @@ Share shareOf(std::string_view s, std::string_view codepage) {
       ++i;
       continue;
     }
-    if (codepage == "SHIFT_JIS" && lead >= 0xA1 && lead <= 0xDF) {  // half-width katakana
+    if (codepage == "CP932" && lead >= 0xA1 && lead <= 0xDF) {  // half-width katakana
       ++share.wide, ++share.common, ++i;
       continue;
     }
@@ -65,7 +65,7 @@ Share shareOf(std::string_view s, std::string_view codepage) {
     if (codepage == "CP949") common = lead >= 0xB0 && lead <= 0xC8 && trail >= 0xA1;  // KS X 1001 Hangul
     else if (codepage == "GB18030") common = lead >= 0xB0 && lead <= 0xD7 && trail >= 0xA1;  // GB2312 level 1
     else if (codepage == "BIG5") common = lead >= 0xA4 && lead <= 0xC6;  // Big5 frequent characters
-    else if (codepage == "SHIFT_JIS")
+    else if (codepage == "CP932")
       common = lead == 0x82 || lead == 0x83 || (lead >= 0x88 && lead <= 0x98);  // kana, level-1 kanji
     share.common += common;
     // GB18030's four-byte sequences: digit second byte.

@@ -13,8 +13,9 @@ namespace marrow::formats {
 
 // "UTF-8" and the legacy code pages Marrow tells apart, in the order ties are broken: iconv's
 // names. CP949 is Korean (a superset of EUC-KR), GB18030 simplified Chinese (a superset of GBK
-// and GB2312), BIG5 traditional Chinese, SHIFT_JIS Japanese.
-inline constexpr const char* kLegacyCodepages[] = {"CP949", "GB18030", "BIG5", "SHIFT_JIS"};
+// and GB2312), BIG5 traditional Chinese, CP932 Japanese (Windows' Shift-JIS: glibc's SHIFT_JIS
+// reads 0x5C as ¥ and would turn every backslash of a path into one).
+inline constexpr const char* kLegacyCodepages[] = {"CP949", "GB18030", "BIG5", "CP932"};
 
 bool isValidUtf8(std::string_view text);
 

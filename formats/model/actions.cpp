@@ -11,7 +11,12 @@ namespace marrow::formats {
 
 namespace {
 
-std::int32_t indexOf(float time, float fps) { return static_cast<std::int32_t>(std::lround(time * fps)); }
+// The frame index of a key time, clamped to ±(kMaxFrameIndex + 1).
+std::int32_t indexOf(float time, float fps) {
+  const double i = std::round(static_cast<double>(time) * fps);
+  constexpr double bound = static_cast<double>(kMaxFrameIndex) + 1.0;
+  return static_cast<std::int32_t>(std::isfinite(i) ? std::clamp(i, -bound, bound) : 0.0);
+}
 
 glm::vec3 blend(const glm::vec3& a, const glm::vec3& b, float u) { return glm::mix(a, b, u); }
 glm::quat blend(const glm::quat& a, glm::quat b, float u) {
@@ -72,9 +77,12 @@ std::vector<std::int32_t> keyIndices(const Clip& clip) {
 }  // namespace
 
 Clip cutClip(const Clip& source, std::int32_t begin, std::int32_t end, float duration, std::string name) {
-  const float fps = source.frameRate > 0.0f ? source.frameRate : 30.0f;
-  const std::int32_t frames = std::abs(end - begin);
-  if (!(duration > 0.0f) || !std::isfinite(duration)) duration = static_cast<float>(frames) / fps;
+  const float fps = source.frameRate > 0.0f && std::isfinite(source.frameRate) ? source.frameRate : 30.0f;
+  begin = std::clamp(begin, -kMaxFrameIndex, kMaxFrameIndex);
+  end = std::clamp(end, -kMaxFrameIndex, kMaxFrameIndex);
+  const std::int32_t frames = std::abs(end - begin);  // at most 2^25
+  // No duration, or one too short to play (a millisecond): the frames at the source's rate.
+  if (!(duration >= 1e-3f) || !std::isfinite(duration)) duration = static_cast<float>(frames) / fps;
   Clip out;
   out.name = std::move(name);
   out.duration = duration;

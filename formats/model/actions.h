@@ -12,6 +12,9 @@ namespace marrow::formats {
 
 // Sequences whose keys lie further apart than this are separate motions (OpenBRF's auto-split).
 inline constexpr std::int32_t kSplitGap = 11;
+// Frame indices beyond this (either sign) are refused by readers and clamped here: float times
+// hold whole frames exactly only up to 2^24, and differences of indices stay within int32.
+inline constexpr std::int32_t kMaxFrameIndex = 1 << 24;
 // arf_cyclic: the sequence loops.
 inline constexpr std::uint32_t kActionCyclic = 0x10000000u;
 

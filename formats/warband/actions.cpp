@@ -1,7 +1,10 @@
 #include "formats/warband/actions.h"
 
+#include "formats/model/actions.h"
+
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <string>
 #include <string_view>
 
@@ -103,9 +106,10 @@ class Reader {
         if (!number(q.tokens[0], s.duration) || s.duration < 0.0f)
           return fail(q.offset, q.number, qf + " duration", "is '" + std::string(q.tokens[0]) + "', not a duration in seconds");
         s.animation = std::string(q.tokens[1]);
-        if (!integer(q.tokens[2], begin) || !integer(q.tokens[3], end) || begin < INT32_MIN || begin > INT32_MAX ||
-            end < INT32_MIN || end > INT32_MAX)
-          return fail(q.offset, q.number, qf + " frames", "begin and end are not frame indices");
+        if (!integer(q.tokens[2], begin) || !integer(q.tokens[3], end) || std::abs(begin) > kMaxFrameIndex ||
+            std::abs(end) > kMaxFrameIndex)
+          return fail(q.offset, q.number, qf + " frames",
+                      "begin and end are not frame indices within ±" + std::to_string(kMaxFrameIndex));
         if (!integer(q.tokens[4], sflags) || !integer(q.tokens[5], pack))
           return fail(q.offset, q.number, qf + " flags", "is not a whole number");
         if (!number(q.tokens[6], s.offset.x) || !number(q.tokens[7], s.offset.y) || !number(q.tokens[8], s.offset.z) ||

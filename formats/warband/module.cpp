@@ -268,7 +268,8 @@ std::map<std::string, std::vector<std::string>> moduleUsage(const Module& m, std
   for (const brf::Source& src : m.sources) {
     const brf::Document& d = *src.doc;
     const bool core = src.note == "core";
-    for (brf::Section kind : {brf::Section::Mesh, brf::Section::Skeleton, brf::Section::Animation, brf::Section::Body})
+    for (brf::Section kind : {brf::Section::Mesh, brf::Section::Skeleton, brf::Section::Animation, brf::Section::Body,
+                              brf::Section::Material})
       for (std::size_t i = 0; i < brf::recordCount(d, kind); ++i) {
         const std::string& name = brf::recordName(src, kind, i);
         if (core) use(kind, name, "the game (a core file)");

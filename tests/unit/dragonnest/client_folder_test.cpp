@@ -37,6 +37,10 @@ TEST(ClientFolder, EveryPakMountsAsOneFileSystemInTheClientsOrder) {
   write(client / "Resource01.pak", testing::PakBuilder().add("resource/char/warrior/Character.ani", files.ani).bytes());
   write(client / "00Resource.pak", testing::PakBuilder().add("resource/etc/version.txt", "from 00Resource").bytes());
   write(client / "DragonNest.exe", std::vector<std::byte>(16, std::byte{0x4D}));  // not an archive
+  // A Quake pak of the same extension: not the client's, left alone.
+  write(client / "quake.pak", {std::byte{'P'}, std::byte{'A'}, std::byte{'C'}, std::byte{'K'}, std::byte{12},
+                               std::byte{0}, std::byte{0}, std::byte{0}, std::byte{0}, std::byte{0}, std::byte{0},
+                               std::byte{0}});
 
   auto whole = load(std::vector<std::string>{client.string()});
   ASSERT_TRUE(whole.ok()) << whole.error().describe();

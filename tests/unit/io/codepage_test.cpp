@@ -48,7 +48,7 @@ const Language kLanguages[] = {
     {"CP949", {"전사", "궁수_활.dds", "마법사/지팡이.msh", "성직자_기본_갑옷.skn", "warrior_전투.ani"}},
     {"GB18030", {"战士", "弓箭手_弓.dds", "魔法师/法杖.msh", "牧师_基本_盔甲.skn", "warrior_战斗.ani"}},
     {"BIG5", {"戰士", "弓箭手_弓.dds", "魔法師/法杖.msh", "牧師_基本_盔甲.skn", "warrior_戰鬥.ani"}},
-    {"SHIFT_JIS", {"せんし", "アーチャー_ゆみ.dds", "まほうつかい/つえ.msh", "戦士_基本.skn", "warrior_たたかい.ani"}},
+    {"CP932", {"せんし", "アーチャー_ゆみ.dds", "まほうつかい/つえ.msh", "戦士_基本.skn", "warrior_たたかい.ani"}},
 };
 
 TEST(Codepage, EachClientsNamesAreToldApartAndDecoded) {

@@ -126,6 +126,9 @@ TEST(WarbandActions, DamagedTextIsAnErrorNamingTheLineAndItsOffset) {
       {"1\n a 0 0  1\n  nan anim 0 1 0 0 0 0 0 0\n", "duration", 12},
       {"1\n a 0 0  1\n  -1.0 anim 0 1 0 0 0 0 0 0\n", "duration", 12},
       {"1\n a 0 0  1\n  1.0 anim 0 4294967296 0 0 0 0 0 0\n", "frames", 12},
+      // Past 2^24 float times cannot hold whole frames (and index arithmetic would overflow).
+      {"1\n a 0 0  1\n  1.0 anim 2147483600 2147483647 0 0 0 0 0 0\n", "frames", 12},
+      {"1\n a 0 0  1\n  1.0 anim 0 -16777217 0 0 0 0 0 0\n", "frames", 12},
       {"1\n a 0 0  1\n  1.0 anim 0 1 x 0 0 0 0 0\n", "flags", 12},
       {"1\n a 0 0  1\n  1.0 anim 0 1 0 0 0 inf 0 0\n", "sequence 0", 12},
   };
@@ -212,8 +215,16 @@ TEST(ActionCut, PlaysTheRangeOverTheDurationForwardsAndBackwards) {
   const Clip still = cutClip(whole, 20, 20, 1.0f, "still");
   ASSERT_EQ(still.tracks[0].rotation.size(), 1u);
   EXPECT_NEAR(angleAt(still, 0.7f), 20.0f, 1e-3f);
-  // No duration: the frames at the source's rate.
+  // No duration, or one too short to play: the frames at the source's rate.
   EXPECT_NEAR(cutClip(whole, 0, 30, 0.0f, "rate").duration, 1.0f, 1e-6f);
+  const Clip tiny = cutClip(whole, 0, 30, 1e-39f, "tiny");
+  EXPECT_NEAR(tiny.duration, 1.0f, 1e-6f);
+  EXPECT_EQ(tiny.frameRate, 30.0f);
+  // Indices past the bound are clamped, not overflowed.
+  const Clip far = cutClip(whole, -2147483647, 2147483647, 1.0f, "far");
+  EXPECT_EQ(far.sourceFrames->first, -kMaxFrameIndex);
+  EXPECT_EQ(far.sourceFrames->last, kMaxFrameIndex);
+  EXPECT_TRUE(std::isfinite(far.frameRate));
   // Past the keys: the last pose held.
   EXPECT_NEAR(angleAt(cutClip(whole, 40, 60, 1.0f, "past"), 1.0f), 40.0f, 1e-3f);
 }
