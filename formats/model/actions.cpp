@@ -110,6 +110,23 @@ void cutClips(Scene& scene) {
     if (scene.clips[c].frameIndexed) byName.emplace(scene.clips[c].name, c);
   }
   std::vector<Clip> made;
+  std::uint64_t keys = 0;
+  bool full = false;
+  // Adds a cut clip while the key budget lasts.
+  const auto keep = [&](Clip c) {
+    if (full) return false;
+    const std::uint64_t n = c.keyCount();
+    if (keys + n > kMaxCutKeys) {
+      full = true;
+      scene.diagnostics.warn("", "actions", kNoOffset,
+                             "the clips cut so far hold " + std::to_string(keys) + " keys; the rest (from '" + c.name +
+                                 "' on) are not made: more than " + std::to_string(kMaxCutKeys) + " keys in all");
+      return false;
+    }
+    keys += n;
+    made.push_back(std::move(c));
+    return true;
+  };
   if (!scene.actions.empty()) {
     std::size_t cut = 0, missing = 0;
     std::set<std::string> missingNames;
@@ -125,12 +142,13 @@ void cutClips(Scene& scene) {
         }
         std::string name = a.sequences.size() == 1 ? a.name : a.name + ":" + std::to_string(k + 1);
         if (names.count(name)) name += " (action)";
+        if (full) continue;
         Clip c = cutClip(scene.clips[it->second], s.begin, s.end, s.duration, name);
         c.loops = (s.flags & kActionCyclic) != 0;
         c.group = s.animation;
-        s.clip = c.name;
-        names.insert(c.name);
-        made.push_back(std::move(c));
+        if (!keep(std::move(c))) continue;
+        s.clip = name;
+        names.insert(name);
         ++cut;
       }
     if (missing) {
@@ -154,10 +172,10 @@ void cutClips(Scene& scene) {
       for (const auto& [first, last] : spans) {
         std::string name = animation + ":" + std::to_string(first) + "-" + std::to_string(last);
         if (names.count(name)) continue;
+        if (full) break;
         Clip part = cutClip(whole, first, last, 0.0f, name);
         part.group = animation;
-        names.insert(part.name);
-        made.push_back(std::move(part));
+        if (keep(std::move(part))) names.insert(name);
       }
     }
   }

@@ -15,6 +15,9 @@ inline constexpr std::int32_t kSplitGap = 11;
 // Frame indices beyond this (either sign) are refused by readers and clamped here: float times
 // hold whole frames exactly only up to 2^24, and differences of indices stay within int32.
 inline constexpr std::int32_t kMaxFrameIndex = 1 << 24;
+// All the clips cutClips makes hold at most this many keys together (an actions.txt of 65,536
+// sequences each over the whole of a long animation would otherwise copy it 65,536 times).
+inline constexpr std::uint64_t kMaxCutKeys = 1ull << 23;
 // arf_cyclic: the sequence loops.
 inline constexpr std::uint32_t kActionCyclic = 0x10000000u;
 
@@ -29,7 +32,8 @@ Clip cutClip(const Clip& source, std::int32_t begin, std::int32_t end, float dur
 // the scene (named ACTION, or ACTION:k for the k-th of several sequences; "ACTION (action)"
 // when a clip has that name already), filling ActionSequence::clip; without actions, the
 // motions of each frame-indexed clip split at gaps (ANIM:FIRST-LAST) when there are several.
-// The whole clips stay. What could not be cut is said in scene.diagnostics.
+// The whole clips stay. What could not be cut (an animation not open; keys past kMaxCutKeys) is
+// said in scene.diagnostics.
 void cutClips(Scene& scene);
 
 }  // namespace marrow::formats

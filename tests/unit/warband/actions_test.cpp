@@ -266,6 +266,27 @@ TEST(ActionCut, ActionsNameTheirClipsAndGapsSplitWithoutThem) {
   EXPECT_EQ(acted.clips.size(), 3u);
 }
 
+TEST(ActionCut, CuttingStopsAtAKeyBudgetWithAWord) {
+  Scene s;
+  std::vector<int> indices;
+  for (int i = 0; i <= 1000; ++i) indices.push_back(i);
+  s.clips.push_back(ramp(indices, [](int i) { return static_cast<float>(i % 90); }));
+  // 2 channels × ~1001 keys per cut: the budget of 2^23 keys lasts about 4,190 cuts.
+  Action greedy{"greedy", 0, 0, {}};
+  for (int k = 0; k < 6000; ++k) greedy.sequences.push_back({1.0f, "ramp", 0, 1000, 0, 0, {}, 0.0f, {}});
+  s.actions = {greedy};
+  cutClips(s);
+  std::uint64_t keys = 0;
+  for (std::size_t c = 1; c < s.clips.size(); ++c) keys += s.clips[c].keyCount();
+  EXPECT_LE(keys, kMaxCutKeys);
+  EXPECT_GT(s.clips.size(), 4000u);
+  EXPECT_LT(s.clips.size(), 6001u);
+  EXPECT_EQ(s.actions[0].sequences.back().clip, "");
+  bool said = false;
+  for (const auto& d : s.diagnostics.items) said |= d.message.find("keys in all") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
 // The real module's actions on real animations: each action's clip at its start and end poses
 // as the whole animation does at the begin and end frame indices.
 TEST(ActionCut, RealActionsOnRealAnimationsPoseAsTheAnimationAtTheirFrames) {
