@@ -492,8 +492,11 @@ void readClip(In& in, Clip& c) {
   skeleton = in.str("skeleton");
   frameIndexed = in.boolean("frame indexed");
   const bool span = in.boolean("source frames");
+  const std::size_t at = in.r_.offset();
   const std::int32_t first = in.i32("first source frame"), last = in.i32("last source frame");
   if (span) sourceFrames = Clip::FrameSpan{first, last};
+  // One spelling of each scene: without a span its frames are written 0.
+  else if (first != 0 || last != 0) in.r_.failAt(at, "source frames", "are given for a clip without a span");
   const std::uint8_t looping = in.enumeration<std::uint8_t>("loops", 2);
   if (looping) loops = looping == 2;
   group = in.str("group");
