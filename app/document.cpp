@@ -259,6 +259,8 @@ formats::Result<Document> loadDocument(const QStringList& paths, Textures textur
 
 formats::Result<Document> loadDocument(const QStringList& paths, const LoadOptions& options) {
   formats::LoadOptions o = loadOptions(options.textures);
+  o.codepage = options.codepage;
+  o.partial = options.partial;
   if (importsInChild(options.assimp))
     o.readElsewhere = [&options](const std::string& address, const std::vector<std::string>& archives) {
       QStringList args{QString::fromStdString(address)};

@@ -58,6 +58,11 @@ struct LoadOptions {
   std::function<bool()> cancelled;
   // An import process that has not finished by then is killed and the load fails.
   int importTimeoutMs = 10 * 60 * 1000;
+  // The code page of names in archives and legacy files (formats::LoadOptions::codepage); empty:
+  // detected.
+  std::string codepage{};
+  // Damaged files give what was read before the damage (formats::LoadOptions::partial).
+  bool partial = false;
 };
 
 formats::Result<Document> loadDocument(const QStringList& paths, Textures textures = Textures::Decode);

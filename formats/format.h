@@ -22,6 +22,13 @@ namespace marrow::formats {
 
 // ---- reading ----
 
+// How archives are mounted.
+struct MountOptions {
+  // The code page of the names stored in the archives (formats/io/codepage.h), as the user set
+  // it (`--encoding`); empty: detected.
+  std::string codepage{};
+};
+
 // One file to read, with its context (name, limits, a resolver beside it).
 struct Input {
   std::vector<std::byte> bytes;
@@ -129,8 +136,12 @@ struct FormatDescriptor {
   Result<GroupRead> (*readGroup)(std::vector<Input> inputs) = nullptr;
   // Inputs of this format that hold others (FILE::INNER addresses their entries), mounted as
   // one archive: Dragon Nest paks. Null: the format's files are read, not mounted.
-  Result<std::shared_ptr<const vfs::Archive>> (*mount)(std::span<const std::string> paths) = nullptr;
+  Result<std::shared_ptr<const vfs::Archive>> (*mount)(std::span<const std::string> paths,
+                                                       const MountOptions& options) = nullptr;
   std::vector<std::string_view> archiveExtensions{};  // the extensions mount takes ("pak")
+  // Extensions of files that hold animations only: they play on a model rather than make one
+  // (the viewer offers "Play on the Open Model" for them).
+  std::vector<std::string_view> animationExtensions{};
   // FILE::RECORD names records of the format's files, which readGroup then reads (BRF).
   bool hasRecords = false;
   // In a folder, the files of this format that are models of their own, or groups of files

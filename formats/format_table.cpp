@@ -1,5 +1,6 @@
 // The format table: one line per format folder, in the order detection tries them.
 #include "formats/format_table.h"
+#include "formats/io/vfs.h"
 
 #include <algorithm>
 
@@ -25,11 +26,7 @@ std::span<const FormatDescriptor* const> formatTable() {
 
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
+std::string lower(std::string_view s) { return vfs::lowerAscii(s); }
 
 }  // namespace
 
@@ -61,6 +58,14 @@ const FormatDescriptor* archiveFormatFor(std::string_view fileName) {
                         f->archiveExtensions.end())
       return f;
   return nullptr;
+}
+
+bool holdsAnimationsOnly(std::string_view fileName) {
+  const std::string ext = lower(extensionOf(fileName));
+  for (const FormatDescriptor* f : formatTable())
+    if (std::find(f->animationExtensions.begin(), f->animationExtensions.end(), ext) != f->animationExtensions.end())
+      return true;
+  return false;
 }
 
 std::optional<std::string> libraryOf(const std::string& path) {

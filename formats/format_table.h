@@ -21,6 +21,8 @@ const FormatDescriptor* detect(std::span<const std::byte> head, std::string_view
 const FormatDescriptor* formatById(std::string_view id);
 // The format whose `mount` takes files of this name (a Dragon Nest .pak), or null.
 const FormatDescriptor* archiveFormatFor(std::string_view fileName);
+// Whether a file of that name holds animations only (FormatDescriptor::animationExtensions).
+bool holdsAnimationsOnly(std::string_view fileName);
 
 // The folder of the library a file belongs to, as the first format that knows says (the Warband
 // module of a BRF in its Resource/ folder), or nothing: File › Open Module of This File.

@@ -38,8 +38,7 @@ std::string libraryFile(const std::string& folder) {
   for (const auto& e : std::filesystem::directory_iterator(folder, ec)) {
     if (!e.is_regular_file(ec)) continue;
     const std::string name = e.path().filename().string();
-    std::string lowered = name;
-    for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string lowered = vfs::lowerAscii(name);
     const FormatDescriptor* f = detect({}, name);
     if (f && f->libraryOf && std::find(f->fileNames.begin(), f->fileNames.end(), lowered) != f->fileNames.end() &&
         f->libraryOf(e.path().string()))
@@ -146,6 +145,8 @@ Result<Gathered> gather(std::span<const std::string> addresses, const LoadOption
       return names;
     };
     in.ctx.fetchTextures = options.fetchTextures;
+    in.ctx.codepage = options.codepage;
+    in.ctx.partial = options.partial;
     if (!a.whole()) in.records.push_back(a.inner);
     if (onDisk(a.file)) in.diskPath = a.file;
     out.inputs.push_back(std::move(in));
@@ -157,7 +158,7 @@ Result<Gathered> gather(std::span<const std::string> addresses, const LoadOption
   std::map<std::string, std::shared_ptr<const vfs::Archive>> archiveOf;
   for (const std::string& folder : folders) out.archives.mount(std::make_shared<const vfs::FolderArchive>(folder));
   for (const auto& [format, paths] : mounts) {
-    auto archive = format->mount(paths);
+    auto archive = format->mount(paths, MountOptions{options.codepage});
     if (!archive) return archive.error();
     for (const std::string& p : paths) archiveOf[p] = *archive;
     out.archives.mount(std::move(archive).value());
@@ -200,6 +201,8 @@ Result<Gathered> gather(std::span<const std::string> addresses, const LoadOption
       return paths;
     };
     in.ctx.fetchTextures = options.fetchTextures;
+    in.ctx.codepage = options.codepage.empty() ? archive->codepage() : options.codepage;
+    in.ctx.partial = options.partial;
     out.inputs.push_back(std::move(in));
     out.addresses.push_back(a.lookup() ? a.str() : a.file + std::string(kAddressSeparator) + a.inner);
   }

@@ -24,6 +24,11 @@ struct LoadOptions {
   // Whether readers fetch the image files materials name (ReadContext::fetchTextures).
   bool fetchTextures = true;
   Limits limits;
+  // The code page of names in archives and in the files read (ReadContext::codepage), as the
+  // user set it (`--encoding`); empty: detected.
+  std::string codepage{};
+  // Damaged files give what was read before the damage (ReadContext::partial).
+  bool partial = false;
   // Reads the bytes of a file that is not on disk (a program's built-in resource, ":/…");
   // unset, or nothing returned: the disk.
   std::function<std::optional<Result<std::vector<std::byte>>>(const std::string& path)> readOther;

@@ -7,6 +7,7 @@
 // a terminal sees one progress line, a pipe one line per model; a summary follows, and the exit
 // status is 1 when any model failed.
 #include "app/cli/batch.h"
+#include "app/cli/common.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -304,8 +305,10 @@ int runBatchConvert(const Args& args) {
     jobs.push_back({input, {input}, withoutExtension(plainRelative(fs::path(input).filename()))});
   }
 
+  const auto encoding = encodingOption(args);
+  if (!encoding) return 2;
   for (const auto& [format, files] : mounts) {
-    auto archive = format->mount(files);
+    auto archive = format->mount(files, formats::MountOptions{*encoding});
     if (!archive) {
       failedInputs.emplace_back(files.front(), archive.error().describe());
       continue;
@@ -371,9 +374,10 @@ int runBatchConvert(const Args& args) {
 
   // Options every child gets.
   std::vector<std::string> passOn;
-  for (const char* o : {"--version", "--clip", "--material"})
+  for (const char* o : {"--version", "--clip", "--material", "--encoding"})
     if (const std::string* v = args.option(o)) passOn.insert(passOn.end(), {o, *v});
   if (args.has("--xml")) passOn.push_back("--xml");
+  if (args.has("--partial")) passOn.push_back("--partial");
 
   const std::string exe = selfExe();
   const bool tty = isatty(STDERR_FILENO) && !args.has("--json");

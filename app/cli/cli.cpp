@@ -25,29 +25,31 @@ struct CommandSpec {
 
 const std::vector<CommandSpec>& commands() {
   static const std::vector<CommandSpec> specs = {
-      {"info", "info INPUT... [--animations FILE[,FILE...]] [--bone-map FILE] [--json]",
-       {"--animations", "--bone-map"}, {"--json"}},
+      {"info", "info INPUT... [--animations FILE[,FILE...]] [--bone-map FILE] [--encoding CODEPAGE] [--partial] [--json]",
+       {"--animations", "--bone-map", "--encoding"}, {"--json", "--partial"}},
       {"list", "list INPUT...|ARCHIVE.pak... [--json] [--find TEXT] [--kind KIND] [--encoding CODEPAGE]",
        {"--find", "--kind", "--encoding"}, {"--json"}},
       {"pose",
        "pose INPUT... [--clip NAME|INDEX|none] [--time SECONDS] [--space native|display] "
-       "[--mode once|loop|ping-pong] [--animations FILE[,FILE...]] [--bone-map FILE] [--json]",
-       {"--clip", "--time", "--space", "--mode", "--animations", "--bone-map"},
+       "[--mode once|loop|ping-pong] [--animations FILE[,FILE...]] [--bone-map FILE] "
+       "[--encoding CODEPAGE] [--json]",
+       {"--clip", "--time", "--space", "--mode", "--animations", "--bone-map", "--encoding"},
        {"--json"}},
       {"convert",
        "convert INPUT... -o OUTPUT.(" + formats::outputExtensions() + ") [--version N] "
-       "[--xml] [--clip NAME|INDEX] [--material NAME|INDEX]\n"
+       "[--xml] [--clip NAME|INDEX] [--material NAME|INDEX] [--encoding CODEPAGE] [--partial]\n"
        "  marrow-cli convert INPUT|FOLDER|PATTERN... -o FOLDER/ [--to glb|gltf|omf|cfg] [-j N] "
        "[--timeout SECONDS] [--quiet] [--json]",
-       {"-o", "--output", "--version", "--clip", "--material", "--to", "-j", "--jobs", "--timeout"},
-       {"--xml", "--quiet", "--json"}},
+       {"-o", "--output", "--version", "--clip", "--material", "--to", "-j", "--jobs", "--timeout",
+        "--encoding"},
+       {"--xml", "--quiet", "--json", "--partial"}},
       {"render",
        "render INPUT... -o OUT.png [--clip NAME|INDEX|none] [--time SECONDS] [--size WxH] "
        "[--mode once|loop|ping-pong] [--yaw DEG] [--pitch DEG] [--lod 0..1] [--wireframe] "
        "[--no-grid] [--skeleton] [--bone NAME] [--no-bodies] [--frames N] [--fps F] "
-       "[--animations FILE[,FILE...]] [--bone-map FILE]",
+       "[--animations FILE[,FILE...]] [--bone-map FILE] [--encoding CODEPAGE]",
        {"-o", "--output", "--clip", "--time", "--size", "--yaw", "--pitch", "--bone", "--mode",
-        "--lod", "--frames", "--fps", "--animations", "--bone-map"},
+        "--lod", "--frames", "--fps", "--animations", "--bone-map", "--encoding"},
        {"--wireframe", "--no-grid", "--no-skeleton", "--skeleton", "--no-bodies"}},
       {"extract",
        "extract ARCHIVE.pak... -o DIR [PATH|FOLDER...] [--quiet] [--encoding CODEPAGE]",
@@ -85,6 +87,10 @@ void printHelp(std::FILE* out) {
                "FOLDER, files matching a PATTERN ('models/**/*.dae'), ARCHIVE.pak::PATTERN\n"
                "('char/**/*.skn'; an archive alone: its skins), FILE.brf::PATTERN (its meshes);\n"
                "-j N runs N at once (default: one per core); a failure is reported and the rest go on.\n"
+               "--partial (info, convert): a damaged file gives what was read before the damage\n"
+               "(a BRF's records up to the one the damage is in), the error among the diagnostics;\n"
+               "without it a damaged file is a load error. --encoding CODEPAGE (CP949, GB18030,\n"
+               "BIG5, CP932, UTF-8) names the code page of names in paks and Dragon Nest files.\n"
                "Exit codes: 0 ok, 1 load or write error (in a batch: any model failed), 2 usage,\n"
                "3 nothing to convert (no mesh and no skeleton; a batch skips such files).\n");
   printFormatList(out);

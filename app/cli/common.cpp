@@ -1,14 +1,36 @@
 #include "app/cli/common.h"
 
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include "formats/io/codepage.h"
 #include "formats/io/vfs.h"
 
 namespace marrow::app::cli {
 
+std::optional<std::string> encodingOption(const Args& args) {
+  const std::string* given = args.option("--encoding");
+  if (!given) return std::string();
+  std::string name;
+  for (char c : *given) name.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+  if (name == "UTF8") name = "UTF-8";
+  if (!formats::decodeCodepage("a", name)) {
+    usageError(args.command, "--encoding '" + *given +
+                                 "' is not a code page iconv knows (CP949, GB18030, BIG5, CP932, UTF-8)");
+    return std::nullopt;
+  }
+  return name;
+}
+
 std::optional<Document> loadInputs(const Args& args, Textures textures) {
-  auto doc = loadDocument(args.inputPaths(), textures);
+  const auto encoding = encodingOption(args);
+  if (!encoding) return std::nullopt;
+  LoadOptions options;
+  options.textures = textures;
+  options.codepage = *encoding;
+  options.partial = args.has("--partial");
+  auto doc = loadDocument(args.inputPaths(), options);
   if (!doc) {
     std::fprintf(stderr, "marrow-cli: %s\n", doc.error().describe().c_str());
     return std::nullopt;

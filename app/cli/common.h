@@ -13,7 +13,12 @@ namespace marrow::app::cli {
 
 using formats::JsonWriter;
 
-// Loads the inputs as one model; prints the error ("marrow-cli: file: field at offset: ...")
+// --encoding NAME (an iconv code page: CP949, GB18030, BIG5, CP932, UTF-8; any case), as the
+// code page names are compared under; "" when not given; nothing (after printing why) when iconv
+// does not know it.
+std::optional<std::string> encodingOption(const Args& args);
+
+// Loads the inputs as one model (--encoding applied); prints the error ("marrow-cli: file: field at offset: ...")
 // to stderr and returns nothing when it fails.
 std::optional<Document> loadInputs(const Args& args, Textures textures = Textures::Skip);
 

@@ -38,6 +38,7 @@ void printJson(const Args& args, const Document& doc, const Retargeting& retarge
   for (const auto& i : args.inputs) j.value(i);
   j.endArray();
   j.field("format", s.format);
+  j.field("partial", s.partial);
   j.key("basis").beginObject()
       .field("up", axisName(s.basis.up))
       .field("handedness", s.basis.rightHanded ? "right" : "left")
@@ -197,6 +198,7 @@ void printText(const Document& doc, const Retargeting& retargeting) {
   const formats::Scene& s = *doc.scene;
   std::printf("%s\n", doc.title().toStdString().c_str());
   std::printf("  format: %s\n  basis:  %s\n", s.format.c_str(), formats::describe(s.basis).c_str());
+  if (s.partial) std::printf("  PARTIAL: the file is damaged; what was read before the damage (see the diagnostics)\n");
   std::size_t verts = 0, tris = 0;
   for (const auto& m : s.meshes) verts += m.vertexCount(), tris += m.triangleCount();
   std::printf("meshes: %zu (%zu vertices, %zu triangles)\n", s.meshes.size(), verts, tris);

@@ -28,13 +28,9 @@ std::optional<dn::PakSet> openPaks(const std::vector<std::string>& paths, const 
     std::fprintf(stderr, "marrow-cli: %s\n", set.error().describe().c_str());
     return std::nullopt;
   }
-  if (const std::string* encoding = args.option("--encoding")) {
-    if (!formats::decodeCodepage("a", *encoding)) {
-      usageError(args.command, "--encoding '" + *encoding + "' is not a code page iconv knows (CP949, GB18030, BIG5, CP932, UTF-8)");
-      return std::nullopt;
-    }
-    set->setCodepage(*encoding);
-  }
+  const auto encoding = encodingOption(args);
+  if (!encoding) return std::nullopt;
+  if (!encoding->empty()) set->setCodepage(*encoding);
   return std::move(*set);
 }
 
@@ -89,7 +85,7 @@ int runPakList(const Args& args) {
             .field("archive", pak.name())
             .field("index", e.index)
             .field("path", set->displayName(pak.storedPath(e)))
-            .field("normalized_path", std::string(pak.path(e)))
+            .field("normalized_path", set->shownPath(e, pak))
             .field("size", e.size)
             .field("packed_size", e.packedSize)
             .field("allocated_size", e.allocSize)

@@ -2,6 +2,7 @@
 
 #include <QComboBox>
 #include <QFileDialog>
+#include <QDir>
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -21,6 +22,7 @@
 #include <algorithm>
 #include <set>
 
+#include "formats/format_table.h"
 #include "formats/io/extract.h"
 #include "formats/model/model_archive.h"
 
@@ -58,6 +60,20 @@ void greyOut(QTreeWidgetItem* row, bool strike) {
     row->setForeground(c, QColor(Qt::gray));
     row->setFont(c, font);
   }
+}
+
+// Widens the Name column to the widest of `rows` (the first 2,000 measured), indented `depth`
+// levels, up to two thirds of the view: names are read whole where there is room, elided in
+// their middle where there is not.
+void widenNames(QTreeWidget* view, const QList<QTreeWidgetItem*>& rows, int depth) {
+  const QFontMetrics metrics(view->font());
+  int widest = 0;
+  for (qsizetype i = 0; i < rows.size() && i < 2000; ++i)
+    widest = std::max(widest, metrics.horizontalAdvance(rows[i]->text(ArchiveDock::kName)));
+  const int want = widest + view->indentation() * (depth + 1) + 32;  // the branch and an icon's room
+  const int most = std::max(220, view->viewport()->width() * 2 / 3);
+  if (want > view->columnWidth(ArchiveDock::kName))
+    view->setColumnWidth(ArchiveDock::kName, std::min(want, most));
 }
 
 QTreeWidget* makeView(QWidget* parent) {
@@ -302,6 +318,9 @@ void ArchiveDock::fetchChildren(QTreeWidgetItem* item) {
   QList<QTreeWidgetItem*> rows;
   for (const vfs::Node& n : a->children(rowPath(item))) rows << nodeRow(archive, n, false);
   item->addChildren(rows);  // one insertion: a folder of 50,000 files appears at once
+  int depth = 0;
+  for (const QTreeWidgetItem* up = item; up->parent(); up = up->parent()) ++depth;
+  widenNames(tree_, rows, depth + 1);
 }
 
 QTreeWidgetItem* ArchiveDock::reveal(int archive, const std::string& path) {
@@ -380,6 +399,7 @@ void ArchiveDock::applyFilter() {
     rows << more;
   }
   matches_->addTopLevelItems(rows);
+  widenNames(matches_, rows, 0);
   updateStatus();
 }
 
@@ -528,12 +548,22 @@ Extraction* ArchiveDock::extractAll(const QString& folder) {
 namespace {
 
 // The folder an extraction starts in: the last one used, else the open archives' own.
+// Where Extract… starts: the folder last extracted into when it can still be written, else the
+// open archive's folder when it can, else the home folder; never the process's working folder.
 QString startFolder(const vfs::FileSystem& archives) {
+  const auto writable = [](const QString& dir) {
+    const QFileInfo info(dir);
+    return !dir.isEmpty() && info.isDir() && info.isWritable();
+  };
   const QString last = QSettings().value(QStringLiteral("archive/extractDirectory")).toString();
-  if (!last.isEmpty() && QFileInfo(last).isDir()) return last;
+  if (writable(last)) return last;
   for (const auto& a : archives.archives())
-    for (const auto& f : a->openedFrom()) return QFileInfo(qstr(f)).absolutePath();
-  return {};
+    for (const auto& f : a->openedFrom()) {
+      const QFileInfo file(qstr(f));
+      const QString dir = file.isDir() ? file.absoluteFilePath() : file.absolutePath();
+      if (writable(dir)) return dir;
+    }
+  return QDir::homePath();
 }
 
 }  // namespace
@@ -614,14 +644,20 @@ void ArchiveDock::fillMenu(QMenu& menu, QTreeWidget* view, QTreeWidgetItem* item
     QAction* a = menu.addAction(label, this, [this, archive, paths] { emit exportNodesRequested(archive, paths); });
     a->setEnabled(!paths.empty());
     a->setToolTip(tr("Write the records as a model (glTF, OMF, cal3d) or as a file of records"));
+    addUsersMenu(menu, archive, *node);
     menu.addSeparator();
   } else if (node && !node->container) {
     menu.addAction(tr("Open"), this, [this, item] { activate(item); });
     const QStringList addresses = openAddresses(item);
-    QAction* add = menu.addAction(tr("Add to the Model"), this, [this, addresses] { emit addRequested(addresses); });
+    const bool animation = formats::holdsAnimationsOnly(node->name);
+    QAction* add = menu.addAction(animation ? tr("Play on the Open Model") : tr("Add to the Model"), this,
+                                  [this, addresses] { emit addRequested(addresses); });
     add->setEnabled(!addresses.isEmpty() && hasModel_);
-    add->setToolTip(tr("Read the entry with the open model: an animation plays on it (retargeted "
-                       "by bone name when it brings a skeleton of its own), a mesh joins it"));
+    add->setToolTip(animation ? tr("Add the entry's clips to the open model's timeline (retargeted by bone "
+                                   "name when they bring a skeleton of their own); double-click does this "
+                                   "too when the bones match")
+                              : tr("Read the entry with the open model: an animation plays on it (retargeted "
+                                   "by bone name when it brings a skeleton of its own), a mesh joins it"));
     QAction* x = menu.addAction(tr("Export…"), this, [this, addresses] { emit exportEntryRequested(addresses); });
     x->setEnabled(!addresses.isEmpty());
     x->setToolTip(tr("Write the entry as a model (glTF, OMF, cal3d), leaving the viewer as it is"));
@@ -630,6 +666,28 @@ void ArchiveDock::fillMenu(QMenu& menu, QTreeWidget* view, QTreeWidgetItem* item
   QAction* some = menu.addAction(tr("Extract…"), this, &ArchiveDock::extractSelectedDialog);
   some->setEnabled(!view->selectedItems().isEmpty());
   menu.addAction(tr("Extract all…"), this, &ArchiveDock::extractAllDialog)->setEnabled(!archives_.empty());
+}
+
+// "Used by": what uses the record, as the library worked it out; a record among them is
+// selected when picked.
+void ArchiveDock::addUsersMenu(QMenu& menu, int archive, const formats::vfs::Node& node) {
+  const auto users = archives_.archives()[static_cast<std::size_t>(archive)]->users(node.path);
+  if (!users) return;
+  if (users->empty()) {
+    menu.addAction(tr("Used by nothing in the module"))->setEnabled(false);
+    return;
+  }
+  QMenu* sub = menu.addMenu(tr("Used by (%1)").arg(users->size()));
+  sub->setObjectName(QStringLiteral("usedByMenu"));
+  for (const auto& u : *users) {
+    QAction* a = sub->addAction(QString::fromStdString(u.text));
+    if (u.path.empty()) {
+      a->setEnabled(false);  // a text file, the game: nothing to go to
+      continue;
+    }
+    a->setToolTip(tr("Select %1 in the tree").arg(QString::fromStdString(u.text)));
+    connect(a, &QAction::triggered, this, [this, archive, path = u.path] { selectNodes(archive, {path}); });
+  }
 }
 
 void ArchiveDock::showMenu(QTreeWidget* view, const QPoint& at) {

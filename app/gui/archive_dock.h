@@ -104,6 +104,7 @@ class ArchiveDock : public QDockWidget {
   QStringList openAddresses(const QTreeWidgetItem* item) const;
   // The context menu of `view` for a right-click on `item` (null: empty space).
   void fillMenu(QMenu& menu, QTreeWidget* view, QTreeWidgetItem* item);
+  void addUsersMenu(QMenu& menu, int archive, const formats::vfs::Node& node);
 
  public slots:
   void extractSelectedDialog();

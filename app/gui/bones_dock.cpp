@@ -20,13 +20,19 @@ BonesDock::BonesDock(QWidget* parent) : QDockWidget(tr("Bones"), parent) {
   tree_->setUniformRowHeights(true);
   transforms_ = new QPlainTextEdit(split);
   transforms_->setReadOnly(true);
+  transforms_->setLineWrapMode(QPlainTextEdit::NoWrap);
   transforms_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
   transforms_->setPlaceholderText(tr("Select a bone to see its transforms at the current time."));
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
   setWidget(split);
-  connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* cur) {
-    selected_ = cur ? cur->data(0, Qt::UserRole).toInt() : -1;
+  // The selection, not the current row: Tab into the tree moves the current row to the first
+  // bone without selecting it, and that must not change the selected bone.
+  connect(tree_, &QTreeWidget::itemSelectionChanged, this, [this] {
+    const auto picked = tree_->selectedItems();
+    const int bone = picked.isEmpty() ? -1 : picked.front()->data(0, Qt::UserRole).toInt();
+    if (bone == selected_) return;
+    selected_ = bone;
     showTransforms();
     emit boneSelected(selected_);
   });
@@ -129,8 +135,10 @@ void BonesDock::selectBone(int bone) {
   if (bone >= 0 && static_cast<std::size_t>(bone) < items_.size()) {
     tree_->setCurrentItem(items_[bone]);
     tree_->scrollToItem(items_[bone]);
-  } else
+  } else {
+    tree_->clearSelection();  // emits the change (bone -1)
     tree_->setCurrentItem(nullptr);
+  }
 }
 
 namespace {
@@ -152,12 +160,13 @@ void BonesDock::showTransforms() {
   const glm::vec3 euler = glm::degrees(glm::eulerAngles(l.rotation));
   QString text = QString::fromStdString(scene_->skeleton.bones[selected_].name) + '\n';
   text += tr("local (relative to the parent)\n");
-  text += QStringLiteral("  translation %1\n").arg(vec(l.translation));
-  text += QStringLiteral("  rotation    %1 %2  (quat x y z w)\n")
-              .arg(vec(glm::vec3(l.rotation.x, l.rotation.y, l.rotation.z)))
-              .arg(l.rotation.w, 10, 'f', 5);
-  text += QStringLiteral("              %1  (euler XYZ, degrees)\n").arg(vec(euler));
-  text += QStringLiteral("  scale       %1\n").arg(vec(l.scale));
+  // Values on lines of their own, under what they are: no line is wider than four numbers, so
+  // that a narrow dock cuts nothing (it scrolls sideways rather than wrap).
+  text += tr("  translation (x y z)\n") + QStringLiteral("  %1\n").arg(vec(l.translation));
+  text += tr("  rotation (quaternion x y z w)\n") +
+          QStringLiteral("  %1 %2\n").arg(vec(glm::vec3(l.rotation.x, l.rotation.y, l.rotation.z))).arg(l.rotation.w, 10, 'f', 5);
+  text += tr("  rotation (Euler XYZ, degrees)\n") + QStringLiteral("  %1\n").arg(vec(euler));
+  text += tr("  scale (x y z)\n") + QStringLiteral("  %1\n").arg(vec(l.scale));
   text += tr("model (rows)\n");
   for (int r = 0; r < 4; ++r)
     text += QStringLiteral("  %1 %2 %3 %4\n")

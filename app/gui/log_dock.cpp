@@ -1,4 +1,5 @@
 #include <QDateTime>
+#include <algorithm>
 #include <QHeaderView>
 #include <QTreeWidget>
 
@@ -12,8 +13,17 @@ LogDock::LogDock(QWidget* parent) : QDockWidget(tr("Log"), parent) {
   tree_->setRootIsDecorated(false);
   tree_->setUniformRowHeights(true);
   tree_->setHeaderLabels({tr("Time"), tr("Severity"), tr("File"), tr("Field"), tr("Offset"), tr("Message")});
-  tree_->header()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  // The message stretches and keeps its room: the other columns are as wide as their contents
+  // up to a bound (a long path is elided in its middle, whole in its tooltip), never wider.
+  tree_->header()->setSectionResizeMode(QHeaderView::Interactive);
+  tree_->header()->setSectionResizeMode(5, QHeaderView::Stretch);
   tree_->header()->setStretchLastSection(true);
+  tree_->setTextElideMode(Qt::ElideMiddle);
+  tree_->setColumnWidth(0, 64);
+  tree_->setColumnWidth(1, 64);
+  tree_->setColumnWidth(2, 160);
+  tree_->setColumnWidth(3, 140);
+  tree_->setColumnWidth(4, 90);
   setWidget(tree_);
 }
 
@@ -26,6 +36,14 @@ void LogDock::add(formats::Severity severity, const QString& file, const QString
                                           QString::fromLatin1(formats::severityName(severity)),
                                           file, field, off, message});
   it->setToolTip(5, message);
+  it->setToolTip(2, file);
+  it->setToolTip(3, field);
+  // Columns grow to what they show, up to a third of the view each: the message keeps the rest.
+  const int most = std::max(120, tree_->viewport()->width() / 3);
+  for (int c : {2, 3, 4}) {
+    const int want = tree_->fontMetrics().horizontalAdvance(it->text(c)) + 16;
+    if (want > tree_->columnWidth(c)) tree_->setColumnWidth(c, std::min(want, most));
+  }
   if (severity == formats::Severity::Error) {
     for (int c = 0; c < it->columnCount(); ++c) it->setForeground(c, QColor(220, 70, 60));
   } else if (severity == formats::Severity::Warning) {

@@ -4,6 +4,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QShowEvent>
 #include <QDir>
 #include <QDragEnterEvent>
 #include <QDropEvent>
@@ -30,6 +31,7 @@
 #include "app/gui/timeline_dock.h"
 #include "app/gui/viewport.h"
 #include "render/gl/surface_look.h"
+#include "render/anim/bone_names.h"
 
 namespace marrow::app {
 
@@ -98,6 +100,10 @@ void MainWindow::createDocks() {
   properties_ = new PropertiesDock(this);
   log_ = new LogDock(this);
   timeline_ = new TimelineDock(&player_, this);
+  // The side docks run the window's full height; the timeline, Log and Tables lie under the
+  // viewport only, so that a tall table never squeezes the tree or the bones.
+  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
+  setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
   addDockWidget(Qt::LeftDockWidgetArea, scene_);
   tabifyDockWidget(scene_, archive_);
   archive_->hide();  // shown when something browsable is open
@@ -110,9 +116,6 @@ void MainWindow::createDocks() {
   tables_ = new TableDock(this);  // shown when a document has tables
   tabifyDockWidget(log_, tables_);
   tables_->hide();
-  resizeDocks({scene_, properties_}, {360, 300}, Qt::Horizontal);
-  resizeDocks({scene_, bones_}, {480, 220}, Qt::Vertical);  // the archive's records want height
-  resizeDocks({timeline_, log_}, {timeline_->sizeHint().height(), 130}, Qt::Vertical);
 
   connect(timeline_, &TimelineDock::poseChanged, this, &MainWindow::updatePose);
   connect(timeline_, &TimelineDock::clipChanged, scene_, &SceneDock::selectClip);
@@ -138,7 +141,7 @@ void MainWindow::createDocks() {
       if (dynamic_cast<const formats::ModelArchive*>(doc_->archives.archives()[i].get()))
         return showPicked(static_cast<int>(i));
   });
-  connect(archive_, &ArchiveDock::openRequested, this, &MainWindow::openFiles);
+  connect(archive_, &ArchiveDock::openRequested, this, &MainWindow::openEntries);
   connect(archive_, &ArchiveDock::diagnostics, log_, &LogDock::addDiagnostics);
   connect(archive_, &ArchiveDock::info, log_, &LogDock::addInfo);
   connect(archive_, &ArchiveDock::exportNodesRequested, this, &MainWindow::exportNodesDialog);
@@ -380,6 +383,7 @@ void MainWindow::openFiles(const QStringList& paths) {
   cancelLoadButton_->show();
   LoadOptions options;
   options.cancelled = [flag = loadCancelled_] { return flag->load(); };
+  options.partial = true;  // a damaged file shows what came before the damage, marked partial
   watcher_->setFuture(QtConcurrent::run([paths, options] {
     return std::make_shared<formats::Result<Document>>(loadDocument(paths, options));
   }));
@@ -413,8 +417,10 @@ void MainWindow::loadFinished() {
   cancelLoadAction_->setEnabled(false);
   cancelLoadButton_->hide();
   LoadResult r = watcher_->result();
+  const bool entry = !entryPaths_.isEmpty() && loadingPaths_ == entryPaths_;
+  if (entry) entryPaths_.clear();
   if (r && r->ok()) {
-    setDocument(std::move(*r).value());
+    if (!entry || !openBesideModel(r->value())) setDocument(std::move(*r).value());
   } else {
     const formats::FormatError e =
         r ? r->error() : formats::FormatError{"", "", formats::kNoOffset, "loading failed"};
@@ -428,9 +434,47 @@ void MainWindow::loadFinished() {
   if (!queuedPaths_.isEmpty()) openFiles(std::exchange(queuedPaths_, {}));
 }
 
+void MainWindow::openEntries(const QStringList& addresses) {
+  entryPaths_ = addresses;
+  openFiles(addresses);
+}
+
+bool MainWindow::openBesideModel(const Document& entry) {
+  if (!doc_ || (doc_->scene->meshes.empty() && doc_->scene->skeleton.empty())) return false;
+  const formats::Scene& s = *entry.scene;
+  const QString what = entry.paths.join(QStringLiteral(", "));
+  if (!s.tables.empty() && s.meshes.empty() && s.skeleton.empty() && s.clips.empty()) {
+    besideTables_ = entry.scene;
+    tables_->setScene(besideTables_);
+    tables_->show();
+    tables_->raise();
+    logNewDiagnostics(s.diagnostics);
+    log_->addInfo(tr("Opened %1 beside the model").arg(what));
+    statusBar()->showMessage(tr("Opened %1 in Tables, beside the model").arg(what), 8000);
+    return true;
+  }
+  if (s.clips.empty() || !s.meshes.empty()) return false;
+  // Clips whose tracks name bones of the open skeleton play on it; others open on their own.
+  const anim::BoneMatcher matcher(doc_->scene->skeleton, nullptr, true);
+  const bool fits = std::any_of(s.clips.begin(), s.clips.end(), [&](const formats::Clip& c) {
+    return std::any_of(c.tracks.begin(), c.tracks.end(),
+                       [&](const formats::Track& t) { return matcher.find(t.bone).bone >= 0; });
+  });
+  if (!fits) return false;
+  log_->addInfo(tr("Playing %1 on the open model").arg(what));
+  attachFiles(entry.paths);
+  return true;
+}
+
 void MainWindow::setDocument(Document doc) {
   if (!restore_) animations_.clearSources();  // a new model: other files' clips do not carry over
   doc.scene = animations_.apply(doc.scene);
+  const auto openedFrom = [](const formats::vfs::FileSystem& fs) {
+    std::vector<std::vector<std::string>> out;
+    for (const auto& a : fs.archives()) out.push_back(a->openedFrom());
+    return out;
+  };
+  const bool sameArchives = doc_ && !doc.archives.empty() && openedFrom(doc_->archives) == openedFrom(doc.archives);
   doc_ = std::make_unique<Document>(std::move(doc));
   filesScene_ = doc_->scene;
   filesTextures_ = doc_->textures;
@@ -439,11 +483,15 @@ void MainWindow::setDocument(Document doc) {
   archive_->setHasModel(!doc_->scene->meshes.empty() || !doc_->scene->skeleton.empty());
   archive_->setVisible(!doc_->archives.empty());
   if (!doc_->archives.empty()) archive_->raise();
-  tables_->setScene(filesScene_);
+  // Tables beside the model stay while the same archives are browsed (the model's own reload,
+  // an animation added); another file replaces them.
+  if (!filesScene_->tables.empty() || !sameArchives) besideTables_.reset();
+  const bool wereShown = tables_->isVisible();
+  tables_->setScene(besideTables_ ? besideTables_ : filesScene_);
   tables_->setVisible(tables_->hasTables());
   if (tables_->hasTables()) {
     tables_->raise();
-    resizeDocks({tables_}, {height() / 2}, Qt::Vertical);  // rows want room
+    if (!wereShown) resizeDocks({tables_}, {height() / 3}, Qt::Vertical);  // rows want room
   }
   // Archives that show models offer the skeletons their whole files fit.
   for (const auto& a : doc_->archives.archives())
@@ -471,13 +519,47 @@ void MainWindow::setDocument(Document doc) {
   logged_.clear();
   logNewDiagnostics(s.diagnostics);
   logNewDiagnostics(render::surfaceNotes(s));
-  setWindowTitle(tr("%1 — Marrow").arg(doc_->title()));
+  setWindowTitle(s.partial ? tr("%1 (partial: damaged) — Marrow").arg(doc_->title())
+                           : tr("%1 — Marrow").arg(doc_->title()));
   openLibraryAction_->setEnabled(libraryOfDocument(doc_.get()).has_value());
-  statusBar()->showMessage(
-      s.diagnostics.empty() ? tr("Opened %1").arg(doc_->title())
-                            : tr("Opened %1 with %2 diagnostics (see the Log)").arg(doc_->title()).arg(s.diagnostics.items.size()),
-      8000);
-  if (!doc_->paths.contains(kDemoPath)) addRecent(doc_->paths);
+  const bool nothingShown = s.meshes.empty() && s.skeleton.empty() && s.clips.empty() && s.tables.empty() &&
+                            s.bodies.empty();
+  if (nothingShown && !doc_->archives.empty()) {
+    statusBar()->showMessage(tr("Opened %1: double-click an entry in Archives to open it").arg(doc_->title()), 30000);
+  } else if (s.partial) {
+    log_->raise();
+    statusBar()->showMessage(tr("Opened part of %1: the file is damaged; what comes before the damage is "
+                                "shown (the Log says where)").arg(doc_->title()),
+                             15000);
+  } else {
+    statusBar()->showMessage(
+        s.diagnostics.empty() ? tr("Opened %1").arg(doc_->title())
+                              : tr("Opened %1 with %2 diagnostics (see the Log)").arg(doc_->title()).arg(s.diagnostics.items.size()),
+        8000);
+  }
+  if (!doc_->paths.contains(kDemoPath)) {
+    addRecent(doc_->paths);
+    // File dialogs (Open, Export, Extract, screenshots) start beside the file opened, however
+    // it was opened (the command line, a recent file, a drop, an archive's entry).
+    const QFileInfo first(QString::fromStdString(formats::Address::parse(doc_->paths.front().toStdString()).file));
+    if (first.exists()) QSettings().setValue(QStringLiteral("lastDirectory"), first.isDir() ? first.absoluteFilePath() : first.absolutePath());
+  }
+  // A file of many meshes (an armour pack), or of meshes with their levels of detail, opens on
+  // what its archive picks, not on every mesh heaped in one place.
+  if (!restore)
+    for (std::size_t i = 0; i < doc_->archives.archives().size(); ++i)
+      if (const auto* models = dynamic_cast<const formats::ModelArchive*>(doc_->archives.archives()[i].get()))
+        if (const auto pick = models->openingPick(); !pick.empty()) {
+          archive_->selectNodes(static_cast<int>(i), pick);
+          const std::size_t meshes = filesScene_->meshes.size();
+          statusBar()->showMessage(
+              pick.size() == 1 ? tr("%1 meshes: showing the first (select others in Archives; several show "
+                                    "together)").arg(meshes)
+                               : tr("Showing the %1 full-detail meshes; their levels of detail are in Archives")
+                                     .arg(pick.size()),
+              10000);
+          break;
+        }
   if (restore ? restore->playing : player_.clip() != nullptr) timeline_->play();
   timeline_->refresh();
   emit documentLoaded();
@@ -625,8 +707,11 @@ void MainWindow::saveScreenshot() {
     return;
   }
   settings.setValue(QStringLiteral("screenshot/size"), typed.simplified());
-  const QString path = QFileDialog::getSaveFileName(this, tr("Save screenshot"), QStringLiteral("marrow.png"),
-                                                    tr("Images (*.png *.jpg *.bmp)"));
+  const QString path = QFileDialog::getSaveFileName(
+      this, tr("Save screenshot"),
+      QDir(settings.value(QStringLiteral("lastDirectory"), QDir::homePath()).toString())
+          .filePath((doc_ ? QFileInfo(doc_->title()).completeBaseName() : QStringLiteral("marrow")) + QStringLiteral(".png")),
+      tr("Images (*.png *.jpg *.bmp)"));
   if (path.isEmpty()) return;
   saveScreenshotTo(path, size);
 }
@@ -671,7 +756,7 @@ void MainWindow::rebuildRecentMenu() {
 void MainWindow::readSettings() {
   QSettings s;
   restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
-  restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+  docksSized_ = restoreState(s.value(QStringLiteral("window/state")).toByteArray());
   wireframe_->setChecked(s.value(QStringLiteral("view/wireframe"), false).toBool());
   skeleton_->setChecked(s.value(QStringLiteral("view/skeleton"), false).toBool());
   grid_->setChecked(s.value(QStringLiteral("view/grid"), true).toBool());
@@ -707,6 +792,16 @@ void MainWindow::writeSettings() {
   s.setValue(QStringLiteral("view/tangents"), tangents_->isChecked());
   s.setValue(QStringLiteral("view/bounds"), bounds_->isChecked());
   s.setValue(QStringLiteral("view/skinning"), skinning_->checkedAction()->data().toInt());
+}
+
+void MainWindow::showEvent(QShowEvent* e) {
+  QMainWindow::showEvent(e);
+  if (std::exchange(docksSized_, true)) return;
+  // Sized once the window has its size: the side docks wide enough for names, the bones tall
+  // enough for several rows, the timeline and the Log their natural heights.
+  resizeDocks({scene_, properties_}, {std::max(360, width() / 4), 300}, Qt::Horizontal);
+  resizeDocks({scene_, bones_}, {height() * 11 / 20, height() * 9 / 20}, Qt::Vertical);
+  resizeDocks({timeline_, log_}, {timeline_->sizeHint().height(), 130}, Qt::Vertical);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

@@ -109,6 +109,8 @@ class MainWindow : public QMainWindow {
 
  protected:
   void closeEvent(QCloseEvent* e) override;
+  // The first show sizes the docks for the window's real size, unless a saved layout came back.
+  void showEvent(QShowEvent* e) override;
   void dragEnterEvent(QDragEnterEvent* e) override;
   void dropEvent(QDropEvent* e) override;
 
@@ -118,6 +120,10 @@ class MainWindow : public QMainWindow {
   void createInspectionActions();
   void createDocks();
   void loadFinished();
+  // An archive entry double-clicked: read like any file, but a table opens beside the model
+  // and an animation plays on it (openBesideModel) instead of replacing it.
+  void openEntries(const QStringList& addresses);
+  bool openBesideModel(const Document& entry);
   void setDocument(Document doc);
   // Shows doc_->scene in the viewport and the docks, from the start of its first clip.
   void showModel(bool frame);
@@ -194,6 +200,11 @@ class MainWindow : public QMainWindow {
   QFutureWatcher<LoadResult>* watcher_ = nullptr;
   QStringList loadingPaths_;
   QStringList queuedPaths_;
+  QStringList entryPaths_;
+  bool docksSized_ = false;  // by a saved layout, or on the first show  // the archive entries asked for last (openEntries)
+  // Tables opened beside the model (a .dnt double-clicked while a model is open): shown until
+  // other tables are, or another file is opened.
+  std::shared_ptr<const formats::Scene> besideTables_;
   std::shared_ptr<std::atomic<bool>> loadCancelled_;  // the running load's flag
   QAction* cancelLoadAction_ = nullptr;
   QAction* openLibraryAction_ = nullptr;

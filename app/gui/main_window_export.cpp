@@ -4,7 +4,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLocale>
-#include <QMessageBox>
+#include <QApplication>
 #include <QSettings>
 #include <QStatusBar>
 #include <QtConcurrent/QtConcurrentRun>
@@ -261,15 +261,12 @@ void MainWindow::exportDone(QFutureWatcher<std::shared_ptr<ExportJob>>* watcher,
     why = QString::fromStdString(job->written.failedPath) + QStringLiteral(": ") + why;
   }
   if (!why.isEmpty()) {
-    const QString message = tr("Not exported to %1: %2").arg(path, why);
+    // Like a load error: in the Log (raised) and the status bar, no box to dismiss; the path once.
+    const QString message = why.contains(path) ? tr("Not exported: %1").arg(why)
+                                               : tr("Not exported to %1: %2").arg(path, why);
     statusBar()->showMessage(message, 15000);
     log_->raise();
-    if (interactive) {
-      auto* box =
-          new QMessageBox(QMessageBox::Warning, tr("Export"), message, QMessageBox::Ok, this);
-      box->setAttribute(Qt::WA_DeleteOnClose);
-      box->open();  // not exec(): the viewer keeps running
-    }
+    if (interactive) QApplication::beep();
     emit exportFinished(false, message);
     return;
   }

@@ -122,7 +122,12 @@ void PropertiesDock::show(const Document& doc, const MeshControls& controls, Ite
     case ItemKind::Scene:
     case ItemKind::Skeleton: {
       rows.add(tr("Files"), doc.paths.join(QStringLiteral(", ")));
-      rows.add(tr("Format"), str(s.format));
+      if (!s.format.empty())
+        rows.add(tr("Format"), str(s.format));
+      else if (!doc.archives.empty())  // archives alone (a pak, a folder): nothing is a model yet
+        rows.add(tr("Format"), tr("archives only: double-click an entry in Archives to open it"));
+      else
+        rows.add(tr("Format"), tr("none"));
       rows.add(tr("Coordinates"), str(formats::describe(s.basis)));
       std::size_t v = 0, t = 0;
       for (const auto& m : s.meshes) v += m.vertexCount(), t += m.triangleCount();

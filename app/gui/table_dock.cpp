@@ -132,7 +132,8 @@ void TableDock::exportDialog() {
   const formats::Table* table = model_->table();
   if (!table) return;
   QSettings settings;
-  const QString dir = settings.value(QStringLiteral("lastCsvDirectory")).toString();
+  const QString dir = settings.value(QStringLiteral("lastCsvDirectory"), settings.value(QStringLiteral("lastDirectory")))
+                          .toString();
   const QString name = QString::fromStdString(table->name) + QStringLiteral(".csv");
   const QString path = QFileDialog::getSaveFileName(
       this, tr("Export the whole table as CSV"),

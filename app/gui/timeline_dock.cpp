@@ -51,8 +51,11 @@ TimelineDock::TimelineDock(Player* player, QWidget* parent)
 
   clips_ = new ClipPicker(body);
   clips_->setObjectName(QStringLiteral("clips"));
+  // As wide as the longest clip name (up to 48 characters; longer ones are elided in the middle,
+  // whole in the list).
   clips_->setMinimumContentsLength(16);
-  clips_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  clips_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+  clips_->setMaximumWidth(clips_->fontMetrics().averageCharWidth() * 48 + 48);
   controls->addWidget(clips_);
 
   auto* first = transportButton(body, QStyle::SP_MediaSkipBackward, tr("First frame (Home)"));

@@ -369,6 +369,31 @@ std::optional<std::string> BrfArchive::find(std::string_view name) const {
   return std::nullopt;
 }
 
+std::optional<std::vector<vfs::Archive::User>> BrfArchive::users(std::string_view path) const {
+  const auto r = recordAt(path);
+  if (!r) return std::nullopt;
+  const auto* texts = usersOf(library_, usageKey(r->kind, recordName(sources_[r->source], r->kind, r->index)));
+  if (!texts) return std::nullopt;
+  std::vector<User> out;
+  for (const std::string& text : *texts) {
+    User u{text, {}};
+    // "KIND 'NAME'": a record of the library, the first of that kind and name.
+    for (Section kind : kSections) {
+      const std::string prefix = std::string(kindName(kind)) + " '";
+      if (!text.starts_with(prefix) || !text.ends_with('\'') || text.size() <= prefix.size()) continue;
+      const std::string_view name = std::string_view(text).substr(prefix.size(), text.size() - prefix.size() - 1);
+      for (std::size_t s = 0; s < sources_.size() && u.path.empty(); ++s)
+        for (std::size_t i = 0; i < recordCount(*sources_[s].doc, kind); ++i)
+          if (recordName(sources_[s], kind, i) == name) {
+            u.path = pathOf({s, kind, i});
+            break;
+          }
+    }
+    out.push_back(std::move(u));
+  }
+  return out;
+}
+
 Address BrfArchive::addressOf(std::string_view path) const {
   const auto p = parsePath(path, sources_);
   if (!p) return {};
@@ -561,6 +586,26 @@ Pick pickRecords(std::span<const Source> sources, std::span<const RecordRef> pic
   c.chosenSkeleton = skeleton;
   c.what = skeleton ? What::Model : What::WholeFiles;
   return c;
+}
+
+std::vector<std::string> BrfArchive::openingPick() const {
+  if (library_) return {};  // a module: the user finds what to look at
+  std::vector<std::string> full;
+  bool lods = false;
+  for (std::size_t s = 0; s < sources_.size(); ++s)
+    for (std::size_t i = 0; i < sources_[s].doc->meshes.size(); ++i) {
+      const std::string& name = sources_[s].doc->meshes[i].name;
+      const auto dot = name.rfind(".lod");
+      if (dot != std::string::npos && dot + 4 < name.size() &&
+          std::all_of(name.begin() + static_cast<std::ptrdiff_t>(dot + 4), name.end(),
+                      [](char c) { return c >= '0' && c <= '9'; })) {
+        lods = true;
+        continue;
+      }
+      full.push_back(pathOf({s, Section::Mesh, i}));
+    }
+  if (full.size() > kHeap) return {full.front()};
+  return lods ? full : std::vector<std::string>{};
 }
 
 Result<ModelArchive::Shown> BrfArchive::show(std::span<const std::string> picked,

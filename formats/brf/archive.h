@@ -50,12 +50,18 @@ class BrfArchive final : public vfs::Archive, public ModelArchive {
   std::string storedName(const vfs::Node& node) const override;
   std::vector<std::pair<std::string, std::string>> properties(std::string_view path) const override;
   bool holdsRecords() const override { return true; }
+  std::optional<std::vector<User>> users(std::string_view path) const override;
   // The meshes whose names match.
   std::vector<vfs::Node> models(std::string_view pattern) const override;
 
   Result<Shown> show(std::span<const std::string> picked,
                      const std::optional<std::vector<std::string>>& onScreen,
                      const std::optional<std::string>& skeleton) const override;
+  // A collection of more than kHeap meshes (an armour pack) opens on its first mesh; fewer
+  // meshes with levels of detail ("boots.lod1") open on their full-detail meshes only; else
+  // the whole files.
+  static constexpr std::size_t kHeap = 8;
+  std::vector<std::string> openingPick() const override;
 
   const std::vector<Source>& sources() const { return sources_; }
   // The path of a record and the record of a path (nothing for files, groups and bad paths).

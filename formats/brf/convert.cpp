@@ -433,7 +433,9 @@ struct MaterialTable {
     return index;
   }
 
-  int material(const std::string& name) {
+  // The material of that name (made once); `mesh`, when a mesh asks, names it in the note a
+  // material that is in no open file gets (once per name).
+  int material(const std::string& name, const Source* meshSource = nullptr, const std::string& mesh = {}) {
     if (auto it = byName.find(name); it != byName.end()) return it->second;
     formats::Material out;
     out.name = name;
@@ -450,6 +452,11 @@ struct MaterialTable {
     }
     if (!rec) {
       out.properties.push_back({"record", "not in the open files"});
+      if (meshSource && !name.empty())
+        scene.diagnostics.info(meshSource->name, "material " + quoted(name), kNoOffset,
+                               "is in none of the open files (mesh " + quoted(mesh) +
+                                   " is the first to use it): drawn in the default shade (white); "
+                                   "open the file that defines it with this one, or the module");
     } else {
       fill(out, *rec, *owner);
     }
@@ -593,7 +600,7 @@ Result<Scene> buildScene(std::span<const Source> sources, const Selection& selec
       ++failed;
       continue;
     }
-    mesh->material = materials.material(m.material);
+    mesh->material = materials.material(m.material, &src, m.name);
     if (maxRiggedBone(m) < 0)
       if (auto clip = frameClip(src, m, scene.diagnostics)) scene.clips.push_back(std::move(*clip));
     scene.meshes.push_back(std::move(*mesh));
@@ -671,6 +678,17 @@ Result<Scene> buildScene(std::span<const Source> sources, const Selection& selec
       scene.diagnostics.warn(s.name, "end", kNoOffset,
                              std::to_string(s.doc->trailing.size()) +
                                  " bytes follow the \"end\" token; the game does not read them");
+  // A damaged file read in part (ReadContext::partial): the model is what came before the damage.
+  for (const Source& s : sources)
+    if (const auto& d = s.doc->damage) {
+      scene.partial = true;
+      scene.diagnostics.add(Severity::Error, d->file, d->field, d->offset,
+                            d->message + " — the file is damaged here; what comes before it is shown (partial)");
+    }
+  if (scene.partial && scene.meshes.empty() && scene.clips.empty() && scene.bodies.empty() &&
+      scene.skeleton.empty() && scene.materials.empty())
+    for (const Source& s : sources)
+      if (s.doc->damage) return *s.doc->damage;  // nothing came before the damage
 
   const bool selectedSomething = !meshes.empty() || !bodies.empty() || !animations.empty() || skel;
   if (failed && selectedSomething && scene.meshes.empty() && scene.clips.empty() &&

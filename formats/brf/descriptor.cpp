@@ -48,7 +48,7 @@ Result<GroupRead> readGroup(std::vector<Input> inputs) {
 }
 
 // The files as an archive of records, without making a model of them.
-Result<std::shared_ptr<const vfs::Archive>> mount(std::span<const std::string> paths) {
+Result<std::shared_ptr<const vfs::Archive>> mount(std::span<const std::string> paths, const MountOptions&) {
   std::vector<brf::Source> sources;
   for (const std::string& path : paths) {
     auto bytes = readFile(path);

@@ -174,6 +174,10 @@ struct Document {
   // a file with some still opens, and they are kept so that writing gives back the same bytes.
   // The conversion layer may warn about them.
   std::vector<std::byte> trailing;
+  // Set when the file is damaged and the reader was asked for what came before the damage
+  // (ReadContext::partial): why it stopped. The record it broke off in is left out, and `order`
+  // counts what is kept.
+  std::optional<FormatError> damage;
 };
 
 // The token a section starts with in the file ("skeleton_anim" for Section::Animation).

@@ -112,9 +112,11 @@ struct Where {
 class Reader {
  public:
   Reader(std::span<const std::byte> data, const ReadContext& ctx)
-      : r_(data, ctx.name), limits_(ctx.limits) {}
+      : r_(data, ctx.name), limits_(ctx.limits), partial_(ctx.partial) {}
 
   Document run();
+  // After run() threw: the records read completely before the damage, `damage` set.
+  Document salvage(FormatError damage);
   const Where& where() const { return where_; }
   std::size_t offset() const { return r_.offset(); }
 
@@ -166,6 +168,9 @@ class Reader {
   Where where_;
   Document doc_;
   bool seenMesh_ = false;
+  bool partial_ = false;          // ReadContext::partial: salvage() follows a failure
+  bool inSection_ = false;        // reading the records of doc_.order.back()
+  std::size_t sectionStart_ = 0;  // how many records of its kind there were before it
 };
 
 // §2: the section tokens; "rfver " and "end" are handled before.
@@ -228,8 +233,16 @@ Document Reader::run() {
     where_.section(sectionToken(kind));
     std::uint64_t max = limits_.maxMeshes;
     if (kind == Section::Animation) max = limits_.maxClips;
-    const std::uint32_t n = r_.count32("record count", max, minRecordBytes(kind));
+    const std::size_t countAt = r_.offset();
+    const std::uint32_t declared = r_.count32("record count", max, partial_ ? 0 : minRecordBytes(kind));
+    // Read in part: as many records as can fit in what is left, the last of which the damage
+    // is likely in (salvage leaves it out).
+    const std::uint32_t n =
+        partial_ ? static_cast<std::uint32_t>(std::min<std::uint64_t>(declared, r_.remaining() / minRecordBytes(kind)))
+                 : declared;
     doc_.order.push_back({kind, n});
+    sectionStart_ = recordCount(doc_, kind);
+    inSection_ = true;
     switch (kind) {
       case Section::Texture: textures(n); break;
       case Section::Shader: shaders(n); break;
@@ -239,10 +252,41 @@ Document Reader::run() {
       case Section::Animation: animations(n); break;
       case Section::Body: bodies(n); break;
     }
+    inSection_ = false;
+    if (n < declared) {  // read in part, and every record that fitted was whole: the file ends here
+      if (n == 0) doc_.order.pop_back();
+      r_.failAt(countAt, "record count",
+                "is " + std::to_string(declared) + " but the file ends after " + std::to_string(n) + " of them");
+    }
   }
   // Kept, not refused: the game stops at "end" (Document::trailing).
   const auto rest = r_.bytes(r_.remaining(), "trailing bytes");
   doc_.trailing.assign(rest.begin(), rest.end());
+  return std::move(doc_);
+}
+
+Document Reader::salvage(FormatError damage) {
+  if (inSection_ && !doc_.order.empty()) {
+    SectionSpan& span = doc_.order.back();
+    const auto drop = [](auto& records, std::size_t keep) {
+      if (records.size() > keep) records.resize(keep);
+    };
+    // Records are added as they start: the last one started is the one the damage is in.
+    const std::size_t started = recordCount(doc_, span.kind) - sectionStart_;
+    const std::size_t keep = sectionStart_ + (started > 0 ? started - 1 : 0);
+    switch (span.kind) {
+      case Section::Texture: drop(doc_.textures, keep); break;
+      case Section::Shader: drop(doc_.shaders, keep); break;
+      case Section::Material: drop(doc_.materials, keep); break;
+      case Section::Mesh: drop(doc_.meshes, keep); break;
+      case Section::Skeleton: drop(doc_.skeletons, keep); break;
+      case Section::Animation: drop(doc_.animations, keep); break;
+      case Section::Body: drop(doc_.bodies, keep); break;
+    }
+    span.count = static_cast<std::uint32_t>(keep - sectionStart_);
+    if (span.count == 0) doc_.order.pop_back();
+  }
+  doc_.damage = std::move(damage);
   return std::move(doc_);
 }
 
@@ -536,6 +580,7 @@ Result<Document> parse(std::span<const std::byte> data, const ReadContext& ctx) 
   } catch (const FormatException& e) {
     FormatError error = e.error();
     error.field = reader.where().describe(error.field);
+    if (ctx.partial) return reader.salvage(std::move(error));
     return error;
   } catch (const std::bad_alloc&) {
     return FormatError{ctx.name, reader.where().describe(""), reader.offset(),

@@ -275,6 +275,7 @@ const FormatDescriptor& cal3dFormat() {
       .claimsExtension = claims,
       .read = readOne,
       .readGroup = readGroup,
+      .animationExtensions = {"caf", "xaf"},
       .modelsInFolder = modelsInFolder,
       .outputs = {{"cfg", "cal3d model (.cfg and its files beside it)", Holds::Model},
                   {"csf", "cal3d skeleton", Holds::Skeleton},

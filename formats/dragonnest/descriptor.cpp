@@ -7,6 +7,8 @@
 #include <set>
 
 #include "formats/dragonnest/dragonnest.h"
+#include "formats/io/codepage.h"
+#include "formats/io/vfs.h"
 #include "formats/dragonnest/pak_archive.h"
 #include "formats/format.h"
 
@@ -52,10 +54,7 @@ std::string baseName(std::string_view path) {
   return std::string(slash == std::string_view::npos ? path : path.substr(slash + 1));
 }
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
+std::string lower(std::string_view s) { return vfs::lowerAscii(s); }
 
 // At most this many animation files of a folder are read to find those that fit a mesh.
 constexpr std::size_t kAnimationsLookedAt = 256;
@@ -76,7 +75,8 @@ std::vector<FoundFile> animationsBeside(const ReadContext& ctx, const Scene& mod
     for (const std::string& s : ctx.siblings()) {
       std::string stemOf;
       if (lowerExtension(s, &stemOf) != "ani") continue;
-      if (stemOf == stem) sameName = s;
+      // Its own name as stored, or as shown (the skin's name is shown decoded).
+      if (stemOf == stem || lower(nameAsUtf8(stemOf, ctx.codepage)) == stem) sameName = s;
       else candidates.push_back(s);
     }
   // Without a listing, the name the resolver finds beside it.
@@ -135,7 +135,9 @@ Result<GroupRead> readGroup(std::vector<Input> inputs) {
     out.parts.push_back({in.ctx.name, std::move(r).value()});
   }
   if (!model.empty()) {
-    auto r = dn::readModel(model);
+    // Names as stored until every file is in: the animations beside it are matched by the bone
+    // names their files store.
+    auto r = dn::readModel(model, dn::Names::AsStored);
     if (!r) return r.error();
     if (!animated && !r->meshes.empty()) {
       Diagnostics said;
@@ -147,18 +149,20 @@ Result<GroupRead> readGroup(std::vector<Input> inputs) {
           ctx.name = f.name;
           withClips.push_back({f.bytes, ctx});
         }
-        if (auto again = dn::readModel(withClips)) r = std::move(again);
+        if (auto again = dn::readModel(withClips, dn::Names::AsStored)) r = std::move(again);
       }
       r->diagnostics.append(said);
     }
+    dn::decodeLegacyNames(*r, model.front().ctx);
     out.parts.insert(out.parts.begin(), Part{model.front().ctx.name, std::move(r).value()});
   }
   return out;
 }
 
-Result<std::shared_ptr<const vfs::Archive>> mount(std::span<const std::string> paths) {
+Result<std::shared_ptr<const vfs::Archive>> mount(std::span<const std::string> paths, const MountOptions& options) {
   auto set = dn::PakSet::open(std::vector<std::string>(paths.begin(), paths.end()));
   if (!set) return set.error();
+  if (!options.codepage.empty()) set->setCodepage(options.codepage);
   return std::shared_ptr<const vfs::Archive>(
       std::make_shared<const dn::PakArchive>(std::make_shared<const dn::PakSet>(std::move(set).value())));
 }
@@ -205,6 +209,7 @@ const FormatDescriptor& dragonNestFormat() {
       .readGroup = readGroup,
       .mount = mount,
       .archiveExtensions = {"pak"},
+      .animationExtensions = {"ani"},
       .modelsInFolder = modelsInFolder,
   };
   return d;

@@ -10,6 +10,7 @@
 
 #include "formats/dragonnest/dragonnest_internal.h"
 #include "formats/io/detect.h"
+#include "formats/model/names.h"
 #include "formats/model/validate.h"
 
 namespace marrow::formats::dragonnest {
@@ -183,9 +184,22 @@ Result<Scene> gatherAll(std::span<const Input> inputs) {
 
 }  // namespace
 
-Result<Scene> readModel(std::span<const Input> inputs) {
-  return detail::guarded<Scene>(inputs.empty() ? ReadContext{} : inputs.front().ctx,
-                                [&] { return gatherAll(inputs); });
+void decodeLegacyNames(Scene& scene, const ReadContext& ctx) {
+  const DecodedNames decoded = decodeNames(scene, ctx.codepage);
+  if (!decoded.codepage.empty() && decoded.codepage != "UTF-8")
+    scene.diagnostics.info(ctx.name, "names", kNoOffset, "names decoded from " + decoded.codepage + " to UTF-8");
+  if (decoded.escaped)
+    scene.diagnostics.warn(ctx.name, "names", kNoOffset,
+                           std::to_string(decoded.escaped) +
+                               " names decode in no known code page; they are shown with their bytes "
+                               "escaped (%NN)");
+}
+
+Result<Scene> readModel(std::span<const Input> inputs, Names names) {
+  auto scene = detail::guarded<Scene>(inputs.empty() ? ReadContext{} : inputs.front().ctx,
+                                      [&] { return gatherAll(inputs); });
+  if (scene && names == Names::Decoded) decodeLegacyNames(*scene, inputs.front().ctx);
+  return scene;
 }
 
 Result<Scene> readFile(std::span<const std::byte> data, const ReadContext& ctx) {
@@ -197,6 +211,7 @@ Result<Scene> readFile(std::span<const std::byte> data, const ReadContext& ctx) 
     scene.format = kind == FileKind::Table ? "Dragon Nest DNT" : "Dragon Nest EXT";
     scene.basis = dragonNestBasis();
     scene.tables.push_back(std::move(table).value());
+    decodeLegacyNames(scene, ctx);
     return scene;
   }
   if (!isModelKind(kind)) return FormatError{ctx.name, "", kNoOffset, "is not a Dragon Nest file"};

@@ -57,8 +57,15 @@ struct Input {
   ReadContext ctx;
 };
 // Meshes, skins and animations as one model: the animations give the meshes' skeleton its
-// hierarchy, and their clips play on it.
-Result<Scene> readModel(std::span<const Input> inputs);
+// hierarchy, and their clips play on it. Names come decoded to UTF-8 (decodeLegacyNames), or as
+// stored for a caller that adds files and decodes once at the end.
+enum class Names { Decoded, AsStored };
+Result<Scene> readModel(std::span<const Input> inputs, Names names = Names::Decoded);
+
+// Every name of the scene (bones, materials, textures, clips, a table's text) as UTF-8: from the
+// code page ctx.codepage names when it explains them all, else the one detected over the names
+// (formats/model/names.h); the Log is told which.
+void decodeLegacyNames(Scene& scene, const ReadContext& ctx);
 
 // The conversion itself, for callers that hold records (tests, writers' round trips).
 struct MeshSource {

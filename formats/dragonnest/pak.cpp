@@ -23,13 +23,13 @@ char lowerAscii(char c) {
 }
 
 // Appends the normalised form of `path` to `out` (see normalizePakPath).
-void appendNormalized(std::string& out, std::string_view path) {
+void appendNormalized(std::string& out, std::string_view path, bool lower = true) {
   const std::size_t start = out.size();
   for (char c : path) {
     if (c == '\\' || c == '/') {
       if (out.size() > start && out.back() != '/') out.push_back('/');
     } else {
-      out.push_back(lowerAscii(c));
+      out.push_back(lower ? lowerAscii(c) : c);
     }
   }
   if (out.size() > start && out.back() == '/') out.pop_back();
@@ -68,6 +68,13 @@ std::string normalizePakPath(std::string_view path) {
   std::string out;
   out.reserve(path.size());
   appendNormalized(out, path);
+  return out;
+}
+
+std::string storedSpelling(std::string_view path) {
+  std::string out;
+  out.reserve(path.size());
+  appendNormalized(out, path, false);
   return out;
 }
 
@@ -298,7 +305,7 @@ std::vector<PakNode> Pak::children(std::string_view folder) const {
     } else {
       // A folder: its entries are contiguous, and end before prefix + name + '0' ('/' + 1).
       std::string name(rest.substr(0, slash));
-      out.push_back({name, true, 0});
+      out.push_back({name, true, order[k]});
       const std::string after = prefix + name + '0';
       k = equalRange(after).first;
     }

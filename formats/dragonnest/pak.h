@@ -60,13 +60,19 @@ struct PakEntry {
 struct PakNode {
   std::string name;  // the normalised component ("char", "warrior.skn")
   bool folder = false;
-  std::uint32_t entry = 0;  // files: the entry's index in the table
+  // Files: the entry's index in the table. Folders: an entry below it, whose stored path spells
+  // the folder's name as stored (storedSpelling).
+  std::uint32_t entry = 0;
 };
 
 // "\Resource\Char\A.skn" → "resource/char/a.skn": slashes for backslashes, leading and doubled
 // separators dropped, ASCII lower case (the engine compares case-insensitively, §1). ".." stays:
 // it is a name here, and extraction refuses it.
 std::string normalizePakPath(std::string_view path);
+// The path as stored with its separators as normalizePakPath makes them but its case kept:
+// byte for byte aligned with the normalised path, so a component of one is the same bytes of
+// the other (how a folder's name is shown as stored, decoded from its code page).
+std::string storedSpelling(std::string_view path);
 // The last component of a normalised path.
 std::string_view pakBaseName(std::string_view normalizedPath);
 
@@ -146,7 +152,9 @@ struct PakRef {
 struct PakSetNode {
   std::string name;
   bool folder = false;
-  PakRef file;  // files: the entry the file system resolves to (a deleted one when all are)
+  // Files: the entry the file system resolves to (a deleted one when all are). Folders: an entry
+  // below it (PakNode::entry).
+  PakRef file;
 };
 
 // Several paks as one file system (§2.4): searched in byte-wise order of their paths, the first
@@ -161,7 +169,9 @@ class PakSet {
   std::size_t size() const;
   const Pak& pak(std::size_t i) const;  // in search order
 
-  // By full path (normalised here).
+  // By full path (normalised here). Paths and names are looked up as stored, then, in a set
+  // whose names are in a legacy code page, as shown (UTF-8, encoded back): the paths `list`
+  // prints open the entries.
   PakRef findPath(std::string_view path) const;
   // By bare file name, as the engine and a .skn's mesh and texture names do (§2.4); a name
   // with folders is looked up by its last component.
@@ -192,9 +202,15 @@ class PakSet {
   // A stored name (a whole path or a part of it) as UTF-8: decoded, or escaped where it does not
   // decode. What is shown, listed and written on extraction; lookups keep the stored bytes.
   std::string displayName(std::string_view stored) const;
+  // An entry's normalised path as shown: its stored spelling decoded, then lower-cased (ASCII);
+  // what `list` prints and what opens the entry again (find encodes it back).
+  std::string shownPath(const PakEntry& e, const Pak& pak) const;
 
  private:
   std::vector<PakRef> resolveEntries() const;
+  PakRef findStoredName(std::string_view name) const;
+  // A name as shown, in the set's legacy code page; nothing when that is the name itself.
+  std::optional<std::string> storedForm(std::string_view shown) const;
   struct State;
   std::shared_ptr<const State> state_;
   std::string codepage_ = "UTF-8";

@@ -24,9 +24,22 @@ std::string join(std::string_view folder, std::string_view name) {
   return folder.empty() ? std::string(name) : std::string(folder) + "/" + std::string(name);
 }
 
+// The stored bytes of `length` bytes at `start` of an entry's normalised path: the same bytes
+// of its stored spelling (pak.h), case and all, for decoding (lower-casing would change the
+// trail bytes of a double-byte code page).
+std::string storedPart(const PakRef& ref, std::size_t start, std::size_t length) {
+  if (!ref) return {};
+  const std::string spelled = storedSpelling(ref.pak->storedPath(*ref.entry));
+  return start < spelled.size() ? spelled.substr(start, length) : std::string();
+}
+
 }  // namespace
 
 PakArchive::PakArchive(std::shared_ptr<const PakSet> paks) : paks_(std::move(paks)) {}
+
+std::string PakArchive::codepage() const {
+  return paks_ && paks_->codepage() != "UTF-8" ? paks_->codepage() : std::string();
+}
 
 std::string PakArchive::title() const {
   if (!paks_ || paks_->size() == 0) return "(no pak)";
@@ -115,7 +128,7 @@ std::vector<vfs::Node> PakArchive::children(std::string_view path) const {
   for (const PakSetNode& node : paks_->children(folder)) {
     if (node.folder) {
       vfs::Node n;
-      n.name = paks_->displayName(node.name);
+      n.name = paks_->displayName(storedPart(node.file, folder.empty() ? 0 : folder.size() + 1, node.name.size()));
       n.path = join(folder, node.name);
       n.kind = "folder";
       n.container = true;
@@ -154,7 +167,7 @@ std::optional<vfs::Node> PakArchive::node(std::string_view path) const {
   for (const PakSetNode& n : paks_->children(parent))
     if (n.folder && n.name == name) {
       vfs::Node f;
-      f.name = name;
+      f.name = paks_->displayName(storedPart(n.file, parent.empty() ? 0 : parent.size() + 1, name.size()));
       f.path = folder;
       f.kind = "folder";
       f.container = true;
@@ -195,10 +208,15 @@ std::vector<vfs::Node> PakArchive::search(std::string_view text, std::size_t lim
     if (out.size() >= limit) break;
     const std::string_view path = ref.pak->path(*ref.entry);
     const std::string_view where = wholePath ? path : pakBaseName(path);
-    // Names in a legacy code page are searched as shown (decoded) when the text is not ASCII.
-    if (wide ? !vfs::containsIgnoringCase(paks_->displayName(where), query.text)
-             : where.find(needle) == std::string_view::npos)
+    // Names in a legacy code page are searched as shown (decoded from the stored bytes) when
+    // the text is not ASCII.
+    if (wide) {
+      const std::string_view stored = ref.pak->storedPath(*ref.entry);
+      const std::string shown = paks_->displayName(wholePath ? storedSpelling(stored) : std::string(baseOf(stored)));
+      if (!vfs::containsIgnoringCase(shown, query.text)) continue;
+    } else if (where.find(needle) == std::string_view::npos) {
       continue;
+    }
     vfs::Node n = nodeOf(ref, false);
     if (!query.kind.empty() && vfs::lowerAscii(n.kind) != query.kind) continue;
     out.push_back(std::move(n));

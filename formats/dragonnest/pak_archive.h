@@ -20,6 +20,7 @@ class PakArchive final : public vfs::Archive {
   explicit PakArchive(std::shared_ptr<const PakSet> paks);
 
   std::string title() const override;
+  std::string codepage() const override;
   std::vector<std::string> openedFrom() const override;
   std::string_view kind() const override { return "pak"; }
   std::vector<vfs::Node> children(std::string_view path) const override;

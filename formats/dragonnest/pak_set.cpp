@@ -50,6 +50,13 @@ PakSet::PakSet(std::vector<Pak> paks) {
 
 std::string PakSet::displayName(std::string_view stored) const { return nameAsUtf8(stored, codepage_); }
 
+std::string PakSet::shownPath(const PakEntry& e, const Pak& pak) const {
+  std::string shown = displayName(storedSpelling(pak.storedPath(e)));
+  for (char& c : shown)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return shown;
+}
+
 Result<PakSet> PakSet::open(const std::vector<std::string>& paths) {
   std::vector<Pak> paks;
   for (const auto& path : paths) {
@@ -67,13 +74,31 @@ const Pak& PakSet::pak(std::size_t i) const {
   return *state_->paks.at(i);
 }
 
+std::optional<std::string> PakSet::storedForm(std::string_view shown) const {
+  if (codepage_.empty() || codepage_ == "UTF-8" ||
+      std::all_of(shown.begin(), shown.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
+    return std::nullopt;
+  auto stored = encodeCodepage(shown, codepage_);
+  if (!stored || *stored == shown) return std::nullopt;
+  return stored;
+}
+
 PakRef PakSet::findPath(std::string_view path) const {
   for (const auto& pak : state_->paks)
     if (const PakEntry* e = pak->find(path)) return {pak.get(), e};
+  if (const auto stored = storedForm(path))  // a path as shown (decoded)
+    for (const auto& pak : state_->paks)
+      if (const PakEntry* e = pak->find(*stored)) return {pak.get(), e};
   return {};
 }
 
 PakRef PakSet::findName(std::string_view name) const {
+  if (PakRef r = findStoredName(name)) return r;
+  if (const auto stored = storedForm(name)) return findStoredName(*stored);
+  return {};
+}
+
+PakRef PakSet::findStoredName(std::string_view name) const {
   const std::string normalized = normalizePakPath(name);
   const std::string_view base = pakBaseName(normalized);
   if (base.empty()) return {};
@@ -103,7 +128,7 @@ std::vector<PakSetNode> PakSet::children(std::string_view folder) const {
   std::map<std::pair<bool, std::string>, PakSetNode> merged;  // (!folder, name): folders first
   for (const auto& pak : state_->paks) {
     for (auto& node : pak->children(folder)) {
-      const PakRef ref = node.folder ? PakRef{} : PakRef{pak.get(), &pak->entries()[node.entry]};
+      const PakRef ref{pak.get(), &pak->entries()[node.entry]};
       auto [it, inserted] =
           merged.try_emplace({!node.folder, node.name}, PakSetNode{node.name, node.folder, ref});
       if (!inserted && !node.folder && it->second.file.entry->deleted() && !ref.entry->deleted())

@@ -13,7 +13,8 @@ namespace {
 // An iconv descriptor, closed at the end of its scope.
 class Converter {
  public:
-  explicit Converter(const std::string& from) : cd_(iconv_open("UTF-8", from.c_str())) {}
+  explicit Converter(const std::string& from, const std::string& to = "UTF-8")
+      : cd_(iconv_open(to.c_str(), from.c_str())) {}
   ~Converter() {
     if (ok()) iconv_close(cd_);
   }
@@ -102,6 +103,14 @@ std::optional<std::string> decodeCodepage(std::string_view text, const std::stri
   Converter c(codepage);
   if (!c.ok()) return std::nullopt;
   return c.convert(text);
+}
+
+std::optional<std::string> encodeCodepage(std::string_view utf8, const std::string& codepage) {
+  if (!isValidUtf8(utf8)) return std::nullopt;
+  if (codepage == "UTF-8") return std::string(utf8);
+  Converter c("UTF-8", codepage);
+  if (!c.ok()) return std::nullopt;
+  return c.convert(utf8);
 }
 
 std::string detectCodepage(std::span<const std::string_view> names) {

@@ -23,6 +23,10 @@ bool isValidUtf8(std::string_view text);
 // does not know the code page). "UTF-8" checks and copies.
 std::optional<std::string> decodeCodepage(std::string_view text, const std::string& codepage);
 
+// UTF-8 text in `codepage`: how a name the user typed (or a decoded name) is stored there;
+// nothing when the text is not UTF-8 or a character has no encoding in the code page.
+std::optional<std::string> encodeCodepage(std::string_view utf8, const std::string& codepage);
+
 // The code page of a set of names: "UTF-8" when every name is valid UTF-8 (ASCII included);
 // else the legacy code page that decodes every name that is not ASCII (those that happen to be
 // valid UTF-8 too) and whose common characters (Hangul

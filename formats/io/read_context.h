@@ -27,6 +27,14 @@ struct ReadContext {
   // geometry matters (posing, converting to a format without textures): faster, and no
   // "not found" warnings.
   bool fetchTextures = true;
+  // The code page the names inside the file are in (formats/io/codepage.h), when something
+  // outside it says: the user (`--encoding`), or the archive it came from, whose code page was
+  // detected over all its names. Empty: a reader of legacy names detects it over the file's own.
+  std::string codepage{};
+  // Whether a reader that meets damage keeps what it read before it (the file's records up to
+  // the one the damage is in), saying why it stopped in the model's diagnostics as an error,
+  // instead of failing. Readers that cannot (most) fail as before.
+  bool partial = false;
 };
 
 struct FoundFile {

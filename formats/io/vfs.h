@@ -98,6 +98,22 @@ class Archive {
   // Whether the archive is made of the records of model files (BRF files: meshes, skeletons,
   // …), listed with the model (`marrow-cli list`, `info`), rather than a store of files.
   virtual bool holdsRecords() const { return false; }
+  // The legacy code page the names stored in the archive are in (formats/io/codepage.h), which
+  // the names inside its files likely share (a Korean client's bone names): "" when the
+  // archive's names are UTF-8 or say nothing.
+  virtual std::string codepage() const { return {}; }
+  // What uses a node, as far as the archive worked it out (a module's text files, other
+  // records): each a text for people ("skins.txt", "mesh 'boots'") and the path of the user
+  // when it is a node of the archive ("" otherwise). Nothing when the archive does not know; an
+  // empty list when nothing uses it.
+  struct User {
+    std::string text;
+    std::string path;
+  };
+  virtual std::optional<std::vector<User>> users(std::string_view path) const {
+    (void)path;
+    return std::nullopt;
+  }
   // The nodes that are models of their own (what a batch converts one by one) whose names match
   // `pattern` (formats/io/glob.h; exact when it has no wildcard, every model when empty): a BRF
   // file's meshes, a pak's skins and the meshes no skin wears. The default: none.

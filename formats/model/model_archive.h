@@ -41,6 +41,10 @@ class ModelArchive {
   virtual Result<Shown> show(std::span<const std::string> picked,
                              const std::optional<std::vector<std::string>>& onScreen,
                              const std::optional<std::string>& skeleton) const = 0;
+
+  // What the viewer picks when the files open, so that the model is not a heap: empty when the
+  // whole files make one model.
+  virtual std::vector<std::string> openingPick() const { return {}; }
 };
 
 }  // namespace marrow::formats

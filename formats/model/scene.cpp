@@ -174,6 +174,7 @@ void remapMeshBones(Mesh& mesh, const std::vector<int>& map, const Skeleton& fro
 }  // namespace
 
 void merge(Scene& into, Scene part, const std::string& partName) {
+  into.partial = into.partial || part.partial;
   const bool intoEmpty = into.meshes.empty() && into.skeleton.empty() && into.clips.empty() &&
                          into.materials.empty() && into.bodies.empty() && into.tables.empty();
   if (intoEmpty) {

@@ -332,6 +332,9 @@ struct Scene {
   std::vector<Table> tables;
   std::vector<Action> actions;  // Warband actions: what cuts the frame-indexed clips into clips
   Diagnostics diagnostics;
+  // Read from a damaged file as far as the damage (ReadContext::partial); the error is among the
+  // diagnostics.
+  bool partial = false;
 };
 
 // Combines several files into one model: the first skeleton wins, meshes that reference bones

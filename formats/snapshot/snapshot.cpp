@@ -597,7 +597,7 @@ void readDiagnostics(In& in, Diagnostics& d) {
 Scene readScenePayload(In& in) {
   Scene s;
   auto& [format, basis, meshes, skeleton, clips, materials, textures, bodies, attachments, tables,
-         actions, diagnostics] = s;
+         actions, diagnostics, partial] = s;
   format = in.str("format");
   {
     auto& [up, rightHanded, unitMeters, front] = basis;
@@ -660,6 +660,7 @@ Scene readScenePayload(In& in) {
     });
   });
   readDiagnostics(in, diagnostics);
+  partial = in.boolean("partial");
   return s;
 }
 
@@ -673,7 +674,7 @@ std::vector<std::byte> writeSnapshot(const Scene& scene) {
   Out o;
   writeHeader(o, kKindScene);
   const auto& [format, basis, meshes, skeleton, clips, materials, textures, bodies, attachments,
-               tables, actions, diagnostics] = scene;
+               tables, actions, diagnostics, partial] = scene;
   o.str(format);
   const auto& [up, rightHanded, unitMeters, front] = basis;
   o.w.u8(static_cast<std::uint8_t>(up));
@@ -712,6 +713,7 @@ std::vector<std::byte> writeSnapshot(const Scene& scene) {
     });
   });
   writeDiagnostics(o, diagnostics);
+  o.boolean(partial);
   return o.w.take();
 }
 

@@ -24,7 +24,8 @@
 
 namespace marrow::formats {
 
-inline constexpr std::uint32_t kSnapshotVersion = 2;  // 2: clip spans and groups, actions
+// 2: clip spans and groups, actions; 3: Scene::partial
+inline constexpr std::uint32_t kSnapshotVersion = 3;
 
 // True when `head` starts with the snapshot magic.
 bool isSnapshot(std::span<const std::byte> head);

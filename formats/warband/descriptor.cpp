@@ -17,9 +17,7 @@ namespace fs = std::filesystem;
 namespace wb = formats::warband;
 
 bool isModuleIni(const std::string& name) {
-  std::string base = fs::path(name).filename().string();
-  for (char& c : base) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return base == "module.ini";
+  return vfs::lowerAscii(fs::path(name).filename().string()) == "module.ini";
 }
 
 // The model of a module: the records addressed (MODULE::RECORD, found in any of its files),
@@ -113,7 +111,7 @@ Result<GroupRead> readGroup(std::vector<Input> inputs) {
   return out;
 }
 
-Result<std::shared_ptr<const vfs::Archive>> mount(std::span<const std::string> paths) {
+Result<std::shared_ptr<const vfs::Archive>> mount(std::span<const std::string> paths, const MountOptions&) {
   for (const std::string& p : paths) {
     const auto folders = wb::moduleOf(p);
     if (!folders) continue;

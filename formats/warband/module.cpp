@@ -1,4 +1,5 @@
 #include "formats/warband/module.h"
+#include "formats/io/vfs.h"
 
 #include <algorithm>
 #include <cctype>
@@ -17,12 +18,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
+std::string lower(std::string_view s) { return vfs::lowerAscii(s); }
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r')) s.remove_prefix(1);
@@ -246,8 +242,14 @@ std::map<std::string, std::vector<std::string>> moduleUsage(const Module& m, std
   };
   // Tokens of the text files, each with the first file that has it.
   std::unordered_map<std::string, std::string> tokens;
-  for (const char* file : kUsageFiles) {
-    const std::string path = child(m.folders.module, file, false);
+  std::vector<std::string> files;
+  for (const char* file : kUsageFiles) files.push_back(child(m.folders.module, file, false));
+  const std::string installData = child(m.folders.install, "Data", true);
+  for (const char* file : kUsageDataFiles) {
+    std::string path = child(m.folders.moduleData, file, false);
+    files.push_back(path.empty() ? child(installData, file, false) : path);
+  }
+  for (const std::string& path : files) {
     if (path.empty()) continue;
     auto bytes = readFile(path, 256u << 20);
     if (!bytes) continue;

@@ -71,9 +71,11 @@ struct Module {
 Result<Module> openModule(const ModuleFolders& folders, const Limits& limits, bool fetchTextures);
 
 // The module's text files that name records (warband_module.md §1): read for usage.
-inline constexpr const char* kUsageFiles[] = {"actions.txt",    "skins.txt",       "item_kinds1.txt",
-                                              "meshes.txt",     "scene_props.txt", "map_icons.txt",
-                                              "flora_kinds.txt", "particle_systems.txt"};
+inline constexpr const char* kUsageFiles[] = {"actions.txt",     "skins.txt",       "item_kinds1.txt",
+                                              "meshes.txt",      "scene_props.txt", "map_icons.txt",
+                                              "particle_systems.txt", "tableau_materials.txt", "scenes.txt"};
+// The text files of the Data/ folder (the module's, else the install's) that name records.
+inline constexpr const char* kUsageDataFiles[] = {"flora_kinds.txt", "ground_specs.txt", "skyboxes.txt"};
 
 // What uses each record of the module, by brf::BrfArchive::usageKey(kind, name): the text files
 // above that name it as a token (a mesh NAME.lodN is used where NAME is), the meshes that name a

@@ -101,6 +101,43 @@ TEST(BrfCli, ListCountsEveryKindOfRecord) {
   EXPECT_EQ(cart["kinds"].toObject()["capsule"].toInt(), 3);
 }
 
+// A BRF cut short (issue 20): an error without --partial; with it, what came before the damage,
+// marked partial, the damage among the diagnostics, and convert writes it.
+TEST(BrfCli, ACutFileIsAnErrorUnlessPartIsAskedFor) {
+  REQUIRE_BRF(whole, "openbrf_redux_reference.brf");
+  QTemporaryDir dir;
+  const QByteArray bytes = bytesOf(whole);
+  const QString cut = dir.filePath(QStringLiteral("cut.brf"));
+  {
+    QFile f(cut);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.write(bytes.left(bytes.size() / 10));
+  }
+  const CliRun refused = cli({"info", cut, "--json"});
+  EXPECT_EQ(refused.code, 1);
+  EXPECT_TRUE(refused.err.contains("cut.brf")) << refused.err.toStdString();
+  const CliRun part = cli({"info", cut, "--partial", "--json"});
+  ASSERT_EQ(part.code, 0) << part.err.toStdString();
+  const QJsonObject j = part.json();
+  EXPECT_TRUE(j["partial"].toBool());
+  const CliRun full = cli({"info", whole, "--json"});
+  ASSERT_EQ(full.code, 0);
+  EXPECT_FALSE(full.json()["partial"].toBool());
+  const int meshes = j["meshes"].toArray().size();
+  EXPECT_GT(meshes, 0);
+  EXPECT_LT(meshes, full.json()["meshes"].toArray().size());
+  bool named = false;
+  for (const auto& d : j["diagnostics"].toArray())
+    named |= d.toObject()["severity"].toString() == QStringLiteral("error") &&
+             d.toObject()["message"].toString().contains(QStringLiteral("damaged"));
+  EXPECT_TRUE(named) << part.out.toStdString().substr(0, 2000);
+  const QString glb = dir.filePath(QStringLiteral("cut.glb"));
+  EXPECT_EQ(cli({"convert", cut, "-o", glb}).code, 1);
+  const CliRun converted = cli({"convert", cut, "--partial", "-o", glb});
+  EXPECT_EQ(converted.code, 0) << converted.err.toStdString();
+  EXPECT_TRUE(QFile::exists(glb));
+}
+
 TEST(BrfCli, ConvertToBrfGivesBackTheBytes) {
   REQUIRE_BRF(boots, "wfas_boots_a.brf");
   QTemporaryDir dir;

@@ -18,6 +18,8 @@
 #include "cli_util.h"
 
 #include "tests/support/bytes.h"
+#include "tests/support/dragonnest_test_character.h"
+#include "tests/support/encode.h"
 #include "tests/support/pak_builder.h"
 #include "tests/support/qt_bytes.h"
 #include "tests/support/skip.h"
@@ -283,6 +285,36 @@ TEST(PakCli, AnEntryOpensWithItsMeshFromAnyPak) {
   ASSERT_EQ(alone.code, 0) << alone.err.toStdString();
   EXPECT_EQ(alone.json()["meshes"].toArray().size(), 0);
   EXPECT_EQ(alone.json()["materials"].toArray().size(), 1);
+}
+
+// A Korean client's entry (issue 16): the path `list` prints (UTF-8) opens it in info, pose and
+// render's loader; --encoding names the code page, and one iconv does not know is a usage error.
+TEST(PakCli, AnEntryWithAKoreanNameOpensByThePathListPrints) {
+  namespace dn = marrow::formats::dragonnest;
+  using marrow::testing::encodeIn;
+  const auto files = dn::testing::writeCharacter(11);
+  const std::string folder = "\\resource\\" + encodeIn("전사", "CP949") + "\\";
+  QTemporaryDir tmp;
+  const QString pak = tmp.filePath("Resource00.pak");
+  ASSERT_TRUE(writeBytes(pak, PakBuilder()
+                                  .addStored(folder + encodeIn("전사_갑옷.skn", "CP949"), files.skn)
+                                  .addStored(folder + "character.msh", files.msh)
+                                  .addStored(folder + encodeIn("전사_갑옷.ani", "CP949"), files.ani)
+                                  .bytes()));
+  const CliRun list = cli({"list", pak, "--json"});
+  ASSERT_EQ(list.code, 0) << list.err.toStdString();
+  QStringList paths;
+  for (const auto& e : list.json()["entries"].toArray()) paths << e.toObject()["normalized_path"].toString();
+  EXPECT_TRUE(paths.contains(QStringLiteral("resource/전사/전사_갑옷.skn"))) << paths.join(QStringLiteral(", ")).toStdString();
+  const QString entry = pak + QStringLiteral("::resource/전사/전사_갑옷.skn");
+  const CliRun info = cli({"info", entry, "--json"});
+  ASSERT_EQ(info.code, 0) << info.err.toStdString();
+  EXPECT_EQ(info.json()["skeleton"].toObject()["bones"].toArray().size(), 3);
+  EXPECT_EQ(info.json()["clips"].toArray().size(), 2) << "the animation beside it, found by its stored name";
+  EXPECT_EQ(cli({"pose", entry, "--encoding", "cp949", "--json"}).code, 0);
+  const CliRun wrong = cli({"info", entry, "--encoding", "NO-SUCH-PAGE"});
+  EXPECT_NE(wrong.code, 0);
+  EXPECT_TRUE(wrong.err.contains("NO-SUCH-PAGE")) << wrong.err.toStdString();
 }
 
 }  // namespace

@@ -4,7 +4,9 @@
 // textures.
 #include <QAction>
 #include <QDir>
+#include <QFile>
 #include <QLabel>
+#include <QMenu>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -25,6 +27,7 @@
 #include "tests/support/gui_fixture.h"
 #include "tests/support/images.h"
 #include "tests/support/qskip.h"
+#include "tests/support/read_context.h"
 #include "tests/support/warband_module.h"
 
 using marrow::app::MainWindow;
@@ -364,6 +367,61 @@ class ArchiveTest : public QObject {
   // A BRF inside a Warband module opens the module (File › Open Module of This File): every file
   // module.ini loads, each saying its line, found across by kind and name; the module's actions
   // on the timeline.
+  // Issue 20: a file of many different meshes opens on its first, selected in the tree, not on
+  // a heap of them all.
+  void aPackOfManyMeshesOpensOnTheFirst() {
+    QFile bootsFile(fixture("wfas_boots_a.brf"));
+    if (!bootsFile.open(QIODevice::ReadOnly)) MARROW_QSKIP("wfas_boots_a.brf is absent (../shared/fixtures)");
+    const QByteArray raw = bootsFile.readAll();
+    const std::span<const std::byte> bytes(reinterpret_cast<const std::byte*>(raw.constData()), static_cast<std::size_t>(raw.size()));
+    auto boots = marrow::formats::brf::parse(bytes, ::marrow::testing::named("wfas_boots_a.brf"));
+    QVERIFY(boots.ok());
+    marrow::formats::brf::Document pack;
+    pack.version = boots->version;
+    pack.hasVersionToken = boots->hasVersionToken;
+    for (int i = 0; i < 20; ++i) {
+      pack.meshes.push_back(boots->meshes.at(0));
+      pack.meshes.back().name = "armour_" + std::to_string(i);
+    }
+    const auto written = marrow::formats::brf::write(pack);
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("pack.brf"));
+    {
+      QFile f(path);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(reinterpret_cast<const char*>(written.data()), static_cast<qint64>(written.size()));
+    }
+    MainWindow w;
+    w.show();
+    QVERIFY(openAndWait(w, {path}));
+    QCOMPARE(w.document()->scene->meshes.size(), std::size_t{1});
+    QCOMPARE(w.document()->scene->meshes[0].name, std::string("armour_0"));
+    const auto picked = w.archive()->selectedNodes();
+    QCOMPARE(picked.size(), std::size_t{1});
+  }
+
+  // Issue 20: a BRF cut short opens with what comes before the damage, marked partial, and the
+  // Log names the damage.
+  void aDamagedBrfOpensInPart() {
+    QFile whole(fixture("openbrf_redux_reference.brf"));
+    if (!whole.open(QIODevice::ReadOnly)) MARROW_QSKIP("openbrf_redux_reference.brf is absent (../shared/fixtures)");
+    const QByteArray bytes = whole.readAll();
+    QTemporaryDir dir;
+    const QString cut = dir.filePath(QStringLiteral("cut.brf"));
+    {
+      QFile f(cut);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write(bytes.left(bytes.size() / 10));
+    }
+    MainWindow w;
+    w.show();
+    QVERIFY(openAndWait(w, {cut}));
+    QVERIFY(w.document()->scene->partial);
+    QVERIFY(!w.document()->scene->meshes.empty());
+    QVERIFY2(w.windowTitle().contains(QStringLiteral("partial")), qPrintable(w.windowTitle()));
+    QVERIFY(marrow::testing::logText(w).contains(QStringLiteral("damaged")));
+  }
+
   void aBrfInAModuleOpensItsModule() {
     QTemporaryDir dir;
     marrow::testing::TestModule m;
@@ -399,6 +457,26 @@ class ArchiveTest : public QObject {
     // The actions are clips.
     QVERIFY(clipNamed(w, "stand:2") >= 0);
     QVERIFY(clipNamed(w, "back_off") >= 0);
+    // A record's context menu lists what uses it; a record among them is selected when picked.
+    w.archive()->setFilter(QStringLiteral("texture:oim_bark_03_bump"));
+    QTreeWidgetItem* bump = findRow(w.archive()->matches(), QStringLiteral("oim_bark_03_bump.dds"));
+    QVERIFY(bump);
+    QMenu menu;
+    w.archive()->fillMenu(menu, bump->treeWidget(), bump);
+    QMenu* usedBy = menu.findChild<QMenu*>(QStringLiteral("usedByMenu"));
+    QVERIFY(usedBy);
+    QCOMPARE(usedBy->actions().size(), 1);
+    QAction* material = usedBy->actions().at(0);
+    QCOMPARE(material->text(), QStringLiteral("material 'oim_bark_03'"));
+    QVERIFY(material->isEnabled());
+    w.archive()->setFilter({});
+    material->trigger();
+    const auto picked = w.archive()->selectedNodes();
+    QCOMPARE(picked.size(), std::size_t{1});
+    const auto node = w.document()->archives.archives().at(0)->node(picked[0].path);
+    QVERIFY(node);
+    QCOMPARE(node->kind, std::string("material"));
+    QCOMPARE(node->name, std::string("oim_bark_03"));
   }
 };
 

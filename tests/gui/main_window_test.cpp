@@ -4,6 +4,7 @@
 #include <QSignalSpy>
 #include <QSlider>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <set>
@@ -288,6 +289,32 @@ class MainWindowTest : public QObject {
     w.bones()->selectBone(3);
     QCOMPARE(w.bones()->selectedBone(), 3);
     QCOMPARE(w.viewport()->options().selectedBone, 3);
+    // The quaternion's w is on the rotation's line, whole.
+    const QStringList lines = w.bones()->transformsText().split(QLatin1Char('\n'));
+    const auto quat = std::find_if(lines.begin(), lines.end(), [](const QString& l) { return l.contains(QStringLiteral("quaternion")); });
+    QVERIFY(quat != lines.end() && quat + 1 != lines.end());
+    QCOMPARE((quat + 1)->split(QLatin1Char(' '), Qt::SkipEmptyParts).size(), 4);
+    w.bones()->selectBone(-1);
+    QCOMPARE(w.viewport()->options().selectedBone, -1);
+  }
+
+  // Issue 20: Tab into the Bones dock moves focus, not the selected bone; the dock opens tall
+  // enough to read several bones.
+  void tabbingIntoTheBonesSelectsNothing() {
+    MainWindow w;
+    w.resize(1100, 750);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(openAndWait(w, {marrow::app::kDemoPath}));
+    auto* tree = w.bones()->findChild<QTreeWidget*>();
+    QVERIFY(tree);
+    tree->setFocus(Qt::TabFocusReason);
+    QTest::qWait(50);
+    QTest::keyClick(tree, Qt::Key_Tab);
+    QCOMPARE(w.bones()->selectedBone(), -1);
+    QCOMPARE(w.viewport()->options().selectedBone, -1);
+    QVERIFY2(tree->height() >= 6 * tree->sizeHintForRow(0),
+             qPrintable(QStringLiteral("%1 px for rows of %2").arg(tree->height()).arg(tree->sizeHintForRow(0))));
   }
 };
 

@@ -23,6 +23,7 @@
 #include "app/gui/archive_dock.h"
 #include "app/gui/extraction.h"
 #include "app/gui/main_window.h"
+#include "app/gui/table_dock.h"
 #include "app/gui/timeline_dock.h"
 #include "render/anim/pose.h"
 #include "formats/dragonnest/pak_archive.h"
@@ -160,7 +161,8 @@ class PakTest : public QObject {
     QStringList names;
     for (int c = 0; c < resource->childCount(); ++c)
       names << resource->child(c)->text(ArchiveDock::kName);
-    QCOMPARE(names, QStringList({"char", "mesh", "old", "table", "ui", "readme.txt"}));
+    // Folders in the stored spelling of the first pak that has them (00patch's "Table").
+    QCOMPARE(names, QStringList({"char", "mesh", "old", "Table", "ui", "readme.txt"}));
     QTreeWidgetItem* readme = resource->child(5);
     const auto node = w.archive()->rowNode(readme);
     QVERIFY(node && !node->container);
@@ -232,7 +234,9 @@ class PakTest : public QObject {
     QSignalSpy loaded(&w, &MainWindow::documentLoaded);
     QSignalSpy failed(&w, &MainWindow::loadFailed);
     // As a mouse does it: press and release, then the double click (QTest's alone has no press).
-    const QPoint at = dock->tree()->visualItemRect(skin).center();
+    // On the name, inside the viewport (the row may be wider than a narrow dock).
+    const QRect row = dock->tree()->visualItemRect(skin);
+    const QPoint at(std::min(row.left() + 40, dock->tree()->viewport()->width() - 8), row.center().y());
     QTest::mouseClick(dock->tree()->viewport(), Qt::LeftButton, {}, at);
     QTest::mouseDClick(dock->tree()->viewport(), Qt::LeftButton, {}, at);
     QTest::mouseRelease(dock->tree()->viewport(), Qt::LeftButton, {}, at);
@@ -324,7 +328,7 @@ class PakTest : public QObject {
     w.archive()->fillMenu(menu, w.archive()->tree(), ani);
     QAction* add = nullptr;
     for (QAction* a : menu.actions())
-      if (a->text() == QStringLiteral("Add to the Model")) add = a;
+      if (a->text() == QStringLiteral("Play on the Open Model")) add = a;
     QVERIFY(add);
     QVERIFY(add->isEnabled());
     QVERIFY(marrow::testing::waitLoaded(w, [&] { add->trigger(); }));
@@ -340,6 +344,60 @@ class PakTest : public QObject {
       moved |= w.player().pose().local[b].rotation != rest.local[b].rotation ||
                w.player().pose().local[b].translation != rest.local[b].translation;
     QVERIFY(moved);
+  }
+
+  // Issue 20: a double-clicked animation plays on the open model, a double-clicked table opens
+  // in Tables beside it; neither throws the model away, and the tree keeps its height.
+  void anAnimationAndATableDoubleClickedKeepTheModel() {
+    const auto character = dn::testing::writeCharacter(11);
+    marrow::formats::Table table;
+    table.name = "weapons";
+    table.columns = {{"_Name", 1}, {"_Level", 3}};
+    table.rowIds = {1, 2};
+    table.rows = {{std::string("sword"), std::int32_t{10}}, {std::string("staff"), std::int32_t{20}}};
+    marrow::testing::PakBuilder pak;
+    pak.add("resource/char/character.skn", character.skn);
+    pak.add("resource/char/character.msh", character.msh);
+    pak.add("resource/ani/character_extra.ani", character.ani);
+    pak.add("resource/ext/weapons.dnt", dn::writeDnt(table).value());
+    const QString path = tmp_.filePath("paks/beside.pak");
+    QVERIFY(writeBytes(path, std::span<const std::byte>(pak.bytes())));
+    MainWindow w;
+    w.resize(1100, 750);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(openAndWait(w, {path + "::resource/char/character.skn", path}));
+    QCOMPARE(w.document()->scene->meshes.size(), std::size_t{3});
+    QCOMPARE(w.player().clipCount(), 0);
+    const int treeHeight = w.archive()->tree()->height();
+
+    QTreeWidgetItem* ani = w.archive()->reveal(0, "resource/ani/character_extra.ani");
+    QVERIFY(ani);
+    emit w.archive()->tree()->itemActivated(ani, 0);
+    QVERIFY(QTest::qWaitFor([&] { return w.player().clipCount() == 2; }, 20000));
+    QCOMPARE(w.document()->scene->meshes.size(), std::size_t{3});
+    QVERIFY(w.player().mismatch().empty());
+    QVERIFY(marrow::testing::logText(w).contains(QStringLiteral("Playing")));
+
+    QTreeWidgetItem* dnt = w.archive()->reveal(0, "resource/ext/weapons.dnt");
+    QVERIFY(dnt);
+    emit w.archive()->tree()->itemActivated(dnt, 0);
+    QVERIFY(QTest::qWaitFor([&] { return w.tables()->isVisible(); }, 20000));
+    QTest::qWait(50);
+    QVERIFY(w.tables()->hasTables());
+    QCOMPARE(w.document()->scene->meshes.size(), std::size_t{3});  // the model stays
+    QCOMPARE(w.player().clipCount(), 2);
+    // The tables lie under the viewport: the left docks keep their height.
+    QVERIFY2(w.archive()->tree()->height() >= treeHeight * 9 / 10,
+             qPrintable(QStringLiteral("tree %1 px, was %2").arg(w.archive()->tree()->height()).arg(treeHeight)));
+    // Opening the model again (its archive still browsed) keeps the table beside it.
+    QVERIFY(openAndWait(w, {path + "::resource/char/character.skn", path}));
+    QVERIFY(w.tables()->isVisible());
+    // A table with no model open opens as the document, as before.
+    MainWindow alone;
+    alone.show();
+    QVERIFY(openAndWait(alone, {path + "::resource/ext/weapons.dnt", path}));
+    QVERIFY(alone.tables()->isVisible());
   }
 
   void cancelStopsALongExtraction() {

@@ -47,6 +47,7 @@
 #include "tests/reference/cal3d_synthetic.h"
 
 #include "tests/support/skip.h"
+#include "tests/support/temp_dir.h"
 
 #if defined(__SANITIZE_ADDRESS__)
 // libcal3d 0.11 frees none of the tracks and keyframes of the animations it loads (the leak shows
@@ -471,24 +472,7 @@ TEST(Cal3dReference, CliPoseOfPaladinCfgWithXmlMeshesMatchesLibcal3dCycle) {
 
 // ---- Our writers, read by libcal3d. ----
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    std::string t = (fs::temp_directory_path() / "marrow-cal3d-XXXXXX").string();
-    if (mkdtemp(t.data())) path = t;
-  }
-  ~TempDir() {
-    std::error_code ec;
-    if (!path.empty()) fs::remove_all(path, ec);
-  }
-  std::string write(const std::string& name, const std::vector<std::byte>& bytes) const {
-    const fs::path p = path / name;
-    std::ofstream(p, std::ios::binary)
-        .write(reinterpret_cast<const char*>(bytes.data()),
-               static_cast<std::streamsize>(bytes.size()));
-    return p.string();
-  }
-};
+using ::marrow::testing::TempDir;
 
 // Writes skeleton, meshes (one file), materials and clips of `scene` the way `options` says and
 // returns the files for libcal3d.

@@ -290,16 +290,16 @@ class SceneCompare {
   }
   bool cmp(const formats::Scene& a, const formats::Scene& b) {
     const auto& [format, basis, meshes, skeleton, clips, materials, textures, bodies, attachments,
-                 tables, actions, diagnostics] = a;
+                 tables, actions, diagnostics, partial] = a;
     const auto& [format2, basis2, meshes2, skeleton2, clips2, materials2, textures2, bodies2,
-                 attachments2, tables2, actions2, diagnostics2] = b;
+                 attachments2, tables2, actions2, diagnostics2, partial2] = b;
     return field("format", format, format2) && field("basis", basis, basis2) &&
            field("meshes", meshes, meshes2) && field("skeleton", skeleton, skeleton2) &&
            field("clips", clips, clips2) && field("materials", materials, materials2) &&
            field("textures", textures, textures2) && field("bodies", bodies, bodies2) &&
            field("attachments", attachments, attachments2) &&
            field("tables", tables, tables2) && field("actions", actions, actions2) &&
-           field("diagnostics", diagnostics, diagnostics2);
+           field("diagnostics", diagnostics, diagnostics2) && field("partial", partial, partial2);
   }
 
  private:

@@ -536,6 +536,77 @@ TEST(BrfDocument, HugeCountsAreRefusedAtTheCount) {
 
 // --- real files -----------------------------------------------------------------------------
 
+// The first `m` records of `full` in file order, as a file of them alone holds them.
+Document firstRecords(const Document& full, std::size_t m) {
+  Document d = full;
+  d.textures.clear(), d.shaders.clear(), d.materials.clear(), d.meshes.clear();
+  d.skeletons.clear(), d.animations.clear(), d.bodies.clear(), d.order.clear();
+  std::map<Section, std::size_t> next;
+  const auto take = [&](auto& into, const auto& from, Section kind, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) into.push_back(from[next[kind]++]);
+  };
+  for (const SectionSpan& span : full.order) {
+    if (m == 0) break;
+    const std::size_t n = std::min<std::size_t>(span.count, m);
+    switch (span.kind) {
+      case Section::Texture: take(d.textures, full.textures, span.kind, n); break;
+      case Section::Shader: take(d.shaders, full.shaders, span.kind, n); break;
+      case Section::Material: take(d.materials, full.materials, span.kind, n); break;
+      case Section::Mesh: take(d.meshes, full.meshes, span.kind, n); break;
+      case Section::Skeleton: take(d.skeletons, full.skeletons, span.kind, n); break;
+      case Section::Animation: take(d.animations, full.animations, span.kind, n); break;
+      case Section::Body: take(d.bodies, full.bodies, span.kind, n); break;
+    }
+    d.order.push_back({span.kind, static_cast<std::uint32_t>(n)});
+    m -= n;
+  }
+  d.versionTokenAt = std::min(d.versionTokenAt, d.order.size());
+  return d;
+}
+
+std::size_t totalRecords(const Document& d) {
+  std::size_t n = 0;
+  for (const SectionSpan& s : d.order) n += s.count;
+  return n;
+}
+
+// A damaged file read in part (issue 20): cut anywhere after its header, the records kept are
+// exactly those that end before the cut, in file order — the document of the first m records of
+// the whole file, byte for byte, with m as large as the cut allows — and the damage is named.
+TEST(BrfDocument, ACutFileReadInPartKeepsEveryRecordBeforeTheCut) {
+  constexpr std::size_t kEnd = 7;  // the "end" token: its u32 length and 3 bytes
+  for (const char* name : {"openbrf_redux_reference.brf", "wfas_boots_a.brf", "wfas_skeletons.brf",
+                           "wfas_object_bodies.brf", "wfas_oim_flora_materials.brf"}) {
+    SCOPED_TRACE(name);
+    LOAD_FIXTURE(bytes, name);
+    const Document full = parsed(bytes, name);
+    const std::size_t total = totalRecords(full);
+    std::size_t last = 0;
+    for (std::size_t cut = 16; cut < bytes.size(); cut += std::max<std::size_t>(1, bytes.size() / 97)) {
+      SCOPED_TRACE("cut at " + std::to_string(cut));
+      const std::vector<std::byte> prefix(bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(cut));
+      ReadContext ctx = named(name);
+      EXPECT_FALSE(parse(prefix, ctx).ok());
+      ctx.partial = true;
+      const auto part = parse(prefix, ctx);
+      ASSERT_TRUE(part.ok()) << part.error().describe();
+      ASSERT_TRUE(part->damage.has_value());
+      EXPECT_EQ(part->damage->file, name);
+      EXPECT_LE(part->damage->offset, cut);
+      EXPECT_TRUE(orderMatchesRecords(*part));
+      const std::size_t m = totalRecords(*part);
+      EXPECT_GE(m, last);  // a longer prefix never keeps less
+      last = m;
+      const auto want = write(firstRecords(full, m));
+      EXPECT_EQ(firstDifference(write(*part), want), "");
+      EXPECT_LE(want.size() - kEnd, cut);                               // every record kept ends before the cut
+      if (m < total) {
+        EXPECT_GT(write(firstRecords(full, m + 1)).size() - kEnd, cut);  // the next does not
+      }
+    }
+  }
+}
+
 TEST(BrfDocument, EveryFixtureWritesBackItsOwnBytes) {
   for (const char* name : kAllFixtures) {
     SCOPED_TRACE(name);

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,7 @@
 #include "render/anim/morph.h"
 #include "render/anim/pose.h"
 #include "render/anim/skinning.h"
+#include "tests/support/read_context.h"
 
 #include "tests/support/skip.h"
 
@@ -382,6 +384,63 @@ TEST(BrfScene, MaterialsFindTheirFieldsAndTexturesByName) {
   EXPECT_EQ(s.textures[static_cast<std::size_t>(m.maps[0].texture)].name, "oim_bark_03.dds");
   EXPECT_EQ(m.maps[1].kind, "normal");
   EXPECT_EQ(s.textures[static_cast<std::size_t>(m.maps[1].texture)].name, "oim_bark_03_bump.dds");
+}
+
+// A mesh whose material is in no open file is drawn white: the Log says so, once per material
+// name, naming the first mesh (issue 20).
+TEST(BrfScene, AMaterialInNoOpenFileIsNotedOncePerName) {
+  REQUIRE_FIXTURE("wfas_boots_a.brf");
+  const auto doc = brf::parse(bytesOf("wfas_boots_a.brf"), ::marrow::testing::named("wfas_boots_a.brf"));
+  ASSERT_TRUE(doc.ok());
+  std::set<std::string> absent;  // from the records: materials meshes name that the file lacks
+  for (const auto& m : doc->meshes) absent.insert(m.material);
+  for (const auto& m : doc->materials) absent.erase(m.name);
+  absent.erase("");
+  ASSERT_FALSE(absent.empty()) << "the fixture's meshes name materials of other files";
+  const Scene s = load({input("wfas_boots_a.brf")});
+  std::multiset<std::string> noted;
+  for (const auto& d : s.diagnostics.items)
+    if (d.message.find("is in none of the open files") != std::string::npos) noted.insert(d.field);
+  std::multiset<std::string> want;
+  for (const auto& name : absent) want.insert("material '" + name + "'");
+  EXPECT_EQ(noted, want);
+}
+
+// Issue 20: a file of many meshes (an armour pack) opens on its first mesh, not on a heap of all
+// of them; a few meshes with levels of detail open on the full-detail ones; a few without, whole.
+TEST(BrfScene, ManyMeshesOpenOnTheFirstAndLevelsOfDetailStayOut) {
+  REQUIRE_FIXTURE("wfas_boots_a.brf");
+  const auto boots = brf::parse(bytesOf("wfas_boots_a.brf"), ::marrow::testing::named("wfas_boots_a.brf"));
+  ASSERT_TRUE(boots.ok());
+  const auto archiveOf = [&](const std::vector<std::string>& names) {
+    auto doc = std::make_shared<brf::Document>();
+    doc->version = boots->version;
+    doc->hasVersionToken = boots->hasVersionToken;
+    for (const std::string& n : names) {
+      doc->meshes.push_back(boots->meshes.at(0));
+      doc->meshes.back().name = n;
+    }
+    std::vector<brf::Source> sources{{"pack.brf", doc, ::marrow::testing::named("pack.brf"), {}}};
+    return brf::BrfArchive(std::move(sources));
+  };
+  const auto names = [](const brf::BrfArchive& a, const std::vector<std::string>& paths) {
+    std::vector<std::string> out;
+    for (const auto& p : paths) out.push_back(a.node(p)->name);
+    return out;
+  };
+  std::vector<std::string> pack;
+  for (int i = 0; i < 12; ++i) pack.push_back("armour_" + std::to_string(i));
+  const auto many = archiveOf(pack);
+  EXPECT_EQ(names(many, many.openingPick()), (std::vector<std::string>{"armour_0"}));
+  const auto lods = archiveOf({"helmet", "helmet.lod1", "helmet.lod2", "visor", "visor.lod1"});
+  EXPECT_EQ(names(lods, lods.openingPick()), (std::vector<std::string>{"helmet", "visor"}));
+  const auto few = archiveOf({"body", "head", "hands", "helmet.lodge"});  // ".lodge" is no level of detail
+  EXPECT_TRUE(few.openingPick().empty());
+  // What the pick shows is that mesh alone.
+  const auto shown = many.show(many.openingPick(), std::nullopt, std::nullopt);
+  ASSERT_TRUE(shown.ok());
+  ASSERT_EQ(shown->scene.meshes.size(), 1u);
+  EXPECT_EQ(shown->scene.meshes[0].name, "armour_0");
 }
 
 TEST(BrfScene, ARecordAddressSelectsItAndWhatItNeeds) {

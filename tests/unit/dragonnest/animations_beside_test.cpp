@@ -11,6 +11,7 @@
 #include "formats/load.h"
 #include "tests/support/dragonnest_test_character.h"
 #include "tests/support/pak_builder.h"
+#include "tests/support/temp_dir.h"
 
 namespace marrow::formats {
 namespace {
@@ -46,20 +47,7 @@ Clips clipsOf(const Scene& s) {
   return c;
 }
 
-// A folder of its own under the temporary folder, removed with it.
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() /
-           ("marrow_beside_" + std::string(::testing::UnitTest::GetInstance()->current_test_info()->name()));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
-};
+using ::marrow::testing::TempDir;
 
 std::string said(const Scene& s) {
   std::string out;

@@ -17,6 +17,7 @@
 #include "formats/dragonnest/extract.h"
 #include "formats/dragonnest/pak_writer.h"
 #include "formats/io/read_context.h"
+#include "tests/support/temp_dir.h"
 
 namespace {
 namespace fs = std::filesystem;
@@ -479,17 +480,7 @@ TEST(Extract, RefusesNamesThatLeaveTheFolder) {
   EXPECT_EQ(safeRelativePath("/etc/passwd").relative, fs::path("etc/passwd"));  // pak root
 }
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    static std::atomic<int> counter{0};
-    path = fs::temp_directory_path() /
-           ("marrow_pak_test_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
+using ::marrow::testing::TempDir;
 
 std::set<std::string> treeOf(const fs::path& root) {
   std::set<std::string> out;

@@ -5,7 +5,6 @@
 #include "formats/io/codepage.h"
 
 #include <gtest/gtest.h>
-#include <iconv.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -17,6 +16,7 @@
 #include "formats/dragonnest/extract.h"
 #include "formats/dragonnest/pak.h"
 #include "formats/dragonnest/pak_archive.h"
+#include "tests/support/encode.h"
 #include "tests/support/pak_builder.h"
 
 namespace marrow::formats {
@@ -25,19 +25,7 @@ namespace {
 namespace dn = dragonnest;
 namespace fs = std::filesystem;
 
-// UTF-8 → `codepage`, by iconv.
-std::string encode(const std::string& utf8, const char* codepage) {
-  iconv_t cd = iconv_open(codepage, "UTF-8");
-  EXPECT_NE(cd, reinterpret_cast<iconv_t>(-1)) << codepage;
-  std::string out(utf8.size() * 4 + 4, '\0');
-  char* in = const_cast<char*>(utf8.data());
-  std::size_t inLeft = utf8.size(), outLeft = out.size();
-  char* to = out.data();
-  EXPECT_NE(iconv(cd, &in, &inLeft, &to, &outLeft), static_cast<std::size_t>(-1)) << utf8 << " in " << codepage;
-  iconv_close(cd);
-  out.resize(out.size() - outLeft);
-  return out;
-}
+std::string encode(const std::string& utf8, const char* codepage) { return testing::encodeIn(utf8, codepage); }
 
 struct Language {
   const char* codepage;
@@ -76,6 +64,13 @@ TEST(Codepage, Utf8StaysAndWhatDecodesNowhereIsEscaped) {
   EXPECT_EQ(nameAsUtf8(junk, ""), "bad%FF%FF%FF.dds");
   EXPECT_EQ(nameAsUtf8(junk, "CP949"), "bad%FF%FF%FF.dds");
   EXPECT_FALSE(decodeCodepage("a", "NO-SUCH-CODEPAGE"));
+  // Encoding back is the stored form; what the code page cannot hold, or text that is not
+  // UTF-8, has none.
+  for (const Language& l : kLanguages)
+    for (const auto& n : l.names) EXPECT_EQ(encodeCodepage(n, l.codepage), encode(n, l.codepage));
+  EXPECT_FALSE(encodeCodepage("전사", "CP932"));
+  EXPECT_FALSE(encodeCodepage(junk, "CP949"));
+  EXPECT_EQ(encodeCodepage("plain.dds", "UTF-8"), "plain.dds");
   // Overlong forms and surrogates are not UTF-8.
   EXPECT_FALSE(isValidUtf8("\xC0\xAF"));
   EXPECT_FALSE(isValidUtf8("\xED\xA0\x80"));
@@ -92,7 +87,11 @@ TEST(Codepage, PakNamesAreShownFoundAndExtractedDecoded) {
     const char* codepage;
     std::string folder, file;  // UTF-8
   };
-  for (const Case& c : {Case{"CP949", "전사", "전사_갑옷.skn"}, Case{"GB18030", "战士", "战士_盔甲.skn"}}) {
+  // 上人 in Big5 is A4 57 A4 48: trail bytes in ASCII's upper case, which the lower-cased
+  // (normalised) path changes; the folder's name is decoded from the stored bytes.
+  for (const Case& c : {Case{"CP949", "전사", "전사_갑옷.skn"}, Case{"GB18030", "战士", "战士_盔甲.skn"},
+                        Case{"BIG5", "上人", "上人_盔甲.skn"}}) {
+    SCOPED_TRACE(c.codepage);
     const std::string storedFolder = encode(c.folder, c.codepage), storedFile = encode(c.file, c.codepage);
     const fs::path pakPath = tmp / (std::string(c.codepage) + ".pak");
     {
@@ -119,10 +118,20 @@ TEST(Codepage, PakNamesAreShownFoundAndExtractedDecoded) {
     auto bytes = archive.read(inside[0].path, {});
     ASSERT_TRUE(bytes.ok());
     EXPECT_EQ(bytes->size(), 10u);
-    // Searching by the decoded text finds it.
+    // The path as shown (UTF-8) finds the entry, whole or by its name: what `list` prints opens.
+    EXPECT_EQ(paks->find("resource/" + c.folder + "/" + c.file).entry, paks->find(inside[0].path).entry);
+    EXPECT_TRUE(paks->find(c.file));
+    EXPECT_TRUE(archive.find("resource/" + c.folder + "/" + c.file));
+    EXPECT_FALSE(paks->find("resource/" + c.folder + "/other.skn"));
+    // Searching by the decoded text finds it, by name and by path; the folder node says its name.
     const auto found = archive.search(c.file.substr(0, c.file.find('_')), 10);
     ASSERT_FALSE(found.empty());
     EXPECT_EQ(found[0].name, c.file);
+    const auto byPath = archive.search(c.folder + "/" + c.file, 10);
+    ASSERT_EQ(byPath.size(), 1u);
+    const auto folderNode = archive.node(folder->path);
+    ASSERT_TRUE(folderNode);
+    EXPECT_EQ(folderNode->name, c.folder);
     // Extraction writes UTF-8 names.
     const fs::path target = tmp / (std::string(c.codepage) + "_out");
     const auto report = dn::extractEntries(*set, dn::selectEntries(*set, {}), target);

@@ -23,6 +23,7 @@
 #include "formats/registry.h"
 #include "formats/write.h"
 #include "tests/support/skip.h"
+#include "tests/support/temp_dir.h"
 
 namespace marrow::formats {
 namespace {
@@ -49,16 +50,7 @@ std::string readText(const fs::path& p) {
   return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
 }
 
-struct TempDir {
-  fs::path path;
-  TempDir() {
-    path = fs::temp_directory_path() / ("marrow-vfs-" + std::to_string(::getpid()) + "-" +
-                                        std::to_string(reinterpret_cast<std::uintptr_t>(this)));
-    fs::remove_all(path);
-    fs::create_directories(path);
-  }
-  ~TempDir() { fs::remove_all(path); }
-};
+using ::marrow::testing::TempDir;
 
 std::vector<std::string> names(const std::vector<vfs::Node>& nodes) {
   std::vector<std::string> out;
@@ -253,7 +245,7 @@ const std::string kBrf = std::string(MARROW_FIXTURES_DIR) + "/brf/openbrf_redux_
 
 std::shared_ptr<const brf::BrfArchive> brfArchive(std::vector<std::string> paths) {
   const FormatDescriptor* f = formatById("brf");
-  auto a = f->mount(paths);
+  auto a = f->mount(paths, {});
   EXPECT_TRUE(a.ok()) << (a.ok() ? "" : a.error().describe());
   return a.ok() ? std::dynamic_pointer_cast<const brf::BrfArchive>(*a) : nullptr;
 }

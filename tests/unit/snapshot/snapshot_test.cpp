@@ -156,6 +156,7 @@ Scene fullScene() {
   wave.masterFlags = 0x80000002u;
   wave.sequences.push_back({2.5f, "anim_test", 120, 84, 0x10000002u, 58726, {-0.5f, 0, 0}, 0.25f, "wave"});
   s.actions = {wave, Action{"none", 0, 0, {}}};
+  s.partial = true;  // read from a damaged file
   Clip still;
   still.name = "still";
   s.clips = {walk, still};
@@ -360,13 +361,14 @@ TEST(Snapshot, InflatedCountsAnywhereAreRefusedOrHarmless) {
 TEST(Snapshot, AnEmptySceneIsTheDocumentedBytes) {
   Scene s;
   s.format = "ab";
-  std::vector<std::uint8_t> expected = {'M', 'R', 'W', 'S', 'C', 'E', 'N', 'E', 2, 0, 0, 0, 0};
+  std::vector<std::uint8_t> expected = {'M', 'R', 'W', 'S', 'C', 'E', 'N', 'E', 3, 0, 0, 0, 0};
   for (int c : {2, 0, 0, 0, int{'a'}, int{'b'}}) expected.push_back(static_cast<std::uint8_t>(c));
   for (int c : {1, 1, 0, 0, 0x80, 0x3f, 0, 0, 0, 0})  // basis: Y up, right-handed, 1.0f, front 0
     expected.push_back(static_cast<std::uint8_t>(c));
   expected.insert(expected.end(), 4, 0);   // meshes
   expected.insert(expected.end(), 16, 0);  // skeleton: name, bones, inverse binds, parts
   expected.insert(expected.end(), 8 * 4, 0);  // clips … tables, actions, diagnostics
+  expected.push_back(0);                      // not partial
   const auto bytes = writeSnapshot(s);
   ASSERT_EQ(bytes.size(), expected.size());
   for (std::size_t i = 0; i < bytes.size(); ++i)

@@ -260,6 +260,55 @@ TEST_F(ModuleTest, RecordsSayWhatUsesThem) {
   EXPECT_EQ(usage("texture", "oim_bark_03_bump.dds"), "used: material 'oim_bark_03'");
   EXPECT_EQ(usage("shader", "def_shader"), "used: the game (a core file)");
   EXPECT_EQ(usage("mesh", "pic_mb_warrior_1"), "used: the game (a core file)");
+  // users(): the same, with the record a user is, to go to (the context menu's "Used by").
+  const auto bump = archive->search("texture:oim_bark_03_bump.dds", 10);
+  ASSERT_FALSE(bump.empty());
+  const auto users = archive->users(bump[0].path);
+  ASSERT_TRUE(users);
+  ASSERT_EQ(users->size(), 1u);
+  EXPECT_EQ(users->at(0).text, "material 'oim_bark_03'");
+  const auto material = archive->node(users->at(0).path);
+  ASSERT_TRUE(material);
+  EXPECT_EQ(material->kind, "material");
+  EXPECT_EQ(material->name, "oim_bark_03");
+  const auto boots = archive->search("mesh:boot_nomad_a", 10);
+  ASSERT_FALSE(boots.empty());
+  const auto byText = archive->users(boots[0].path);
+  ASSERT_TRUE(byText);
+  ASSERT_EQ(byText->size(), 1u);
+  EXPECT_EQ(byText->at(0).path, "");  // skins.txt: not a node
+  const auto unused = archive->search("animation:man_walk", 10);
+  ASSERT_FALSE(unused.empty());
+  const auto none = archive->users(unused[0].path);
+  ASSERT_TRUE(none);
+  EXPECT_TRUE(none->empty());
+  EXPECT_FALSE(archive->users(""));  // not a record
+}
+
+// The Data/ text files (flora, ground, skyboxes) come from the module's Data/ folder, else the
+// install's, never the module's root.
+TEST_F(ModuleTest, DataTextFilesComeFromTheModulesDataElseTheInstalls) {
+  const auto write = [](const fs::path& p, const std::string& text) {
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << text;
+  };
+  write(m_.module / "flora_kinds.txt", "man_walk 0 0\n");                      // not read: the root
+  write(m_.module / "Data" / "flora_kinds.txt", "SkinA.light_leather_boots 0\n");
+  write(m_.install / "Data" / "flora_kinds.txt", "skel_horse\n");              // hidden by the module's
+  write(m_.install / "Data" / "ground_specs.txt", "oim_bark_03 0.5\n");
+  const auto archive = load({m_.module.string()}).archives.archives().at(0);
+  const auto usedBy = [&](const std::string& kind, const std::string& name) {
+    std::string out;
+    for (const auto& n : archive->search(kind + ":" + name, 100))
+      if (n.name == name)
+        if (const auto users = archive->users(n.path))
+          for (const auto& u : *users) out += (out.empty() ? "" : "; ") + u.text;
+    return out;
+  };
+  EXPECT_EQ(usedBy("mesh", "SkinA.light_leather_boots"), "flora_kinds.txt");
+  EXPECT_EQ(usedBy("material", "oim_bark_03"), "ground_specs.txt");
+  EXPECT_EQ(usedBy("animation", "man_walk"), "");
+  EXPECT_EQ(usedBy("skeleton", "skel_horse"), "");
 }
 
 TEST_F(ModuleTest, WithoutAnInstallTheModuleReadsItsOwnFilesAndSaysWhatIsLeftOut) {

@@ -1,0 +1,104 @@
+#include "formats/model/names.h"
+
+#include <algorithm>
+#include <string_view>
+#include <vector>
+
+#include "formats/io/codepage.h"
+
+namespace marrow::formats {
+
+void forEachName(Scene& scene, const std::function<void(std::string&)>& visit) {
+  for (Mesh& m : scene.meshes) {
+    visit(m.name);
+    for (MorphTarget& t : m.morphs) visit(t.name);
+  }
+  visit(scene.skeleton.name);
+  for (Bone& b : scene.skeleton.bones) visit(b.name);
+  for (Clip& c : scene.clips) {
+    visit(c.name);
+    visit(c.skeleton);
+    for (Track& t : c.tracks) visit(t.bone);
+    for (MorphTrack& t : c.morphTracks) {
+      visit(t.mesh);
+      visit(t.target);
+    }
+  }
+  for (Material& m : scene.materials) {
+    visit(m.name);
+    for (MaterialMap& map : m.maps) visit(map.label);
+    for (MaterialProperty& p : m.properties) {
+      visit(p.name);
+      visit(p.value);
+    }
+  }
+  for (Texture& t : scene.textures) {
+    visit(t.name);
+    visit(t.path);
+  }
+  for (Body& b : scene.bodies) visit(b.name);
+  for (Attachment& a : scene.attachments) {
+    visit(a.name);
+    visit(a.parent);
+  }
+  for (Table& t : scene.tables) {
+    visit(t.name);
+    for (TableColumn& c : t.columns) visit(c.name);
+    for (auto& row : t.rows)
+      for (TableCell& cell : row)
+        if (auto* text = std::get_if<std::string>(&cell)) visit(*text);
+  }
+  for (Action& a : scene.actions) {
+    visit(a.name);
+    for (ActionSequence& s : a.sequences) {
+      visit(s.animation);
+      visit(s.clip);
+    }
+  }
+}
+
+namespace {
+
+bool ascii(const std::string& s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
+std::size_t decoding(const std::vector<std::string>& names, const std::string& codepage) {
+  return static_cast<std::size_t>(std::count_if(names.begin(), names.end(), [&](const std::string& n) {
+    return decodeCodepage(n, codepage).has_value();
+  }));
+}
+
+}  // namespace
+
+DecodedNames decodeNames(Scene& scene, const std::string& hint) {
+  // The names that are not ASCII, once each: only they tell code pages apart.
+  std::vector<std::string> wide;
+  forEachName(scene, [&](std::string& name) {
+    if (!ascii(name)) wide.push_back(name);
+  });
+  DecodedNames out{"UTF-8", 0};
+  if (wide.empty()) return out;
+  std::sort(wide.begin(), wide.end());
+  wide.erase(std::unique(wide.begin(), wide.end()), wide.end());
+  if (!hint.empty() && decoding(wide, hint) == wide.size()) {
+    out.codepage = hint;
+  } else {
+    const std::vector<std::string_view> views(wide.begin(), wide.end());
+    out.codepage = detectCodepage(views);
+    if (out.codepage.empty()) {  // none explains them all: the one that explains most
+      std::size_t best = 0;
+      for (const std::string& cp : {std::string("UTF-8"), std::string(kLegacyCodepages[0]), std::string(kLegacyCodepages[1]),
+                                    std::string(kLegacyCodepages[2]), std::string(kLegacyCodepages[3])})
+        if (const std::size_t n = decoding(wide, cp); n > best) best = n, out.codepage = cp;
+    }
+  }
+  out.escaped = wide.size() - (out.codepage.empty() ? 0 : decoding(wide, out.codepage));
+  if (out.codepage == "UTF-8" && out.escaped == 0) return out;
+  forEachName(scene, [&](std::string& name) {
+    if (!ascii(name)) name = nameAsUtf8(name, out.codepage);
+  });
+  return out;
+}
+
+}  // namespace marrow::formats
