@@ -87,6 +87,9 @@ int runFormats(const Args& args) {
     j.key("file_names").beginArray();
     for (std::string_view n : f->fileNames) j.value(str(n));
     j.endArray();
+    j.key("animation_extensions").beginArray();  // files that play on a model (GUI: Play on the Open Model)
+    for (std::string_view e : f->animationExtensions) j.value("." + str(e));
+    j.endArray();
     j.field("mime", str(f->mime)).field("read", f->reads()).field("write", f->writes());
     j.field("id", str(f->id));
     j.key("mime_types").beginArray();

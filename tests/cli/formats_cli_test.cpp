@@ -43,6 +43,11 @@ TEST(FormatsCli, JsonHasTheContractedShape) {
     if (!exts.isEmpty()) EXPECT_TRUE(f.value("mime_types").toArray().contains(f.value("mime")));
     else EXPECT_TRUE(f.value("mime_types").toArray().isEmpty());
     EXPECT_EQ(f.value("write").toBool(), !f.value("outputs").toArray().isEmpty());
+    // Animation-only extensions are among the format's extensions.
+    for (const auto& e : f.value("animation_extensions").toArray()) EXPECT_TRUE(exts.contains(e)) << e.toString().toStdString();
+    if (f.value("id") == QStringLiteral("dragonnest")) {
+      EXPECT_EQ(f.value("animation_extensions").toArray(), QJsonArray({QStringLiteral(".ani")}));
+    }
     ids << f.value("id").toString();
   }
   EXPECT_EQ(ids, (QStringList{"omf", "cal3d", "brf", "warband", "dragonnest", "gltf", "assimp"}));
