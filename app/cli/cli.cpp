@@ -55,8 +55,8 @@ const std::vector<CommandSpec>& commands() {
        "extract ARCHIVE.pak... -o DIR [PATH|FOLDER...] [--quiet] [--encoding CODEPAGE]",
        {"-o", "--output", "--encoding"},
        {"--quiet"}},
-      {"pack", "pack FOLDER -o OUT.pak [--base IN.pak] [--level 0..9]",
-       {"-o", "--output", "--base", "--level"},
+      {"pack", "pack FOLDER -o OUT.pak [--base IN.pak] [--level 0..9] [--encoding CODEPAGE]",
+       {"-o", "--output", "--base", "--level", "--encoding"},
        {}},
       {"formats", "formats [--json|--markdown|--mime-types]", {}, {"--json", "--markdown", "--mime-types"}},
   };

@@ -193,6 +193,37 @@ int runPack(const Args& args) {
     inputs.push_back({f.lexically_relative(folder).generic_string(), std::move(*bytes)});
   }
 
+  // Names go into the pak in its code page: --encoding, else the base's (detected over its
+  // names), else as they are (UTF-8). A name the code page cannot spell stays UTF-8, said.
+  const auto encoding = encodingOption(args);
+  if (!encoding) return kUsage;
+  std::string codepage = *encoding;
+  std::optional<dn::Pak> basePak;
+  if (const std::string* base = args.option("--base")) {
+    auto pak = dn::Pak::open(*base);
+    if (!pak) {
+      std::fprintf(stderr, "marrow-cli: %s\n", pak.error().describe().c_str());
+      return kLoadError;
+    }
+    printDiagnostics(pak->diagnostics());
+    if (codepage.empty()) {
+      std::vector<std::string_view> names;
+      for (const auto& e : pak->entries())
+        if (e.pathLength > 0) names.push_back(pak->storedPath(e));
+      codepage = formats::detectCodepage(names);
+    }
+    basePak = std::move(*pak);
+  }
+  if (!codepage.empty() && codepage != "UTF-8")
+    for (auto& in : inputs) {
+      if (std::all_of(in.path.begin(), in.path.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
+        continue;
+      const auto stored = dn::storedPakPath(in.path);  // checked, lower-cased in UTF-8 (ASCII only)
+      if (!stored) continue;                            // refused when written, with its reason
+      if (auto spelled = formats::encodeCodepage(*stored, codepage)) in.storedName = std::move(*spelled);
+      else std::fprintf(stderr, "marrow-cli: %s has no spelling in %s; stored as UTF-8\n", in.path.c_str(), codepage.c_str());
+    }
+
   // Written beside the output and renamed at the end: a failed run leaves no half pak, and
   // --base may be the output itself.
   const fs::path target = *out;
@@ -205,19 +236,12 @@ int runPack(const Args& args) {
       return kLoadError;
     }
     const dn::PakWriteOptions options{level, dn::kPakVersion};
-    if (const std::string* base = args.option("--base")) {
-      auto pak = dn::Pak::open(*base);
-      if (!pak) {
-        std::fprintf(stderr, "marrow-cli: %s\n", pak.error().describe().c_str());
-        fs::remove(temp, ec);
-        return kLoadError;
-      }
-      printDiagnostics(pak->diagnostics());
-      error = dn::writePakCopy(*pak, inputs, stream, options);
+    if (basePak) {
+      error = dn::writePakCopy(*basePak, inputs, stream, options);
     } else {
       dn::PakWriter writer(stream, options);
       for (const auto& f : inputs)
-        if ((error = writer.add(f.path, f.data))) break;
+        if ((error = f.storedName.empty() ? writer.add(f.path, f.data) : writer.addAs(f.storedName, f.data))) break;
       if (!error) error = writer.finish();
     }
     stream.close();

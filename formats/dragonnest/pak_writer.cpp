@@ -82,6 +82,10 @@ std::optional<FormatError> PakWriter::failed(std::string field, std::string mess
 std::optional<FormatError> PakWriter::add(std::string_view path, std::span<const std::byte> data) {
   auto stored = storedPakPath(path);
   if (!stored) return stored.error();
+  return addAs(*stored, data);
+}
+
+std::optional<FormatError> PakWriter::addAs(std::string_view path, std::span<const std::byte> data) {
   if (data.size() > kMaxPakOffset)
     return failed("size", std::string(path) + ": over 4 GiB, more than a pak entry can hold");
   uLongf packed = compressBound(static_cast<uLong>(data.size()));
@@ -89,7 +93,7 @@ std::optional<FormatError> PakWriter::add(std::string_view path, std::span<const
   if (compress2(buffer_.data(), &packed, reinterpret_cast<const Bytef*>(data.data()),
                 static_cast<uLong>(data.size()), options_.level) != Z_OK)
     return failed("data", std::string(path) + ": zlib could not compress it");
-  return addStream(*stored, {reinterpret_cast<const std::byte*>(buffer_.data()), packed},
+  return addStream(path, {reinterpret_cast<const std::byte*>(buffer_.data()), packed},
                    static_cast<std::uint32_t>(data.size()));
 }
 
@@ -138,22 +142,23 @@ Result<std::vector<std::byte>> writePak(std::span<const PakFile> files, PakWrite
   std::ostringstream out(std::ios::binary);
   PakWriter writer(out, options);
   for (const auto& f : files)
-    if (auto e = writer.add(f.path, f.data)) return *e;
+    if (auto e = f.storedName.empty() ? writer.add(f.path, f.data) : writer.addAs(f.storedName, f.data)) return *e;
   if (auto e = writer.finish()) return *e;
   return bytesOf(out.str());
 }
 
 std::optional<FormatError> writePakCopy(const Pak& base, std::span<const PakFile> files,
                                         std::ostream& out, PakWriteOptions options) {
+  const auto keyOf = [](const PakFile& f) { return normalizePakPath(f.storedName.empty() ? f.path : f.storedName); };
   std::map<std::string, const PakFile*> byPath;  // normalised path → the new file
-  for (const auto& f : files) byPath[normalizePakPath(f.path)] = &f;
+  for (const auto& f : files) byPath[keyOf(f)] = &f;
   PakWriter writer(out, options);
   for (const PakEntry& e : base.entries()) {
     if (e.deleted()) continue;
     const auto it = byPath.find(std::string(base.path(e)));
     if (it != byPath.end()) {
       if (!it->second) continue;  // replaced already (a duplicate path in the base)
-      if (auto err = writer.add(it->second->path, it->second->data)) return err;
+      if (auto err = writer.addAs(base.storedPath(e), it->second->data)) return err;  // its stored name
       it->second = nullptr;
       continue;
     }
@@ -166,8 +171,8 @@ std::optional<FormatError> writePakCopy(const Pak& base, std::span<const PakFile
       return err;
   }
   for (const auto& f : files)  // the new paths, in the order given
-    if (const auto it = byPath.find(normalizePakPath(f.path)); it->second == &f)
-      if (auto err = writer.add(f.path, f.data)) return err;
+    if (const auto it = byPath.find(keyOf(f)); it->second == &f)
+      if (auto err = f.storedName.empty() ? writer.add(f.path, f.data) : writer.addAs(f.storedName, f.data)) return err;
   return writer.finish();
 }
 

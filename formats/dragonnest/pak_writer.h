@@ -19,6 +19,9 @@ namespace marrow::formats::dragonnest {
 struct PakFile {
   std::string path;  // any separators and case: stored as storedPakPath(path)
   std::vector<std::byte> data;
+  // When set, the stored name exactly (a name in a legacy code page, formats/io/codepage.h),
+  // instead of storedPakPath(path); matched against a base's entries by it.
+  std::string storedName{};
 };
 
 struct PakWriteOptions {
@@ -38,6 +41,8 @@ class PakWriter {
 
   // Compresses `data` and adds it under storedPakPath(path).
   std::optional<FormatError> add(std::string_view path, std::span<const std::byte> data);
+  // Compresses `data` and adds it under `storedName` exactly as given.
+  std::optional<FormatError> addAs(std::string_view storedName, std::span<const std::byte> data);
   // Adds a zlib stream as it is, under `storedName` exactly as given (copying from a pak).
   std::optional<FormatError> addStream(std::string_view storedName,
                                        std::span<const std::byte> stream,
@@ -67,8 +72,8 @@ Result<std::vector<std::byte>> writePak(std::span<const PakFile> files,
                                         PakWriteOptions options = {});
 
 // A copy of `base` with `files` added, or replacing the live entry of the same path in its
-// place. The other live entries are copied stream for stream under their stored names;
-// deleted slots are left out.
+// place, under that entry's stored name (its case, its code page). The other live entries are
+// copied stream for stream under their stored names; deleted slots are left out.
 std::optional<FormatError> writePakCopy(const Pak& base, std::span<const PakFile> files,
                                         std::ostream& out, PakWriteOptions options = {});
 Result<std::vector<std::byte>> writePakCopy(const Pak& base, std::span<const PakFile> files,

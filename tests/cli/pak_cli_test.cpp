@@ -12,11 +12,13 @@
 #include <QJsonArray>
 #include <QTemporaryDir>
 #include <cstring>
+#include <map>
 #include <set>
 #include <string>
 
 #include "cli_util.h"
 
+#include "formats/dragonnest/pak.h"
 #include "tests/support/bytes.h"
 #include "tests/support/dragonnest_test_character.h"
 #include "tests/support/encode.h"
@@ -235,6 +237,48 @@ TEST(PakCli, PacksAddedAndReplacedEntriesIntoACopyOfABase) {
   EXPECT_EQ(readBytes(tmp.filePath("out/resource/new.txt")), "added");
   EXPECT_EQ(readBytes(tmp.filePath("out/Resource/Char/Hero.SKN")), kSkin);  // copied as stored
   EXPECT_FALSE(QFile::exists(tmp.filePath("out/resource/gone.dds")));
+}
+
+// Writing a Korean client's pak back (issue 16): extracted as UTF-8, edited, packed with the
+// original as --base: a replaced entry keeps its stored bytes, a new one is spelled in the base's
+// code page, and --encoding does the same without a base.
+TEST(PakCli, PackingBackKeepsTheStoredBytesOfALegacyCodePage) {
+  namespace dn = marrow::formats::dragonnest;
+  using marrow::testing::encodeIn;
+  const std::string folder = "\\Resource\\" + encodeIn("전사", "CP949") + "\\";
+  QTemporaryDir tmp;
+  const QString base = tmp.filePath("Resource00.pak");
+  ASSERT_TRUE(writeBytes(base, PakBuilder()
+                                   .addStored(folder + encodeIn("갑옷.txt", "CP949"), "old armour")
+                                   .addStored(folder + encodeIn("무기.txt", "CP949"), "weapon")
+                                   .addStored("\\resource\\readme.txt", "ascii")
+                                   .bytes()));
+  const QString out = tmp.filePath("out");
+  ASSERT_EQ(cli({"extract", base, "-o", out, "--quiet"}).code, 0);
+  ASSERT_TRUE(QFile::exists(out + QStringLiteral("/Resource/전사/갑옷.txt")));
+  ASSERT_TRUE(writeBytes(out + QStringLiteral("/Resource/전사/갑옷.txt"), "new armour"));
+  ASSERT_TRUE(writeBytes(out + QStringLiteral("/Resource/전사/새_파일.txt"), "added"));
+  const QString copy = tmp.filePath("copy.pak");
+  const CliRun packed = cli({"pack", out, "-o", copy, "--base", base});
+  ASSERT_EQ(packed.code, 0) << packed.err.toStdString();
+  const auto pak = dn::Pak::open(copy.toStdString());
+  ASSERT_TRUE(pak.ok()) << pak.error().describe();
+  std::map<std::string, std::string> stored;  // stored name → contents
+  for (const auto& e : pak->entries()) {
+    const auto bytes = pak->read(e);
+    ASSERT_TRUE(bytes.ok());
+    stored[std::string(pak->storedPath(e))] = std::string(reinterpret_cast<const char*>(bytes->data()), bytes->size());
+  }
+  EXPECT_EQ(stored[folder + encodeIn("갑옷.txt", "CP949")], "new armour");  // the base's own bytes, case and all
+  EXPECT_EQ(stored[folder + encodeIn("무기.txt", "CP949")], "weapon");
+  EXPECT_EQ(stored["\\resource\\" + encodeIn("전사", "CP949") + "\\" + encodeIn("새_파일.txt", "CP949")], "added");
+  EXPECT_EQ(stored.size(), 4u) << "nothing stored twice, nothing in UTF-8";
+  // Without a base, --encoding names the code page.
+  const QString fresh = tmp.filePath("fresh.pak");
+  ASSERT_EQ(cli({"pack", out, "-o", fresh, "--encoding", "cp949"}).code, 0);
+  const auto again = dn::Pak::open(fresh.toStdString());
+  ASSERT_TRUE(again.ok());
+  EXPECT_TRUE(again->find("resource/" + encodeIn("전사", "CP949") + "/" + encodeIn("새_파일.txt", "CP949")));
 }
 
 TEST(PakCli, SeveralPaksFollowTheOverrideOrder) {
