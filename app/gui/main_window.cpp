@@ -369,13 +369,17 @@ void MainWindow::createInspectionActions() {
   });
 }
 
-void MainWindow::openFiles(const QStringList& paths) {
+void MainWindow::openFiles(const QStringList& paths) { startLoad(paths, false); }
+
+void MainWindow::startLoad(const QStringList& paths, bool entry) {
   if (paths.isEmpty()) return;
   if (watcher_->isRunning()) {
     queuedPaths_ = paths;  // the newest request wins once the running load ends
+    queuedEntry_ = entry;
     return;
   }
   loadingPaths_ = paths;
+  loadingEntry_ = entry;
   statusBar()->showMessage(tr("Loading %1…").arg(paths.join(QStringLiteral(", "))));
   QApplication::setOverrideCursor(Qt::BusyCursor);
   loadCancelled_ = std::make_shared<std::atomic<bool>>(false);
@@ -407,7 +411,8 @@ void MainWindow::cancelLoading() {
   statusBar()->showMessage(tr("Loading cancelled: %1").arg(what), 10000);
   restore_.reset();
   emit loadFailed(tr("loading cancelled"));
-  if (!queuedPaths_.isEmpty()) openFiles(std::exchange(queuedPaths_, {}));
+  loadingEntry_ = false;
+  if (!queuedPaths_.isEmpty()) startLoad(std::exchange(queuedPaths_, {}), std::exchange(queuedEntry_, false));
 }
 
 bool MainWindow::loading() const { return watcher_->isRunning(); }
@@ -417,8 +422,7 @@ void MainWindow::loadFinished() {
   cancelLoadAction_->setEnabled(false);
   cancelLoadButton_->hide();
   LoadResult r = watcher_->result();
-  const bool entry = !entryPaths_.isEmpty() && loadingPaths_ == entryPaths_;
-  if (entry) entryPaths_.clear();
+  const bool entry = std::exchange(loadingEntry_, false);
   if (r && r->ok()) {
     if (!entry || !openBesideModel(r->value())) setDocument(std::move(*r).value());
   } else {
@@ -431,13 +435,10 @@ void MainWindow::loadFinished() {
     restore_.reset();
     emit loadFailed(msg);
   }
-  if (!queuedPaths_.isEmpty()) openFiles(std::exchange(queuedPaths_, {}));
+  if (!queuedPaths_.isEmpty()) startLoad(std::exchange(queuedPaths_, {}), std::exchange(queuedEntry_, false));
 }
 
-void MainWindow::openEntries(const QStringList& addresses) {
-  entryPaths_ = addresses;
-  openFiles(addresses);
-}
+void MainWindow::openEntries(const QStringList& addresses) { startLoad(addresses, true); }
 
 bool MainWindow::openBesideModel(const Document& entry) {
   if (!doc_ || (doc_->scene->meshes.empty() && doc_->scene->skeleton.empty())) return false;
@@ -483,8 +484,8 @@ void MainWindow::setDocument(Document doc) {
   archive_->setHasModel(!doc_->scene->meshes.empty() || !doc_->scene->skeleton.empty());
   archive_->setVisible(!doc_->archives.empty());
   if (!doc_->archives.empty()) archive_->raise();
-  // Tables beside the model stay while the same archives are browsed (the model's own reload,
-  // an animation added); another file replaces them.
+  // Tables beside the model stay while the same archives are browsed (the model reloaded, an
+  // animation added, another model of the archive opened); files of other archives drop them.
   if (!filesScene_->tables.empty() || !sameArchives) besideTables_.reset();
   const bool wereShown = tables_->isVisible();
   tables_->setScene(besideTables_ ? besideTables_ : filesScene_);
@@ -546,18 +547,21 @@ void MainWindow::setDocument(Document doc) {
   }
   // A file of many meshes (an armour pack), or of meshes with their levels of detail, opens on
   // what its archive picks, not on every mesh heaped in one place.
-  if (!restore)
+  // Only for files given whole: records asked for by address are what is shown.
+  const bool whole = std::none_of(doc_->paths.begin(), doc_->paths.end(), [](const QString& p) {
+    return !formats::Address::parse(p.toStdString()).whole();
+  });
+  if (!restore && whole)
     for (std::size_t i = 0; i < doc_->archives.archives().size(); ++i)
       if (const auto* models = dynamic_cast<const formats::ModelArchive*>(doc_->archives.archives()[i].get()))
         if (const auto pick = models->openingPick(); !pick.empty()) {
           archive_->selectNodes(static_cast<int>(i), pick);
           const std::size_t meshes = filesScene_->meshes.size();
-          statusBar()->showMessage(
-              pick.size() == 1 ? tr("%1 meshes: showing the first (select others in Archives; several show "
-                                    "together)").arg(meshes)
-                               : tr("Showing the %1 full-detail meshes; their levels of detail are in Archives")
-                                     .arg(pick.size()),
-              10000);
+          statusBar()->showMessage(tr("Showing %1 of the %2 meshes, picked in Archives (levels of detail and "
+                                      "the rest of a large file are left out; select others to see them)")
+                                       .arg(pick.size())
+                                       .arg(meshes),
+                                   10000);
           break;
         }
   if (restore ? restore->playing : player_.clip() != nullptr) timeline_->play();

@@ -123,6 +123,7 @@ class MainWindow : public QMainWindow {
   // An archive entry double-clicked: read like any file, but a table opens beside the model
   // and an animation plays on it (openBesideModel) instead of replacing it.
   void openEntries(const QStringList& addresses);
+  void startLoad(const QStringList& paths, bool entry);
   bool openBesideModel(const Document& entry);
   void setDocument(Document doc);
   // Shows doc_->scene in the viewport and the docks, from the start of its first clip.
@@ -200,10 +201,11 @@ class MainWindow : public QMainWindow {
   QFutureWatcher<LoadResult>* watcher_ = nullptr;
   QStringList loadingPaths_;
   QStringList queuedPaths_;
-  QStringList entryPaths_;
-  bool docksSized_ = false;  // by a saved layout, or on the first show  // the archive entries asked for last (openEntries)
+  // Whether the running and the queued load are archive entries double-clicked (openEntries).
+  bool loadingEntry_ = false, queuedEntry_ = false;
+  bool docksSized_ = false;  // by a saved layout, or on the first show
   // Tables opened beside the model (a .dnt double-clicked while a model is open): shown until
-  // other tables are, or another file is opened.
+  // other tables are, or files of other archives are opened.
   std::shared_ptr<const formats::Scene> besideTables_;
   std::shared_ptr<std::atomic<bool>> loadCancelled_;  // the running load's flag
   QAction* cancelLoadAction_ = nullptr;

@@ -592,7 +592,8 @@ std::vector<std::string> BrfArchive::openingPick() const {
   if (library_) return {};  // a module: the user finds what to look at
   std::vector<std::string> full;
   bool lods = false;
-  for (std::size_t s = 0; s < sources_.size(); ++s)
+  for (std::size_t s = 0; s < sources_.size(); ++s) {
+    std::vector<std::string> fileFull;  // counted per file: several small files are no heap
     for (std::size_t i = 0; i < sources_[s].doc->meshes.size(); ++i) {
       const std::string& name = sources_[s].doc->meshes[i].name;
       const auto dot = name.rfind(".lod");
@@ -602,9 +603,11 @@ std::vector<std::string> BrfArchive::openingPick() const {
         lods = true;
         continue;
       }
-      full.push_back(pathOf({s, Section::Mesh, i}));
+      fileFull.push_back(pathOf({s, Section::Mesh, i}));
     }
-  if (full.size() > kHeap) return {full.front()};
+    if (fileFull.size() > kHeap) return {fileFull.front()};
+    full.insert(full.end(), fileFull.begin(), fileFull.end());
+  }
   return lods ? full : std::vector<std::string>{};
 }
 

@@ -219,9 +219,9 @@ Document Reader::run() {
         r_.failAt(at, "token",
                   "the version token follows a mesh section; the meshes before it have no "
                   "defined vertex layout (§3)");
+      doc_.version = r_.i32("version");  // before the token counts: a file cut here has none
       doc_.hasVersionToken = true;
       doc_.versionTokenAt = doc_.order.size();
-      doc_.version = r_.i32("version");
       continue;
     }
     Section kind;
@@ -255,6 +255,7 @@ Document Reader::run() {
     inSection_ = false;
     if (n < declared) {  // read in part, and every record that fitted was whole: the file ends here
       if (n == 0) doc_.order.pop_back();
+      where_.section(sectionToken(kind));
       r_.failAt(countAt, "record count",
                 "is " + std::to_string(declared) + " but the file ends after " + std::to_string(n) + " of them");
     }

@@ -69,14 +69,18 @@ std::vector<FoundFile> animationsBeside(const ReadContext& ctx, const Scene& mod
   const std::string stem = lower(own.substr(0, own.rfind('.')));
   std::set<std::string> needed;
   for (const Bone& b : model.skeleton.bones) needed.insert(lower(b.name));  // §1: any case
+  // The skin's name is shown decoded; its siblings are listed as stored (lower-cased as the
+  // archive compares them): its own name in the archive's code page, to compare bytes.
+  std::string storedStem = stem;
+  if (!ctx.codepage.empty() && ctx.codepage != "UTF-8")
+    if (auto spelled = encodeCodepage(stem, ctx.codepage)) storedStem = lower(*spelled);
   std::vector<std::string> candidates;
   std::string sameName;
   if (ctx.siblings)
     for (const std::string& s : ctx.siblings()) {
       std::string stemOf;
       if (lowerExtension(s, &stemOf) != "ani") continue;
-      // Its own name as stored, or as shown (the skin's name is shown decoded).
-      if (stemOf == stem || lower(nameAsUtf8(stemOf, ctx.codepage)) == stem) sameName = s;
+      if (lower(stemOf) == stem || lower(stemOf) == storedStem) sameName = s;
       else candidates.push_back(s);
     }
   // Without a listing, the name the resolver finds beside it.

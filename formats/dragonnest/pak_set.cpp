@@ -48,7 +48,18 @@ PakSet::PakSet(std::vector<Pak> paks) {
   state_ = std::move(state);
 }
 
-std::string PakSet::displayName(std::string_view stored) const { return nameAsUtf8(stored, codepage_); }
+std::string PakSet::displayName(std::string_view stored) const {
+  // Component by component: one name that decodes nowhere is escaped alone.
+  std::string out;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i <= stored.size(); ++i)
+    if (i == stored.size() || stored[i] == '\\' || stored[i] == '/') {
+      out += nameAsUtf8(stored.substr(start, i - start), codepage_);
+      if (i < stored.size()) out.push_back(stored[i]);
+      start = i + 1;
+    }
+  return out;
+}
 
 std::string PakSet::shownPath(const PakEntry& e, const Pak& pak) const {
   std::string shown = displayName(storedSpelling(pak.storedPath(e)));
@@ -75,6 +86,38 @@ const Pak& PakSet::pak(std::size_t i) const {
 }
 
 std::optional<std::string> PakSet::storedForm(std::string_view shown) const {
+  // A name shown escaped (%NN: bytes no code page explains) is those bytes.
+  if (shown.find('%') != std::string_view::npos) {
+    std::string bytes;
+    const auto hex = [](char c) -> int {
+      return c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+    };
+    bool escaped = false;
+    for (std::size_t i = 0; i < shown.size(); ++i) {
+      if (shown[i] == '%' && i + 2 < shown.size() && hex(shown[i + 1]) >= 8 && hex(shown[i + 2]) >= 0) {
+        bytes.push_back(static_cast<char>(hex(shown[i + 1]) * 16 + hex(shown[i + 2])));
+        i += 2;
+        escaped = true;
+      } else {
+        bytes.push_back(shown[i]);
+      }
+    }
+    if (escaped) {
+      // The other components may be decoded text: spell them in the code page too.
+      if (codepage_.empty() || codepage_ == "UTF-8") return bytes;
+      std::string out;
+      std::size_t start = 0;
+      for (std::size_t i = 0; i <= bytes.size(); ++i)
+        if (i == bytes.size() || bytes[i] == '/' || bytes[i] == '\\') {
+          const std::string part = bytes.substr(start, i - start);
+          const auto spelled = isValidUtf8(part) ? encodeCodepage(part, codepage_) : std::nullopt;
+          out += spelled ? *spelled : part;
+          if (i < bytes.size()) out.push_back(bytes[i]);
+          start = i + 1;
+        }
+      return out;
+    }
+  }
   if (codepage_.empty() || codepage_ == "UTF-8" ||
       std::all_of(shown.begin(), shown.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
     return std::nullopt;

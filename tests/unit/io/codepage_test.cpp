@@ -99,6 +99,7 @@ TEST(Codepage, PakNamesAreShownFoundAndExtractedDecoded) {
       const auto bytes = testing::PakBuilder()
                              .addStored("\\resource\\" + storedFolder + "\\" + storedFile, "skin bytes")
                              .addStored("\\resource\\readme.txt", "ascii")
+                             .addStored("\\resource\\" + storedFolder + "\\junk\xFF\xFE.txt", "junk")
                              .bytes();
       out.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
     }
@@ -112,9 +113,11 @@ TEST(Codepage, PakNamesAreShownFoundAndExtractedDecoded) {
     const auto folder = std::find_if(top.begin(), top.end(), [](const vfs::Node& n) { return n.container; });
     ASSERT_NE(folder, top.end());
     EXPECT_EQ(folder->name, c.folder);
-    const auto inside = archive.children(folder->path);
-    ASSERT_EQ(inside.size(), 1u);
+    auto inside = archive.children(folder->path);
+    ASSERT_EQ(inside.size(), 2u);  // the skin, and a name in no code page (which does not spoil the others)
+    std::partition(inside.begin(), inside.end(), [&](const vfs::Node& n) { return n.name == c.file; });
     EXPECT_EQ(inside[0].name, c.file);
+    EXPECT_EQ(inside[1].name, "junk%FF%FE.txt");
     auto bytes = archive.read(inside[0].path, {});
     ASSERT_TRUE(bytes.ok());
     EXPECT_EQ(bytes->size(), 10u);
@@ -123,6 +126,14 @@ TEST(Codepage, PakNamesAreShownFoundAndExtractedDecoded) {
     EXPECT_TRUE(paks->find(c.file));
     EXPECT_TRUE(archive.find("resource/" + c.folder + "/" + c.file));
     EXPECT_FALSE(paks->find("resource/" + c.folder + "/other.skn"));
+    // A name no code page explains is shown escaped, alone (the rest of its path decoded), and
+    // the escaped path opens it too.
+    const auto junk = std::find_if(paks->resolvedEntries().begin(), paks->resolvedEntries().end(),
+                                   [](const dn::PakRef& r) { return r.pak->path(*r.entry).find("junk") != std::string_view::npos; });
+    ASSERT_NE(junk, paks->resolvedEntries().end());
+    const std::string shownJunk = paks->displayName(junk->pak->storedPath(*junk->entry));
+    EXPECT_EQ(shownJunk, "\\resource\\" + c.folder + "\\junk%FF%FE.txt");
+    EXPECT_EQ(paks->find("resource/" + c.folder + "/junk%FF%FE.txt").entry, junk->entry);
     // Searching by the decoded text finds it, by name and by path; the folder node says its name.
     const auto found = archive.search(c.file.substr(0, c.file.find('_')), 10);
     ASSERT_FALSE(found.empty());
@@ -135,7 +146,7 @@ TEST(Codepage, PakNamesAreShownFoundAndExtractedDecoded) {
     // Extraction writes UTF-8 names.
     const fs::path target = tmp / (std::string(c.codepage) + "_out");
     const auto report = dn::extractEntries(*set, dn::selectEntries(*set, {}), target);
-    EXPECT_EQ(report.written, 2u);
+    EXPECT_EQ(report.written, 3u);
     EXPECT_TRUE(fs::exists(target / "resource" / c.folder / c.file));
   }
   fs::remove_all(tmp);
