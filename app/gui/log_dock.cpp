@@ -38,9 +38,11 @@ void LogDock::add(formats::Severity severity, const QString& file, const QString
   it->setToolTip(5, message);
   it->setToolTip(2, file);
   it->setToolTip(3, field);
-  // Columns grow to what they show, up to a third of the view each: the message keeps the rest.
-  const int most = std::max(120, tree_->viewport()->width() / 3);
-  for (int c : {2, 3, 4}) {
+  // Columns grow to what they show, up to a fifth of the view for the file and a sixth for the
+  // field: the message keeps the rest.
+  const int width = tree_->viewport()->width();
+  for (const auto& [c, most] : {std::pair{2, std::max(160, width / 5)}, std::pair{3, std::max(120, width / 6)},
+                                std::pair{4, 130}}) {
     const int want = tree_->fontMetrics().horizontalAdvance(it->text(c)) + 16;
     if (want > tree_->columnWidth(c)) tree_->setColumnWidth(c, std::min(want, most));
   }

@@ -4,6 +4,7 @@
 #include <QActionGroup>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QLayout>
 #include <QShowEvent>
 #include <QDir>
 #include <QDragEnterEvent>
@@ -100,10 +101,6 @@ void MainWindow::createDocks() {
   properties_ = new PropertiesDock(this);
   log_ = new LogDock(this);
   timeline_ = new TimelineDock(&player_, this);
-  // The side docks run the window's full height; the timeline, Log and Tables lie under the
-  // viewport only, so that a tall table never squeezes the tree or the bones.
-  setCorner(Qt::BottomLeftCorner, Qt::LeftDockWidgetArea);
-  setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
   addDockWidget(Qt::LeftDockWidgetArea, scene_);
   tabifyDockWidget(scene_, archive_);
   archive_->hide();  // shown when something browsable is open
@@ -447,8 +444,7 @@ bool MainWindow::openBesideModel(const Document& entry) {
   if (!s.tables.empty() && s.meshes.empty() && s.skeleton.empty() && s.clips.empty()) {
     besideTables_ = entry.scene;
     tables_->setScene(besideTables_);
-    tables_->show();
-    tables_->raise();
+    showTables();
     logNewDiagnostics(s.diagnostics);
     log_->addInfo(tr("Opened %1 beside the model").arg(what));
     statusBar()->showMessage(tr("Opened %1 in Tables, beside the model").arg(what), 8000);
@@ -465,6 +461,15 @@ bool MainWindow::openBesideModel(const Document& entry) {
   log_->addInfo(tr("Playing %1 on the open model").arg(what));
   attachFiles(entry.paths);
   return true;
+}
+
+// Tables share the Log's place under the timeline: raised, and given room for some rows, but
+// never so much that the docks beside the viewport lose theirs.
+void MainWindow::showTables() {
+  tables_->setVisible(tables_->hasTables());
+  if (!tables_->hasTables()) return;
+  tables_->raise();
+  if (tables_->height() < 200) resizeDocks({tables_}, {std::min(220, height() / 4)}, Qt::Vertical);
 }
 
 void MainWindow::setDocument(Document doc) {
@@ -487,13 +492,8 @@ void MainWindow::setDocument(Document doc) {
   // Tables beside the model stay while the same archives are browsed (the model reloaded, an
   // animation added, another model of the archive opened); files of other archives drop them.
   if (!filesScene_->tables.empty() || !sameArchives) besideTables_.reset();
-  const bool wereShown = tables_->isVisible();
   tables_->setScene(besideTables_ ? besideTables_ : filesScene_);
-  tables_->setVisible(tables_->hasTables());
-  if (tables_->hasTables()) {
-    tables_->raise();
-    if (!wereShown) resizeDocks({tables_}, {height() / 3}, Qt::Vertical);  // rows want room
-  }
+  showTables();
   // Archives that show models offer the skeletons their whole files fit.
   for (const auto& a : doc_->archives.archives())
     if (const auto* models = dynamic_cast<const formats::ModelArchive*>(a.get()))
@@ -801,11 +801,13 @@ void MainWindow::writeSettings() {
 void MainWindow::showEvent(QShowEvent* e) {
   QMainWindow::showEvent(e);
   if (std::exchange(docksSized_, true)) return;
-  // Sized once the window has its size: the side docks wide enough for names, the bones tall
-  // enough for several rows, the timeline and the Log their natural heights.
-  resizeDocks({scene_, properties_}, {std::max(360, width() / 4), 300}, Qt::Horizontal);
-  resizeDocks({scene_, bones_}, {height() * 11 / 20, height() * 9 / 20}, Qt::Vertical);
+  // Sized once the window is laid out at its size: the side docks wide enough for names and
+  // properties, the bones tall enough for several rows, the timeline and the Log their natural
+  // heights.
+  if (layout()) layout()->activate();  // the docks laid out at the window's size first
+  resizeDocks({scene_, properties_}, {std::max(340, width() / 4), std::max(300, width() / 5)}, Qt::Horizontal);
   resizeDocks({timeline_, log_}, {timeline_->sizeHint().height(), 130}, Qt::Vertical);
+  resizeDocks({scene_, bones_}, {std::max(200, height() / 3), std::max(200, height() / 4)}, Qt::Vertical);
 }
 
 void MainWindow::closeEvent(QCloseEvent* e) {

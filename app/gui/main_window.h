@@ -125,6 +125,7 @@ class MainWindow : public QMainWindow {
   void openEntries(const QStringList& addresses);
   void startLoad(const QStringList& paths, bool entry);
   bool openBesideModel(const Document& entry);
+  void showTables();
   void setDocument(Document doc);
   // Shows doc_->scene in the viewport and the docks, from the start of its first clip.
   void showModel(bool frame);

@@ -454,9 +454,8 @@ struct MaterialTable {
       out.properties.push_back({"record", "not in the open files"});
       if (meshSource && !name.empty())
         scene.diagnostics.info(meshSource->name, "material " + quoted(name), kNoOffset,
-                               "is in none of the open files (mesh " + quoted(mesh) +
-                                   " is the first to use it): drawn in the default shade (white); "
-                                   "open the file that defines it with this one, or the module");
+                               "not in the open files: mesh " + quoted(mesh) +
+                                   " (and any other using it) draws white; open the file that defines it too");
     } else {
       fill(out, *rec, *owner);
     }

@@ -400,7 +400,7 @@ TEST(BrfScene, AMaterialInNoOpenFileIsNotedOncePerName) {
   const Scene s = load({input("wfas_boots_a.brf")});
   std::multiset<std::string> noted;
   for (const auto& d : s.diagnostics.items)
-    if (d.message.find("is in none of the open files") != std::string::npos) noted.insert(d.field);
+    if (d.message.find("not in the open files") != std::string::npos) noted.insert(d.field);
   std::multiset<std::string> want;
   for (const auto& name : absent) want.insert("material '" + name + "'");
   EXPECT_EQ(noted, want);
