@@ -216,8 +216,7 @@ int runPack(const Args& args) {
   }
   if (!codepage.empty() && codepage != "UTF-8")
     for (auto& in : inputs) {
-      if (std::all_of(in.path.begin(), in.path.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
-        continue;
+      if (formats::isAscii(in.path)) continue;
       const auto stored = dn::storedPakPath(in.path);  // checked, lower-cased in UTF-8 (ASCII only)
       if (!stored) continue;                            // refused when written, with its reason
       if (auto spelled = formats::encodeCodepage(*stored, codepage)) in.storedName = std::move(*spelled);

@@ -5,6 +5,7 @@
 #include <map>
 #include <set>
 
+#include "formats/io/codepage.h"
 #include "formats/io/glob.h"
 
 namespace marrow::formats::dragonnest {
@@ -203,7 +204,7 @@ std::vector<vfs::Node> PakArchive::search(std::string_view text, std::size_t lim
   const vfs::Query query = vfs::parseQuery(text);
   const std::string needle = vfs::lowerAscii(query.text);
   const bool wholePath = needle.find('/') != std::string::npos;
-  const bool wide = std::any_of(needle.begin(), needle.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; });
+  const bool wide = !isAscii(needle);
   for (const PakRef& ref : paks_->resolvedEntries()) {
     if (out.size() >= limit) break;
     const std::string_view path = ref.pak->path(*ref.entry);

@@ -5,6 +5,7 @@
 
 #include "formats/dragonnest/pak.h"
 #include "formats/io/codepage.h"
+#include "formats/io/vfs.h"
 
 namespace marrow::formats::dragonnest {
 
@@ -48,24 +49,31 @@ PakSet::PakSet(std::vector<Pak> paks) {
   state_ = std::move(state);
 }
 
-std::string PakSet::displayName(std::string_view stored) const {
-  // Component by component: one name that decodes nowhere is escaped alone.
+namespace {
+
+// The path with each component (between '/' and '\\', which stay) given to `each`.
+template <class Each>
+std::string mapComponents(std::string_view path, Each each) {
   std::string out;
   std::size_t start = 0;
-  for (std::size_t i = 0; i <= stored.size(); ++i)
-    if (i == stored.size() || stored[i] == '\\' || stored[i] == '/') {
-      out += nameAsUtf8(stored.substr(start, i - start), codepage_);
-      if (i < stored.size()) out.push_back(stored[i]);
+  for (std::size_t i = 0; i <= path.size(); ++i)
+    if (i == path.size() || path[i] == '\\' || path[i] == '/') {
+      out += each(path.substr(start, i - start));
+      if (i < path.size()) out.push_back(path[i]);
       start = i + 1;
     }
   return out;
 }
 
+}  // namespace
+
+std::string PakSet::displayName(std::string_view stored) const {
+  // Component by component: one name that decodes nowhere is escaped alone.
+  return mapComponents(stored, [&](std::string_view part) { return nameAsUtf8(part, codepage_); });
+}
+
 std::string PakSet::shownPath(const PakEntry& e, const Pak& pak) const {
-  std::string shown = displayName(storedSpelling(pak.storedPath(e)));
-  for (char& c : shown)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return shown;
+  return vfs::lowerAscii(displayName(storedSpelling(pak.storedPath(e))));
 }
 
 Result<PakSet> PakSet::open(const std::vector<std::string>& paths) {
@@ -105,22 +113,13 @@ std::optional<std::string> PakSet::storedForm(std::string_view shown) const {
     if (escaped) {
       // The other components may be decoded text: spell them in the code page too.
       if (codepage_.empty() || codepage_ == "UTF-8") return bytes;
-      std::string out;
-      std::size_t start = 0;
-      for (std::size_t i = 0; i <= bytes.size(); ++i)
-        if (i == bytes.size() || bytes[i] == '/' || bytes[i] == '\\') {
-          const std::string part = bytes.substr(start, i - start);
-          const auto spelled = isValidUtf8(part) ? encodeCodepage(part, codepage_) : std::nullopt;
-          out += spelled ? *spelled : part;
-          if (i < bytes.size()) out.push_back(bytes[i]);
-          start = i + 1;
-        }
-      return out;
+      return mapComponents(bytes, [&](std::string_view part) {
+        const auto spelled = isValidUtf8(part) ? encodeCodepage(part, codepage_) : std::nullopt;
+        return spelled ? *spelled : std::string(part);
+      });
     }
   }
-  if (codepage_.empty() || codepage_ == "UTF-8" ||
-      std::all_of(shown.begin(), shown.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; }))
-    return std::nullopt;
+  if (codepage_.empty() || codepage_ == "UTF-8" || isAscii(shown)) return std::nullopt;
   auto stored = encodeCodepage(shown, codepage_);
   if (!stored || *stored == shown) return std::nullopt;
   return stored;

@@ -77,6 +77,10 @@ Share shareOf(std::string_view s, std::string_view codepage) {
 
 }  // namespace
 
+bool isAscii(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char ch) { return u(ch) < 0x80; });
+}
+
 bool isValidUtf8(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     const unsigned c = u(s[i]);
@@ -114,7 +118,6 @@ std::optional<std::string> encodeCodepage(std::string_view utf8, const std::stri
 }
 
 std::string detectCodepage(std::span<const std::string_view> names) {
-  const auto ascii = [](std::string_view n) { return std::all_of(n.begin(), n.end(), [](char ch) { return u(ch) < 0x80; }); };
   bool utf8 = true;
   for (std::string_view n : names) utf8 = utf8 && isValidUtf8(n);
   if (utf8) return "UTF-8";
@@ -132,7 +135,7 @@ std::string detectCodepage(std::span<const std::string_view> names) {
     Share total;
     std::size_t count = 0;
     for (std::string_view n : names) {
-      if (ascii(n) || !c.convert(n)) continue;
+      if (isAscii(n) || !c.convert(n)) continue;
       ++count;
       const Share s = shareOf(n, cp);
       total.common += s.common;
@@ -144,7 +147,7 @@ std::string detectCodepage(std::span<const std::string_view> names) {
   }
   // When more names are valid UTF-8 than any code page decodes, they are UTF-8 (one stray name).
   std::size_t utf8Count = 0;
-  for (std::string_view n : names) utf8Count += !ascii(n) && isValidUtf8(n);
+  for (std::string_view n : names) utf8Count += !isAscii(n) && isValidUtf8(n);
   if (utf8Count > bestCount) return "UTF-8";
   return best;
 }

@@ -18,6 +18,8 @@ namespace marrow::formats {
 inline constexpr const char* kLegacyCodepages[] = {"CP949", "GB18030", "BIG5", "CP932"};
 
 bool isValidUtf8(std::string_view text);
+// Whether every byte is below 0x80: text every code page here spells the same.
+bool isAscii(std::string_view text);
 
 // The text in `codepage` as UTF-8; nothing when a byte sequence is not valid in it (or iconv
 // does not know the code page). "UTF-8" checks and copies.

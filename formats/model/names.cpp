@@ -59,10 +59,6 @@ void forEachName(Scene& scene, const std::function<void(std::string&)>& visit) {
 
 namespace {
 
-bool ascii(const std::string& s) {
-  return std::all_of(s.begin(), s.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
-}
-
 std::size_t decoding(const std::vector<std::string>& names, const std::string& codepage) {
   return static_cast<std::size_t>(std::count_if(names.begin(), names.end(), [&](const std::string& n) {
     return decodeCodepage(n, codepage).has_value();
@@ -75,7 +71,7 @@ DecodedNames decodeNames(Scene& scene, const std::string& hint) {
   // The names that are not ASCII, once each: only they tell code pages apart.
   std::vector<std::string> wide;
   forEachName(scene, [&](std::string& name) {
-    if (!ascii(name)) wide.push_back(name);
+    if (!isAscii(name)) wide.push_back(name);
   });
   DecodedNames out{"UTF-8", 0};
   if (wide.empty()) return out;
@@ -93,7 +89,7 @@ DecodedNames decodeNames(Scene& scene, const std::string& hint) {
   }));
   if (out.codepage == "UTF-8" && out.escaped == 0) return out;
   forEachName(scene, [&](std::string& name) {
-    if (!ascii(name)) name = nameAsUtf8(name, out.codepage);
+    if (!isAscii(name)) name = nameAsUtf8(name, out.codepage);
   });
   return out;
 }
