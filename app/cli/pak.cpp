@@ -23,14 +23,13 @@ namespace {
 // (an iconv code page: CP949, GB18030, BIG5, CP932, UTF-8) overrides the code page detected
 // for the stored names.
 std::optional<dn::PakSet> openPaks(const std::vector<std::string>& paths, const Args& args) {
-  auto set = dn::PakSet::open(paths);
+  const auto encoding = encodingOption(args);
+  if (!encoding) return std::nullopt;
+  auto set = dn::PakSet::open(paths, *encoding);
   if (!set) {
     std::fprintf(stderr, "marrow-cli: %s\n", set.error().describe().c_str());
     return std::nullopt;
   }
-  const auto encoding = encodingOption(args);
-  if (!encoding) return std::nullopt;
-  if (!encoding->empty()) set->setCodepage(*encoding);
   return std::move(*set);
 }
 
@@ -205,13 +204,14 @@ int runPack(const Args& args) {
       std::fprintf(stderr, "marrow-cli: %s\n", pak.error().describe().c_str());
       return kLoadError;
     }
-    printDiagnostics(pak->diagnostics());
     if (codepage.empty()) {
       std::vector<std::string_view> names;
       for (const auto& e : pak->entries())
         if (e.pathLength > 0) names.push_back(pak->storedPath(e));
       codepage = formats::detectCodepage(names);
     }
+    pak->setCodepage(codepage);  // its paths compared in its code page
+    printDiagnostics(pak->diagnostics());
     basePak = std::move(*pak);
   }
   if (!codepage.empty() && codepage != "UTF-8")

@@ -71,16 +71,20 @@ std::vector<FoundFile> animationsBeside(const ReadContext& ctx, const Scene& mod
   for (const Bone& b : model.skeleton.bones) needed.insert(lower(b.name));  // §1: any case
   // The skin's name is shown decoded; its siblings are listed as stored (lower-cased as the
   // archive compares them): its own name in the archive's code page, to compare bytes.
+  // Siblings are '/'-separated paths (a trail byte 0x5C of a double-byte code page is no
+  // separator), compared as the archive normalises them in its code page.
   std::string storedStem = stem;
   if (!ctx.codepage.empty() && ctx.codepage != "UTF-8")
-    if (auto spelled = encodeCodepage(stem, ctx.codepage)) storedStem = lower(*spelled);
+    if (auto spelled = encodeCodepage(stem, ctx.codepage)) storedStem = dn::normalizePakPath(*spelled, ctx.codepage);
   std::vector<std::string> candidates;
   std::string sameName;
   if (ctx.siblings)
     for (const std::string& s : ctx.siblings()) {
-      std::string stemOf;
-      if (lowerExtension(s, &stemOf) != "ani") continue;
-      if (lower(stemOf) == stem || lower(stemOf) == storedStem) sameName = s;
+      const std::string_view name = std::string_view(s).substr(s.rfind('/') + 1);
+      const auto dot = name.rfind('.');
+      if (dot == std::string_view::npos || lower(name.substr(dot + 1)) != "ani") continue;
+      const std::string siblingStem = dn::normalizePakPath(name.substr(0, dot), ctx.codepage);
+      if (siblingStem == stem || siblingStem == storedStem) sameName = s;
       else candidates.push_back(s);
     }
   // Without a listing, the name the resolver finds beside it.
@@ -164,9 +168,8 @@ Result<GroupRead> readGroup(std::vector<Input> inputs) {
 }
 
 Result<std::shared_ptr<const vfs::Archive>> mount(std::span<const std::string> paths, const MountOptions& options) {
-  auto set = dn::PakSet::open(std::vector<std::string>(paths.begin(), paths.end()));
+  auto set = dn::PakSet::open(std::vector<std::string>(paths.begin(), paths.end()), options.codepage);
   if (!set) return set.error();
-  if (!options.codepage.empty()) set->setCodepage(options.codepage);
   return std::shared_ptr<const vfs::Archive>(
       std::make_shared<const dn::PakArchive>(std::make_shared<const dn::PakSet>(std::move(set).value())));
 }

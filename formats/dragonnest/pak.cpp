@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "formats/io/byte_reader.h"
+#include "formats/io/codepage.h"
 
 namespace marrow::formats::dragonnest {
 namespace {
@@ -22,11 +23,16 @@ char lowerAscii(char c) {
   return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
 }
 
-// Appends the normalised form of `path` to `out` (see normalizePakPath).
-void appendNormalized(std::string& out, std::string_view path, bool lower = true) {
+// Appends the normalised form of `path` to `out` (see normalizePakPath): characters of more
+// than one byte in the names' code page are copied whole.
+void appendNormalized(std::string& out, std::string_view path, ByteLayout layout, bool lower = true) {
   const std::size_t start = out.size();
-  for (char c : path) {
-    if (c == '\\' || c == '/') {
+  for (std::size_t i = 0, n = 1; i < path.size(); i += n) {
+    n = layout == ByteLayout::Single ? 1 : characterLength(path, i, layout);
+    const char c = path[i];
+    if (n > 1) {
+      out.append(path.substr(i, n));
+    } else if (c == '\\' || c == '/') {
       if (out.size() > start && out.back() != '/') out.push_back('/');
     } else {
       out.push_back(lower ? lowerAscii(c) : c);
@@ -64,17 +70,17 @@ struct CappedMessages {
 
 }  // namespace
 
-std::string normalizePakPath(std::string_view path) {
+std::string normalizePakPath(std::string_view path, std::string_view codepage) {
   std::string out;
   out.reserve(path.size());
-  appendNormalized(out, path);
+  appendNormalized(out, path, byteLayout(codepage));
   return out;
 }
 
-std::string storedSpelling(std::string_view path) {
+std::string storedSpelling(std::string_view path, std::string_view codepage) {
   std::string out;
   out.reserve(path.size());
-  appendNormalized(out, path, false);
+  appendNormalized(out, path, byteLayout(codepage), false);
   return out;
 }
 
@@ -171,7 +177,7 @@ void Pak::readTable(std::uint32_t count) {
     const std::size_t nameLength =
         nul ? static_cast<std::size_t>(static_cast<const std::byte*>(nul) - row) : kPakNameSize;
     e.pathOffset = static_cast<std::uint32_t>(pool_.size());
-    appendNormalized(pool_, {reinterpret_cast<const char*>(row), nameLength});
+    appendNormalized(pool_, {reinterpret_cast<const char*>(row), nameLength}, ByteLayout::Single);
     e.pathLength = static_cast<std::uint32_t>(pool_.size() - e.pathOffset);
     e.packedSize = u32At(row + 256);
     e.size = u32At(row + 260);
@@ -210,6 +216,29 @@ void Pak::readTable(std::uint32_t count) {
   if (shortHeader_)
     diagnostics_.info(name_, "header", kNoOffset,
                       "data starts inside the 1024-byte header: a community packer's file");
+}
+
+void Pak::setCodepage(std::string codepage) {
+  const bool again = byteLayout(codepage) != byteLayout(codepage_);
+  codepage_ = std::move(codepage);
+  if (again) normalizePaths();
+}
+
+void Pak::normalizePaths() {
+  // Only names with bytes of 0x80 and above can read differently; a pool of ASCII names stays.
+  const ByteLayout layout = byteLayout(codepage_);
+  bool wide = false;
+  for (const PakEntry& e : entries_) wide = wide || !isAscii(path(e));
+  if (!wide) return;
+  std::string pool;
+  pool.reserve(pool_.size());
+  for (PakEntry& e : entries_) {
+    e.pathOffset = static_cast<std::uint32_t>(pool.size());
+    appendNormalized(pool, storedPath(e), layout);
+    e.pathLength = static_cast<std::uint32_t>(pool.size() - e.pathOffset);
+  }
+  pool_ = std::move(pool);
+  index_ = std::make_unique<Index>();  // sorted by the new paths when next asked
 }
 
 const Pak::Index& Pak::index() const {
@@ -270,7 +299,7 @@ std::pair<std::size_t, std::size_t> Pak::equalRange(std::string_view normalized)
 }
 
 const PakEntry* Pak::find(std::string_view p) const {
-  const std::string normalized = normalizePakPath(p);
+  const std::string normalized = normalizePakPath(p, codepage_);
   if (normalized.empty()) return nullptr;
   const auto [lo, hi] = equalRange(normalized);
   const auto& order = sorted();
@@ -280,7 +309,7 @@ const PakEntry* Pak::find(std::string_view p) const {
 }
 
 std::vector<PakNode> Pak::children(std::string_view folder) const {
-  std::string prefix = normalizePakPath(folder);
+  std::string prefix = normalizePakPath(folder, codepage_);
   if (!prefix.empty()) prefix.push_back('/');
   std::vector<PakNode> out;
   const auto& order = sorted();

@@ -67,12 +67,14 @@ struct PakNode {
 
 // "\Resource\Char\A.skn" → "resource/char/a.skn": slashes for backslashes, leading and doubled
 // separators dropped, ASCII lower case (the engine compares case-insensitively, §1). ".." stays:
-// it is a name here, and extraction refuses it.
-std::string normalizePakPath(std::string_view path);
+// it is a name here, and extraction refuses it. In a double-byte `codepage` (the names' own,
+// formats/io/codepage.h) each character of two or four bytes is kept whole: its trail byte may
+// be a backslash or an ASCII letter, which is neither a separator nor a letter to lower.
+std::string normalizePakPath(std::string_view path, std::string_view codepage = {});
 // The path as stored with its separators as normalizePakPath makes them but its case kept:
 // byte for byte aligned with the normalised path, so a component of one is the same bytes of
 // the other (how a folder's name is shown as stored, decoded from its code page).
-std::string storedSpelling(std::string_view path);
+std::string storedSpelling(std::string_view path, std::string_view codepage = {});
 // The last component of a normalised path.
 std::string_view pakBaseName(std::string_view normalizedPath);
 
@@ -88,6 +90,11 @@ class Pak {
   std::uint32_t version() const { return version_; }
   std::span<const std::byte> bytes() const { return data_; }
   const std::vector<PakEntry>& entries() const { return entries_; }  // in table order
+  // The code page of the stored names (formats/io/codepage.h), which decides where a path's
+  // separators and ASCII letters are: "" (bytes as they are) until a PakSet or the caller sets
+  // it. Setting it normalises the paths again; do it before the pak is shared or looked up.
+  const std::string& codepage() const { return codepage_; }
+  void setCodepage(std::string codepage);
   // Deleted slots, duplicate names, short headers, oversized slots and the like. (Duplicates
   // are found with the sorted index: asking builds it.)
   const Diagnostics& diagnostics() const { return index().diagnostics; }
@@ -99,7 +106,7 @@ class Pak {
   std::string_view storedPath(const PakEntry& e) const;
   std::uint64_t tableOffset() const { return tableOffset_; }
 
-  // The live entry at a path (normalised here), the first in table order when the path
+  // The live entry at a path (normalised here, in the pak's code page), the first in table order when the path
   // repeats; nullptr when there is none.
   const PakEntry* find(std::string_view path) const;
 
@@ -136,6 +143,8 @@ class Pak {
   std::uint32_t version_ = 0;
   std::uint64_t tableOffset_ = 0;
   std::vector<PakEntry> entries_;
+  void normalizePaths();
+  std::string codepage_;
   std::string pool_;                                          // every normalised path, back to back
   std::unique_ptr<Index> index_ = std::make_unique<Index>();  // filled on first use
   bool shortHeader_ = false;  // some data lies inside the 1024 header bytes (§2.5)
@@ -163,8 +172,11 @@ struct PakSetNode {
 class PakSet {
  public:
   PakSet();
-  explicit PakSet(std::vector<Pak> paks);  // sorts them by name()
-  static Result<PakSet> open(const std::vector<std::string>& paths);
+  // Sorts the paks by name(). Their names are in `codepage` (an iconv name, `--encoding`), else
+  // in the one detected over every name of every pak ("UTF-8" for ASCII names); each pak is
+  // given it (Pak::setCodepage).
+  explicit PakSet(std::vector<Pak> paks, std::string codepage = {});
+  static Result<PakSet> open(const std::vector<std::string>& paths, std::string codepage = {});
 
   std::size_t size() const;
   const Pak& pak(std::size_t i) const;  // in search order
@@ -196,9 +208,12 @@ class PakSet {
   Resolver resolver(Limits limits = {}) const;
 
   // The code page the stored names are in (formats/io/codepage.h): detected over every name of
-  // every pak when the set is made ("UTF-8" for ASCII names), or set (`--encoding`).
+  // every pak when the set is made ("UTF-8" for ASCII names), or given (`--encoding`).
   const std::string& codepage() const { return codepage_; }
-  void setCodepage(std::string codepage) { codepage_ = std::move(codepage); }
+  // The normalised forms a path given by a user or a file may have here, to look up in that
+  // order: as stored bytes, then as shown (UTF-8 or %NN-escaped, spelled in the code page) when
+  // that differs. Never empty.
+  std::vector<std::string> keys(std::string_view path) const;
   // A stored name (a whole path or a part of it) as UTF-8: decoded, or escaped where it does not
   // decode. What is shown, listed and written on extraction; lookups keep the stored bytes.
   std::string displayName(std::string_view stored) const;
@@ -208,7 +223,8 @@ class PakSet {
 
  private:
   std::vector<PakRef> resolveEntries() const;
-  PakRef findStoredName(std::string_view name) const;
+  PakRef findKey(std::string_view normalized) const;      // a whole normalised path
+  PakRef findBaseName(std::string_view normalized) const;  // by the last component of one
   // A name as shown, in the set's legacy code page; nothing when that is the name itself.
   std::optional<std::string> storedForm(std::string_view shown) const;
   struct State;

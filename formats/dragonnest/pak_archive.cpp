@@ -16,9 +16,10 @@ namespace {
 // entry's path, however hostile its stored name, reads as a copy's.
 constexpr char kCopyMark = '\\';
 
-std::string_view baseOf(std::string_view stored) {
-  const auto cut = stored.find_last_of("\\/");
-  return cut == std::string_view::npos ? stored : stored.substr(cut + 1);
+// The last component of a stored name, case kept (a trail byte 0x5C of a double-byte code page
+// is no separator).
+std::string baseOf(std::string_view stored, std::string_view codepage) {
+  return std::string(pakBaseName(storedSpelling(stored, codepage)));
 }
 
 std::string join(std::string_view folder, std::string_view name) {
@@ -30,8 +31,24 @@ std::string join(std::string_view folder, std::string_view name) {
 // trail bytes of a double-byte code page).
 std::string storedPart(const PakRef& ref, std::size_t start, std::size_t length) {
   if (!ref) return {};
-  const std::string spelled = storedSpelling(ref.pak->storedPath(*ref.entry));
+  const std::string spelled = storedSpelling(ref.pak->storedPath(*ref.entry), ref.pak->codepage());
   return start < spelled.size() ? spelled.substr(start, length) : std::string();
+}
+
+// Whether some live entry or folder of the set has this normalised path.
+bool hasPath(const PakSet& set, const std::string& key) {
+  for (std::size_t i = 0; i < set.size(); ++i)
+    if (set.pak(i).find(key)) return true;
+  return !set.children(key).empty();
+}
+
+// The normalised form of a folder's (or file's) path given as stored or as shown: the first of
+// PakSet::keys that is there, else the first.
+std::string folderKey(const PakSet& set, std::string_view path) {
+  auto keys = set.keys(path);
+  for (std::size_t k = 1; k < keys.size(); ++k)
+    if (!hasPath(set, keys[0]) && hasPath(set, keys[k])) return keys[k];
+  return keys[0];
 }
 
 }  // namespace
@@ -81,17 +98,17 @@ PakRef PakArchive::entryAt(std::string_view path) const {
   }
   if (PakRef ref = paks_->findPath(path)) return ref;
   // A path whose every copy is deleted: the first deleted slot, as the tree shows it.
-  const std::string normalized = normalizePakPath(path);
-  for (std::size_t i = 0; i < paks_->size(); ++i)
-    for (const PakEntry& e : paks_->pak(i).entries())
-      if (e.deleted() && paks_->pak(i).path(e) == normalized) return {&paks_->pak(i), &e};
+  for (const std::string& key : paks_->keys(path))
+    for (std::size_t i = 0; i < paks_->size(); ++i)
+      for (const PakEntry& e : paks_->pak(i).entries())
+        if (e.deleted() && paks_->pak(i).path(e) == key) return {&paks_->pak(i), &e};
   return {};
 }
 
 vfs::Node PakArchive::nodeOf(const PakRef& ref, bool overridden) const {
   const PakEntry& e = *ref.entry;
   vfs::Node n;
-  n.name = paks_->displayName(baseOf(ref.pak->storedPath(e)));
+  n.name = paks_->displayName(baseOf(ref.pak->storedPath(e), paks_->codepage()));
   n.path = overridden ? copyPath(ref) : std::string(ref.pak->path(e));
   if (ref.pak->path(e).empty()) {  // a live entry without a name: reachable by its own path only
     n.path = copyPath(ref);
@@ -114,7 +131,7 @@ vfs::Node PakArchive::nodeOf(const PakRef& ref, bool overridden) const {
 std::vector<vfs::Node> PakArchive::children(std::string_view path) const {
   std::vector<vfs::Node> out;
   if (!paks_) return out;
-  const std::string folder = normalizePakPath(path);
+  const std::string folder = folderKey(*paks_, path);
   // Live copies in later paks that the file system does not resolve to, by name (§2.4).
   std::map<std::string, std::vector<PakRef>> overridden;
   if (paks_->size() > 1)
@@ -151,7 +168,7 @@ std::vector<vfs::Node> PakArchive::children(std::string_view path) const {
 
 std::optional<vfs::Node> PakArchive::node(std::string_view path) const {
   if (!paks_) return std::nullopt;
-  if (path.empty() || (path.front() != kCopyMark && normalizePakPath(path).empty())) {
+  if (path.empty() || (path.front() != kCopyMark && normalizePakPath(path, paks_->codepage()).empty())) {
     vfs::Node root;
     root.name = title();
     root.kind = "folder";
@@ -161,7 +178,7 @@ std::optional<vfs::Node> PakArchive::node(std::string_view path) const {
   if (const PakRef ref = entryAt(path))
     return nodeOf(ref, path.front() == kCopyMark && !ref.pak->path(*ref.entry).empty() && !paks_->isActive(ref));
   // A folder: some entry lies below it.
-  const std::string folder = normalizePakPath(path);
+  const std::string folder = folderKey(*paks_, path);
   const std::size_t cut = folder.find_last_of('/');
   const std::string parent = cut == std::string::npos ? std::string() : folder.substr(0, cut);
   const std::string name = cut == std::string::npos ? folder : folder.substr(cut + 1);
@@ -200,7 +217,9 @@ Address PakArchive::addressOf(std::string_view path) const {
 std::vector<vfs::Node> PakArchive::search(std::string_view text, std::size_t limit) const {
   std::vector<vfs::Node> out;
   if (!paks_) return out;
-  // Normalised paths are ASCII lower case (§1): a plain substring search is case-insensitive.
+  // Normalised paths are ASCII lower case (§1): a plain substring search is case-insensitive,
+  // matched at the start of a character (not at a trail byte of a double-byte code page).
+  const ByteLayout layout = byteLayout(paks_->codepage());
   const vfs::Query query = vfs::parseQuery(text);
   const std::string needle = vfs::lowerAscii(query.text);
   const bool wholePath = needle.find('/') != std::string::npos;
@@ -213,9 +232,10 @@ std::vector<vfs::Node> PakArchive::search(std::string_view text, std::size_t lim
     // the text is not ASCII.
     if (wide) {
       const std::string_view stored = ref.pak->storedPath(*ref.entry);
-      const std::string shown = paks_->displayName(wholePath ? storedSpelling(stored) : std::string(baseOf(stored)));
+      const std::string shown = paks_->displayName(wholePath ? storedSpelling(stored, paks_->codepage())
+                                                             : baseOf(stored, paks_->codepage()));
       if (!vfs::containsIgnoringCase(shown, query.text)) continue;
-    } else if (where.find(needle) == std::string_view::npos) {
+    } else if (findCharacters(where, needle, layout) == std::string_view::npos) {
       continue;
     }
     vfs::Node n = nodeOf(ref, false);
@@ -229,7 +249,7 @@ std::vector<vfs::Node> PakArchive::files(std::string_view path) const {
   std::vector<vfs::Node> out;
   if (!paks_) return out;
   if (!path.empty() && path.front() == kCopyMark) return {};  // an overridden copy: not written
-  const std::string under = normalizePakPath(path);
+  const std::string under = folderKey(*paks_, path);
   for (const PakRef& ref : paks_->resolvedEntries()) {
     if (ref.entry->deleted()) continue;
     const std::string_view p = ref.pak->path(*ref.entry);
@@ -256,15 +276,15 @@ std::vector<vfs::Node> PakArchive::models(std::string_view pattern) const {
     const std::string_view p = ref.pak->path(*ref.entry);
     if (ends(p, ".skn")) skins.insert(std::string(p.substr(0, p.size() - 4)));
   }
-  const std::string norm = normalizePakPath(pattern);
+  const std::vector<std::string> keys = paks_->keys(pattern);  // as stored, as shown
   for (const PakRef& ref : entries) {
     if (ref.entry->deleted()) continue;
     const std::string_view p = ref.pak->path(*ref.entry);
-    bool wanted;
+    bool wanted = false;
     if (pattern.empty())  // the archive's models
       wanted = ends(p, ".skn") || (ends(p, ".msh") && !skins.count(p.substr(0, p.size() - 4)));
     else
-      wanted = hasGlob(norm) ? matchGlob(norm, p) : p == norm;
+      for (const std::string& key : keys) wanted = wanted || (hasGlob(key) ? matchGlob(key, p) : p == key);
     if (wanted) out.push_back(nodeOf(ref, false));
   }
   return out;

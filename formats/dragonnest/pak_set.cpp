@@ -26,12 +26,22 @@ struct PakSet::State {
 
 PakSet::PakSet() : state_(std::make_shared<State>()) {}
 
-PakSet::PakSet(std::vector<Pak> paks) {
+PakSet::PakSet(std::vector<Pak> paks, std::string codepage) {
   auto state = std::make_shared<State>();
   for (auto& p : paks) state->paks.push_back(std::make_unique<Pak>(std::move(p)));
   // §2.4: strcmp of the full path, so "00Resource.pak" comes before "Resource00.pak".
   std::stable_sort(state->paks.begin(), state->paks.end(),
                    [](const auto& a, const auto& b) { return a->name() < b->name(); });
+  if (codepage.empty()) {
+    std::vector<std::string_view> names;
+    for (const auto& p : state->paks)
+      for (const PakEntry& e : p->entries())
+        if (e.pathLength > 0) names.push_back(p->storedPath(e));
+    codepage = detectCodepage(names);
+  }
+  codepage_ = std::move(codepage);
+  // The paths are normalised in the code page before anything is indexed by them.
+  for (auto& p : state->paks) p->setCodepage(codepage_);
   for (std::uint32_t k = 0; k < state->paks.size(); ++k) {
     const Pak& pak = *state->paks[k];
     for (const PakEntry& e : pak.entries()) {  // table order: the first copy wins
@@ -41,49 +51,69 @@ PakSet::PakSet(std::vector<Pak> paks) {
   }
   std::stable_sort(state->byName.begin(), state->byName.end(),
                    [](const auto& a, const auto& b) { return a.name < b.name; });
-  std::vector<std::string_view> names;
-  for (const auto& p : state->paks)
-    for (const PakEntry& e : p->entries())
-      if (e.pathLength > 0) names.push_back(p->storedPath(e));
-  codepage_ = detectCodepage(names);
   state_ = std::move(state);
 }
 
 namespace {
 
-// The path with each component (between '/' and '\\', which stay) given to `each`.
+// The path with each component (between '/' and '\\', which stay) given to `each`. Only a
+// separator that starts a character separates: in a double-byte code page a trail byte 0x5C is
+// part of its character.
 template <class Each>
-std::string mapComponents(std::string_view path, Each each) {
+std::string mapComponents(std::string_view path, ByteLayout layout, Each each) {
   std::string out;
   std::size_t start = 0;
-  for (std::size_t i = 0; i <= path.size(); ++i)
-    if (i == path.size() || path[i] == '\\' || path[i] == '/') {
+  for (std::size_t i = 0, n = 1; i <= path.size(); i += n) {
+    n = i < path.size() ? characterLength(path, i, layout) : 1;
+    if (i == path.size() || (n == 1 && (path[i] == '\\' || path[i] == '/'))) {
       out += each(path.substr(start, i - start));
       if (i < path.size()) out.push_back(path[i]);
       start = i + 1;
     }
+  }
   return out;
+}
+
+int hexDigit(char c) {
+  return c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+}
+
+// The bytes of a name shown with %NN escapes (nameAsUtf8: bytes of 0x80 and above that no code
+// page explains); nothing when it has none.
+std::optional<std::string> unescaped(std::string_view shown) {
+  std::string bytes;
+  bool escaped = false;
+  for (std::size_t i = 0; i < shown.size(); ++i) {
+    if (shown[i] == '%' && i + 2 < shown.size() && hexDigit(shown[i + 1]) >= 8 && hexDigit(shown[i + 2]) >= 0) {
+      bytes.push_back(static_cast<char>(hexDigit(shown[i + 1]) * 16 + hexDigit(shown[i + 2])));
+      i += 2;
+      escaped = true;
+    } else {
+      bytes.push_back(shown[i]);
+    }
+  }
+  return escaped ? std::optional<std::string>(std::move(bytes)) : std::nullopt;
 }
 
 }  // namespace
 
 std::string PakSet::displayName(std::string_view stored) const {
   // Component by component: one name that decodes nowhere is escaped alone.
-  return mapComponents(stored, [&](std::string_view part) { return nameAsUtf8(part, codepage_); });
+  return mapComponents(stored, byteLayout(codepage_), [&](std::string_view part) { return nameAsUtf8(part, codepage_); });
 }
 
 std::string PakSet::shownPath(const PakEntry& e, const Pak& pak) const {
-  return vfs::lowerAscii(displayName(storedSpelling(pak.storedPath(e))));
+  return vfs::lowerAscii(displayName(storedSpelling(pak.storedPath(e), codepage_)));
 }
 
-Result<PakSet> PakSet::open(const std::vector<std::string>& paths) {
+Result<PakSet> PakSet::open(const std::vector<std::string>& paths, std::string codepage) {
   std::vector<Pak> paks;
   for (const auto& path : paths) {
     auto pak = Pak::open(path);
     if (!pak) return pak.error();
     paks.push_back(std::move(*pak));
   }
-  return PakSet(std::move(paks));
+  return PakSet(std::move(paks), std::move(codepage));
 }
 
 std::size_t PakSet::size() const {
@@ -94,54 +124,43 @@ const Pak& PakSet::pak(std::size_t i) const {
 }
 
 std::optional<std::string> PakSet::storedForm(std::string_view shown) const {
-  // A name shown escaped (%NN: bytes no code page explains) is those bytes.
-  if (shown.find('%') != std::string_view::npos) {
-    std::string bytes;
-    const auto hex = [](char c) -> int {
-      return c >= '0' && c <= '9' ? c - '0' : c >= 'A' && c <= 'F' ? c - 'A' + 10 : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
-    };
-    bool escaped = false;
-    for (std::size_t i = 0; i < shown.size(); ++i) {
-      if (shown[i] == '%' && i + 2 < shown.size() && hex(shown[i + 1]) >= 8 && hex(shown[i + 2]) >= 0) {
-        bytes.push_back(static_cast<char>(hex(shown[i + 1]) * 16 + hex(shown[i + 2])));
-        i += 2;
-        escaped = true;
-      } else {
-        bytes.push_back(shown[i]);
+  const bool legacy = !codepage_.empty() && codepage_ != "UTF-8";
+  if (shown.find('%') == std::string_view::npos && (!legacy || isAscii(shown))) return std::nullopt;
+  // Component by component (shown text is UTF-8, so its separators are the ASCII ones): a name
+  // with escapes is those bytes, any other is spelled in the code page.
+  bool changed = false;
+  std::string stored = mapComponents(shown, ByteLayout::Single, [&](std::string_view part) {
+    if (auto bytes = unescaped(part)) {
+      changed = true;
+      return std::move(*bytes);
+    }
+    if (legacy && !isAscii(part))
+      if (auto spelled = encodeCodepage(part, codepage_)) {
+        changed = true;
+        return std::move(*spelled);
       }
-    }
-    if (escaped) {
-      // The other components may be decoded text: spell them in the code page too.
-      if (codepage_.empty() || codepage_ == "UTF-8") return bytes;
-      return mapComponents(bytes, [&](std::string_view part) {
-        const auto spelled = isValidUtf8(part) ? encodeCodepage(part, codepage_) : std::nullopt;
-        return spelled ? *spelled : std::string(part);
-      });
-    }
-  }
-  if (codepage_.empty() || codepage_ == "UTF-8" || isAscii(shown)) return std::nullopt;
-  auto stored = encodeCodepage(shown, codepage_);
-  if (!stored || *stored == shown) return std::nullopt;
+    return std::string(part);
+  });
+  if (!changed || stored == shown) return std::nullopt;
   return stored;
 }
 
-PakRef PakSet::findPath(std::string_view path) const {
+std::vector<std::string> PakSet::keys(std::string_view path) const {
+  std::vector<std::string> out{normalizePakPath(path, codepage_)};
+  if (const auto stored = storedForm(path)) {
+    std::string key = normalizePakPath(*stored, codepage_);
+    if (key != out.front()) out.push_back(std::move(key));
+  }
+  return out;
+}
+
+PakRef PakSet::findKey(std::string_view normalized) const {
   for (const auto& pak : state_->paks)
-    if (const PakEntry* e = pak->find(path)) return {pak.get(), e};
-  if (const auto stored = storedForm(path))  // a path as shown (decoded)
-    for (const auto& pak : state_->paks)
-      if (const PakEntry* e = pak->find(*stored)) return {pak.get(), e};
+    if (const PakEntry* e = pak->find(normalized)) return {pak.get(), e};
   return {};
 }
 
-PakRef PakSet::findName(std::string_view name) const {
-  if (PakRef r = findStoredName(name)) return r;
-  if (const auto stored = storedForm(name)) return findStoredName(*stored);
-  return {};
-}
-
-PakRef PakSet::findStoredName(std::string_view name) const {
-  const std::string normalized = normalizePakPath(name);
+PakRef PakSet::findBaseName(std::string_view normalized) const {
   const std::string_view base = pakBaseName(normalized);
   if (base.empty()) return {};
   const auto& byName = state_->byName;
@@ -152,11 +171,26 @@ PakRef PakSet::findStoredName(std::string_view name) const {
   return {state_->paks[it->pak].get(), it->entry};
 }
 
+PakRef PakSet::findPath(std::string_view path) const {
+  for (const std::string& key : keys(path))
+    if (PakRef r = findKey(key)) return r;
+  return {};
+}
+
+PakRef PakSet::findName(std::string_view name) const {
+  for (const std::string& key : keys(name))
+    if (PakRef r = findBaseName(key)) return r;
+  return {};
+}
+
 PakRef PakSet::find(std::string_view query) const {
-  const std::string normalized = normalizePakPath(query);
-  if (normalized.find('/') != std::string::npos)
-    if (PakRef r = findPath(normalized)) return r;
-  return findName(normalized);
+  const auto all = keys(query);
+  for (const std::string& key : all)
+    if (key.find('/') != std::string::npos)
+      if (PakRef r = findKey(key)) return r;
+  for (const std::string& key : all)
+    if (PakRef r = findBaseName(key)) return r;
+  return {};
 }
 
 bool PakSet::isActive(const PakRef& ref) const {

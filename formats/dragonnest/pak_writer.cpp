@@ -149,7 +149,10 @@ Result<std::vector<std::byte>> writePak(std::span<const PakFile> files, PakWrite
 
 std::optional<FormatError> writePakCopy(const Pak& base, std::span<const PakFile> files,
                                         std::ostream& out, PakWriteOptions options) {
-  const auto keyOf = [](const PakFile& f) { return normalizePakPath(f.storedName.empty() ? f.path : f.storedName); };
+  // A stored name is in the base's code page; a path is UTF-8.
+  const auto keyOf = [&](const PakFile& f) {
+    return f.storedName.empty() ? normalizePakPath(f.path) : normalizePakPath(f.storedName, base.codepage());
+  };
   std::map<std::string, const PakFile*> byPath;  // normalised path → the new file
   for (const auto& f : files) byPath[keyOf(f)] = &f;
   PakWriter writer(out, options);

@@ -50,17 +50,16 @@ struct Share {
 
 Share shareOf(std::string_view s, std::string_view codepage) {
   Share share;
-  for (std::size_t i = 0; i < s.size();) {
+  const ByteLayout layout = byteLayout(codepage);
+  for (std::size_t i = 0, n = 1; i < s.size(); i += n) {
+    n = characterLength(s, i, layout);
     const unsigned lead = u(s[i]);
-    if (lead < 0x80) {
-      ++i;
+    if (lead < 0x80) continue;
+    if (n == 1) {  // half-width katakana (CP932: rare in names, so not common), or a stray byte
+      ++share.wide;
       continue;
     }
-    if (codepage == "CP932" && lead >= 0xA1 && lead <= 0xDF) {  // half-width katakana
-      ++share.wide, ++share.common, ++i;
-      continue;
-    }
-    const unsigned trail = i + 1 < s.size() ? u(s[i + 1]) : 0;
+    const unsigned trail = u(s[i + 1]);
     ++share.wide;
     bool common = false;
     if (codepage == "CP949") common = lead >= 0xB0 && lead <= 0xC8 && trail >= 0xA1;  // KS X 1001 Hangul
@@ -69,13 +68,55 @@ Share shareOf(std::string_view s, std::string_view codepage) {
     else if (codepage == "CP932")
       common = lead == 0x82 || lead == 0x83 || (lead >= 0x88 && lead <= 0x98);  // kana, level-1 kanji
     share.common += common;
-    // GB18030's four-byte sequences: digit second byte.
-    i += codepage == "GB18030" && trail >= 0x30 && trail <= 0x39 ? 4 : 2;
   }
   return share;
 }
 
+std::string upperAscii(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 'a' + 'A');
+  return out;
+}
+
 }  // namespace
+
+ByteLayout byteLayout(std::string_view codepage) {
+  const std::string name = upperAscii(codepage);
+  static constexpr std::string_view kDouble[] = {"CP949", "UHC", "CP936", "GBK", "MS936", "WINDOWS-936",
+                                                 "BIG5", "BIG-5", "CP950", "BIG5-HKSCS", "BIG5HKSCS"};
+  static constexpr std::string_view kShiftJis[] = {"CP932", "SHIFT_JIS", "SHIFT-JIS", "SJIS", "MS_KANJI",
+                                                   "WINDOWS-31J", "MS932"};
+  if (name == "GB18030") return ByteLayout::Gb18030;
+  for (std::string_view n : kDouble)
+    if (name == n) return ByteLayout::DoubleByte;
+  for (std::string_view n : kShiftJis)
+    if (name == n) return ByteLayout::ShiftJis;
+  return ByteLayout::Single;
+}
+
+std::size_t characterLength(std::string_view s, std::size_t at, ByteLayout layout) {
+  const unsigned lead = u(s[at]);
+  const std::size_t left = s.size() - at;
+  bool pairs = false;
+  switch (layout) {
+    case ByteLayout::Single: return 1;
+    case ByteLayout::DoubleByte:
+    case ByteLayout::Gb18030: pairs = lead >= 0x81 && lead <= 0xFE; break;
+    case ByteLayout::ShiftJis: pairs = (lead >= 0x81 && lead <= 0x9F) || (lead >= 0xE0 && lead <= 0xFC); break;
+  }
+  if (!pairs || left < 2) return 1;
+  const unsigned second = u(s[at + 1]);
+  if (layout == ByteLayout::Gb18030 && second >= 0x30 && second <= 0x39 && left >= 4) return 4;
+  return 2;
+}
+
+std::size_t findCharacters(std::string_view text, std::string_view needle, ByteLayout layout) {
+  if (layout == ByteLayout::Single || isAscii(text)) return text.find(needle);
+  for (std::size_t i = 0; i + needle.size() <= text.size(); i += characterLength(text, i, layout))
+    if (text.compare(i, needle.size(), needle) == 0) return i;
+  return std::string_view::npos;
+}
 
 bool isAscii(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char ch) { return u(ch) < 0x80; });

@@ -4,6 +4,7 @@
 // rather than turning into a replacement character.
 #pragma once
 
+#include <cstddef>
 #include <optional>
 #include <span>
 #include <string>
@@ -18,6 +19,25 @@ namespace marrow::formats {
 inline constexpr const char* kLegacyCodepages[] = {"CP949", "GB18030", "BIG5", "CP932"};
 
 bool isValidUtf8(std::string_view text);
+
+// How a code page lays out its characters in bytes, as far as finding the ASCII ones goes: in
+// the double-byte code pages a trail byte may be an ASCII letter or a backslash (Big5 許 is
+// B3 5C, Shift-JIS ソ is 83 5C, CP949 갂 is 81 41), which is part of its character, not a path
+// separator nor a letter to lower-case.
+enum class ByteLayout {
+  Single,      // ASCII, UTF-8, single-byte pages, EUC-*: no byte of 0x80 and above pairs with ASCII
+  DoubleByte,  // CP949/UHC, GBK/CP936, BIG5/CP950: lead 0x81-0xFE, then any trail byte
+  Gb18030,     // as DoubleByte, and lead, digit, lead, digit four-byte sequences
+  ShiftJis,    // CP932: lead 0x81-0x9F and 0xE0-0xFC; 0xA1-0xDF are half-width katakana
+};
+// The layout of a code page by its iconv name or a common alias ("CP949", "GBK", "big5",
+// "Shift_JIS"); Single for UTF-8, "" and the rest.
+ByteLayout byteLayout(std::string_view codepage);
+// The bytes of the character that starts at `at`: 2 at a lead byte (4 for a four-byte GB18030
+// sequence), else 1; never past the end of the text.
+std::size_t characterLength(std::string_view text, std::size_t at, ByteLayout layout);
+// Where `needle` (ASCII) first occurs in `text` at the start of a character; npos when nowhere.
+std::size_t findCharacters(std::string_view text, std::string_view needle, ByteLayout layout);
 // Whether every byte is below 0x80: text every code page here spells the same.
 bool isAscii(std::string_view text);
 
@@ -32,8 +52,9 @@ std::optional<std::string> encodeCodepage(std::string_view utf8, const std::stri
 // The code page of a set of names: "UTF-8" when every name is valid UTF-8 (ASCII included);
 // else the legacy code page that decodes the most of the names that are not ASCII (those that
 // happen to be valid UTF-8 too), ties going to the one whose common characters (Hangul syllables
-// of KS X 1001; the GB2312 level-1 hanzi; Big5's frequent characters; Shift-JIS kana and level-1
-// kanji) make up the largest share of the characters of more than one byte — so that a stray
+// of KS X 1001; the GB2312 level-1 hanzi; Big5's frequent characters; Shift-JIS full-width kana
+// and level-1 kanji) make up the largest share of the non-ASCII characters (half-width katakana,
+// which GBK text often reads as, count as rare) — so that a stray
 // byte in one name does not spoil the others; "UTF-8" when more of them are valid UTF-8 than
 // any code page decodes; "" when none decodes any.
 std::string detectCodepage(std::span<const std::string_view> names);

@@ -65,14 +65,33 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                       std::to_string(e.size));
     }
   }
+  // As one set in the code page detected over its names, then in each double-byte layout (a
+  // trail byte may be a backslash or a letter): every live entry is found by its path, and the
+  // paths stay normalised.
   std::vector<Pak> paks;
   paks.push_back(std::move(pak));
-  const formats::dragonnest::PakSet set(std::move(paks));
-  for (const auto& ref : set.resolvedEntries()) {
-    const std::string_view path = ref.pak->path(*ref.entry);
-    (void)set.find(path);
-    (void)set.findName(formats::dragonnest::pakBaseName(path));
+  formats::dragonnest::PakSet set(std::move(paks));
+  for (const char* codepage : {"", "CP949", "GB18030", "CP932"}) {
+    if (*codepage) {
+      std::vector<Pak> again;
+      auto reparsed = Pak::parse(fuzz::asBytes(data, size), name);
+      if (!reparsed) return 0;
+      again.push_back(std::move(*reparsed));
+      set = formats::dragonnest::PakSet(std::move(again), codepage);
+    }
+    const Pak& one = set.pak(0);
+    for (const auto& ref : set.resolvedEntries()) {
+      const std::string_view path = ref.pak->path(*ref.entry);
+      if (formats::dragonnest::normalizePakPath(path, set.codepage()) != path)
+        fuzz::finding("path '" + std::string(path) + "' is not normalised in " + set.codepage());
+      if (!ref.entry->deleted() && one.find(path) == nullptr)
+        fuzz::finding("live entry '" + std::string(path) + "' is not found by its path in " + set.codepage());
+      (void)set.find(path);
+      (void)set.findName(formats::dragonnest::pakBaseName(path));
+      (void)set.displayName(ref.pak->storedPath(*ref.entry));
+      (void)set.shownPath(*ref.entry, *ref.pak);
+    }
+    (void)set.children("");
   }
-  (void)set.children("");
   return 0;
 }

@@ -16,8 +16,11 @@
 #include "formats/dragonnest/extract.h"
 #include "formats/dragonnest/pak.h"
 #include "formats/dragonnest/pak_archive.h"
+#include "formats/dragonnest/pak_writer.h"
 #include "tests/support/encode.h"
 #include "tests/support/pak_builder.h"
+#include "tests/support/temp_dir.h"
+#include "formats/io/vfs.h"
 
 namespace marrow::formats {
 namespace {
@@ -150,6 +153,133 @@ TEST(Codepage, PakNamesAreShownFoundAndExtractedDecoded) {
     EXPECT_TRUE(fs::exists(target / "resource" / c.folder / c.file));
   }
   fs::remove_all(tmp);
+}
+
+
+// Double-byte characters whose trail byte is ASCII: a backslash (Big5 許 B3 5C, Shift-JIS ソ 83 5C
+// and 表 95 5C, GBK 乗 81 5C) or a capital letter (CP949 갂 81 41, beside 갵 81 61). Such a byte
+// is part of its character: no folder separator, no letter to lower-case, no match for an ASCII
+// search; and Shift-JIS half-width katakana (ｱｲ B1 B2) are characters of one byte, after which
+// a backslash does separate (the folder ソフトｱ ends in one).
+TEST(Codepage, TrailBytesInAsciiRangeStayInTheirCharacters) {
+  const testing::TempDir tmp("marrow-trail");
+  struct Case {
+    const char* codepage;
+    std::string folder, file, other;  // UTF-8; `other` sits beside `file`
+  };
+  for (const Case& c : {Case{"BIG5", "許可", "許功蓋.skn", "上人.ani"},
+                        Case{"CP932", "ソフトｱ", "表示.skn", "ｱｲ.ani"},
+                        Case{"GB18030", "乗客战士", "战士乗.skn", "盔甲.ani"},
+                        Case{"CP949", "전사갂", "갂옷.skn", "갵옷.skn"}}) {
+    SCOPED_TRACE(c.codepage);
+    const std::string folder = encode(c.folder, c.codepage), file = encode(c.file, c.codepage),
+                      other = encode(c.other, c.codepage);
+    // The bytes under test are really there.
+    const bool trailBackslash = (folder + file).find('\\') != std::string::npos;
+    EXPECT_TRUE(trailBackslash || std::string(c.codepage) == "CP949");
+    const std::string pakPath =
+        tmp.write(std::string(c.codepage) + ".pak",
+                  testing::PakBuilder()
+                      .addStored("\\Resource\\" + folder + "\\" + file, "the skin")
+                      .addStored("\\Resource\\" + folder + "\\" + other, "the other one")
+                      .addStored("\\Resource\\readme.txt", "ascii")
+                      .bytes());
+    auto set = dn::PakSet::open({pakPath});
+    ASSERT_TRUE(set.ok());
+    EXPECT_EQ(set->codepage(), c.codepage);
+    const auto paks = std::make_shared<const dn::PakSet>(*set);
+    const dn::PakArchive archive(paks);
+    // One folder of the decoded name, holding both files by their decoded names; no duplicates.
+    auto top = archive.children("resource");
+    top.erase(std::remove_if(top.begin(), top.end(), [&](const vfs::Node& n) { return n.name != c.folder; }), top.end());
+    ASSERT_EQ(top.size(), 1u);
+    EXPECT_TRUE(top[0].container);
+    const auto inside = archive.children(top[0].path);
+    ASSERT_EQ(inside.size(), 2u);
+    std::vector<std::string> names{inside[0].name, inside[1].name};
+    std::sort(names.begin(), names.end());
+    std::vector<std::string> expected{c.file, c.other};
+    std::sort(expected.begin(), expected.end());
+    EXPECT_EQ(names, expected);
+    for (const auto& d : paks->pak(0).diagnostics().items) EXPECT_EQ(d.message.find("also entry"), std::string::npos) << d.message;
+    // Each opens its own bytes, by its tree path, by the path as shown and by its bare name.
+    for (const auto& [name, text] : {std::pair{c.file, std::string("the skin")}, std::pair{c.other, std::string("the other one")}}) {
+      const auto node = std::find_if(inside.begin(), inside.end(), [&](const vfs::Node& n) { return n.name == name; });
+      ASSERT_NE(node, inside.end());
+      const auto bytes = archive.read(node->path, {});
+      ASSERT_TRUE(bytes.ok());
+      EXPECT_EQ(std::string(reinterpret_cast<const char*>(bytes->data()), bytes->size()), text);
+      const dn::PakRef byShown = paks->find("resource/" + c.folder + "/" + name);
+      ASSERT_TRUE(byShown);
+      EXPECT_EQ(byShown.entry, paks->findPath(node->path).entry);
+      EXPECT_EQ(paks->find(name).entry, byShown.entry);
+      EXPECT_EQ(paks->shownPath(*byShown.entry, *byShown.pak), vfs::lowerAscii("resource/" + c.folder + "/" + name));
+      EXPECT_EQ(paks->displayName(byShown.pak->storedPath(*byShown.entry)), "\\Resource\\" + c.folder + "\\" + name);
+    }
+    // The decoded folder as a path lists and extracts (what `list` prints is what `extract` takes).
+    EXPECT_EQ(archive.files("resource/" + c.folder).size(), 2u);
+    std::vector<std::string> unmatched;
+    const std::vector<std::string> selectors{"resource/" + c.folder};
+    EXPECT_EQ(dn::selectEntries(*set, selectors, &unmatched).size(), 2u);
+    EXPECT_TRUE(unmatched.empty());
+    // An ASCII search does not match inside a character (Big5 許 ends in '\\', CP949 갂 in 'A').
+    EXPECT_TRUE(archive.search("\\", 10).empty());
+    std::size_t withA = 0;
+    for (const std::string& n : {c.file, c.other, std::string("readme.txt")}) withA += vfs::lowerAscii(n).find('a') != std::string::npos;
+    EXPECT_EQ(archive.search("a", 10).size(), withA);
+    // Extraction writes each file under its decoded folder.
+    const fs::path target = tmp.path / (std::string(c.codepage) + "_out");
+    const auto report = dn::extractEntries(*set, dn::selectEntries(*set, {}), target);
+    EXPECT_EQ(report.written, 3u);
+    EXPECT_TRUE(fs::exists(target / "Resource" / c.folder / c.file));
+    EXPECT_TRUE(fs::exists(target / "Resource" / c.folder / c.other));
+  }
+}
+
+// Packing a copy of a pak in its code page replaces an entry whose name has a trail byte 0x5C
+// (Big5 許) under its stored name, instead of adding a second one.
+TEST(Codepage, APakCopyReplacesEntriesWhoseNamesHaveTrailBackslashes) {
+  const std::string stored = "\\resource\\" + encode("許可", "BIG5") + "\\" + encode("上人.skn", "BIG5");
+  const auto baseBytes = testing::PakBuilder().addStored(stored, "old").addStored("\\resource\\x.txt", "x").bytes();
+  auto base = dn::Pak::parse(baseBytes, "base.pak");
+  ASSERT_TRUE(base.ok());
+  base->setCodepage("BIG5");
+  const std::vector<dn::PakFile> files{{"resource/許可/上人.skn", testing::bytes("new"), stored}};
+  auto copy = dn::writePakCopy(*base, files);
+  ASSERT_TRUE(copy.ok());
+  auto pak = dn::Pak::parse(*copy, "copy.pak");
+  ASSERT_TRUE(pak.ok());
+  pak->setCodepage("BIG5");
+  ASSERT_EQ(pak->entries().size(), 2u);
+  EXPECT_EQ(pak->storedPath(pak->entries()[0]), stored);
+  const dn::PakEntry* e = pak->find(stored);
+  ASSERT_NE(e, nullptr);
+  EXPECT_EQ(*pak->read(*e), testing::bytes("new"));
+}
+
+// The characters of each layout, as the normaliser and searches walk them.
+TEST(Codepage, CharacterLengthsFollowEachLayout) {
+  EXPECT_EQ(byteLayout("cp949"), ByteLayout::DoubleByte);
+  EXPECT_EQ(byteLayout("GBK"), ByteLayout::DoubleByte);
+  EXPECT_EQ(byteLayout("Big5"), ByteLayout::DoubleByte);
+  EXPECT_EQ(byteLayout("GB18030"), ByteLayout::Gb18030);
+  EXPECT_EQ(byteLayout("Shift_JIS"), ByteLayout::ShiftJis);
+  EXPECT_EQ(byteLayout("UTF-8"), ByteLayout::Single);
+  EXPECT_EQ(byteLayout(""), ByteLayout::Single);
+  const std::string sjis = encode("ｱソ", "CP932");  // B1, 83 5C
+  EXPECT_EQ(characterLength(sjis, 0, ByteLayout::ShiftJis), 1u);
+  EXPECT_EQ(characterLength(sjis, 1, ByteLayout::ShiftJis), 2u);
+  EXPECT_EQ(characterLength(sjis, 0, ByteLayout::DoubleByte), 2u);
+  const std::string four = encode("ÿ", "GB18030");  // a four-byte sequence: 81 30 8B 37
+  ASSERT_EQ(four.size(), 4u);
+  EXPECT_EQ(characterLength(four, 0, ByteLayout::Gb18030), 4u);
+  EXPECT_EQ(characterLength(four, 0, ByteLayout::DoubleByte), 2u);
+  EXPECT_EQ(characterLength("\x81", 0, ByteLayout::DoubleByte), 1u);  // a lead byte at the end
+  EXPECT_EQ(findCharacters(encode("許A", "BIG5") + "\\a", "\\", ByteLayout::DoubleByte), 3u);
+  EXPECT_EQ(findCharacters(encode("갂", "CP949") + "xA", "A", ByteLayout::DoubleByte), 3u);
+  EXPECT_EQ(findCharacters(encode("갂", "CP949"), "A", ByteLayout::DoubleByte), std::string::npos);
+  EXPECT_EQ(dn::normalizePakPath("\\X\\" + encode("ソ", "CP932") + "\\Y", "CP932"), "x/" + encode("ソ", "CP932") + "/y");
+  EXPECT_EQ(dn::normalizePakPath("\\X\\" + encode("갂", "CP949"), "CP949"), "x/" + encode("갂", "CP949"));
 }
 
 }  // namespace
