@@ -1,10 +1,13 @@
 // marrow-cli convert: any model Marrow reads, written in another format (formats/write.h does
 // the writing; this reads the options, loads the inputs and says what happened).
 #include <QFileInfo>
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "app/cli/common.h"
+#include "formats/format_table.h"
+#include "formats/io/address.h"
 #include "formats/io/file.h"
 #include "formats/write.h"
 
@@ -31,7 +34,12 @@ int runConvert(const Args& args) {
   options.addresses = args.inputs;
   if (auto why = formats::checkWriteOptions(output, options)) return usageError("convert", *why);
 
-  const bool records = output.kind->holds == formats::Holds::Records;
+  // BRF records read from BRF files are written as they are; anything else is a model.
+  const bool records = output.kind->holds == formats::Holds::Records &&
+                       std::all_of(args.inputs.begin(), args.inputs.end(), [](const std::string& in) {
+                         const auto* f = formats::detect({}, formats::Address::parse(in).file);
+                         return f && f->hasRecords;
+                       });
   // glTF carries the textures themselves; the other formats only name them.
   const bool gltf = output.format->id == "gltf";
   auto doc = loadInputs(args, gltf ? Textures::Find : Textures::Skip);

@@ -30,10 +30,10 @@ struct ExportJob {
 
 namespace {
 
-// A file dialog whose filters are the export formats; the last format chosen (glTF binary at
+// A file dialog whose filters are the export formats (BRF too: records are written as they
+// are, any other model as records made from it); the last format chosen (glTF binary at
 // first) is the default, and a name typed without a known extension gets the filter's.
-QString askExportPath(QWidget* parent, const QString& title, const QString& suggestedName,
-                      bool records) {
+QString askExportPath(QWidget* parent, const QString& title, const QString& suggestedName) {
   QSettings settings;
   QStringList filters;
   QString selected;
@@ -41,7 +41,6 @@ QString askExportPath(QWidget* parent, const QString& title, const QString& sugg
       settings.value(QStringLiteral("export/format"), QStringLiteral("glb")).toString();
   for (const formats::FormatDescriptor* format : formats::formatTable())
     for (const formats::OutputKind& f : format->outputs) {
-      if (f.holds == formats::Holds::Records && !records) continue;
       filters << QString::fromStdString(formats::outputFilter(f));
       if (QString::fromUtf8(f.extension.data(), static_cast<qsizetype>(f.extension.size())) == last)
         selected = filters.back();
@@ -111,7 +110,7 @@ void MainWindow::exportDialog() {
   const QString path =
       chooseExportPath_
           ? chooseExportPath_(tr("Export %1").arg(doc_->title()), name, records)
-          : askExportPath(this, tr("Export %1").arg(doc_->title()), name, records);
+          : askExportPath(this, tr("Export %1").arg(doc_->title()), name);
   if (!path.isEmpty()) exportShown(path, true);
 }
 
@@ -145,7 +144,7 @@ void MainWindow::exportNodesDialog(int archive, const std::vector<std::string>& 
   const QString title =
       paths.size() == 1 ? tr("Export %1").arg(name) : tr("Export %1 records").arg(paths.size());
   const QString path = chooseExportPath_ ? chooseExportPath_(title, name, true)
-                                         : askExportPath(this, title, name, true);
+                                         : askExportPath(this, title, name);
   if (!path.isEmpty()) exportNodesTo(archive, paths, path);
 }
 
@@ -195,7 +194,7 @@ void MainWindow::exportEntryDialog(const QStringList& addresses) {
   const QString name = fileStem(leaf, true);
   const QString title = tr("Export %1").arg(leaf);
   const QString path = chooseExportPath_ ? chooseExportPath_(title, name, false)
-                                         : askExportPath(this, title, name, false);
+                                         : askExportPath(this, title, name);
   if (!path.isEmpty()) exportEntryTo(addresses, path);
 }
 

@@ -1,10 +1,13 @@
 // Mount&Blade / Warband BRF in the format table: BRF files are read together (a module keeps
 // skeletons, animations and meshes apart) and browsed as an archive of records; written back
-// from records, byte for byte for a whole file.
+// from records, byte for byte for a whole file, and written from any other model.
+#include <algorithm>
 #include <cstring>
+#include <filesystem>
 
 #include "formats/brf/archive.h"
 #include "formats/brf/brf.h"
+#include "formats/brf/from_scene.h"
 #include "formats/io/file.h"
 #include "formats/write_support.h"
 
@@ -61,9 +64,40 @@ Result<std::shared_ptr<const vfs::Archive>> mount(std::span<const std::string> p
   return std::shared_ptr<const vfs::Archive>(std::make_shared<const brf::BrfArchive>(std::move(sources)));
 }
 
+// Any other model → BRF: its records made from the model (from_scene.h), at version 1
+// (Warband) unless --version 0 (M&B 1.011).
+WriteResult writeFromScene(const WriteSource& source, const std::string& out, const WriteOptions& o) {
+  using namespace writing;
+  Prepared p = prepare(*source.scene, Holds::Model, out, o);
+  WriteResult r = std::move(p.result);
+  if (!r.ok()) return r;
+  noteCal3dOnlyData(p.scene, "BRF", out, r.diagnostics);
+  std::string stem = std::filesystem::path(out).stem().string();
+  auto doc = brf::fromScene(p.scene, o.version ? *o.version : 1, stem, r.diagnostics);
+  nameTheOutput(r.diagnostics, out);
+  if (!doc) return failed(std::move(r), doc.error(), out);
+  if (auto problem = brf::checkWritable(*doc)) return failed(std::move(r), *problem, out);
+  r.files.push_back({out, brf::write(*doc)});
+  return r;
+}
+
+// Whether the model is BRF records: every input a BRF file (or records of one), or records
+// picked from the open BRF files.
+bool fromRecords(const WriteSource& source, const WriteOptions& o, const std::vector<brf::Source>& sources) {
+  if (sources.empty()) return false;
+  if (o.nodes) return true;
+  const std::vector<std::string>& addresses = o.addresses.empty() ? source.addresses : o.addresses;
+  if (addresses.empty()) return false;
+  for (const auto& input : addresses) {
+    const Address a = Address::parse(input);
+    if (std::none_of(sources.begin(), sources.end(), [&](const brf::Source& s) { return s.name == a.file; })) return false;
+  }
+  return true;
+}
+
 // BRF → BRF: the records as they are (a single whole file comes back byte for byte), or some of
 // them (FILE.brf::RECORD, or the nodes picked), or several files in one, at version 0 (M&B
-// 1.011) or 1 (Warband).
+// 1.011) or 1 (Warband). Any other model: writeFromScene.
 WriteResult write(const WriteSource& source, const OutputKind&, const std::string& out,
                   const WriteOptions& o) {
   using namespace writing;
@@ -73,6 +107,10 @@ WriteResult write(const WriteSource& source, const OutputKind&, const std::strin
     archive = std::dynamic_pointer_cast<const brf::BrfArchive>(source.archives->archives()[i]);
   const std::vector<brf::Source> none;
   const std::vector<brf::Source>& sources = archive ? archive->sources() : none;
+  if (!fromRecords(source, o, sources)) {
+    if (!source.scene) return failed(std::move(r), {"", "", kNoOffset, "there is no model to write"}, out);
+    return writeFromScene(source, out, o);
+  }
   std::vector<brf::RecordRef> records;
   bool wholeFile = false;
   if (o.nodes) {
@@ -151,7 +189,7 @@ const FormatDescriptor& brfFormat() {
       .notes = "M&B 1.011 and Warband: textures, shaders, materials, meshes (all three vertex layouts, "
           "tangents, colours, second uv set, rigging, vertex-animation frames), skeletons, skeleton "
           "animations (sparse tracks, root translation), collision bodies; the writer gives every "
-          "file back byte for byte (written from BRF records); `.dds` textures (DXT1/3/5, "
+          "file back byte for byte, and writes any other model as records; `.dds` textures (DXT1/3/5, "
           "uncompressed) beside the file or in `../Textures`, uploaded compressed where the driver "
           "takes S3TC",
       .extensions = {"brf"},
@@ -163,9 +201,11 @@ const FormatDescriptor& brfFormat() {
       .readGroup = readGroup,
       .mount = mount,  // no archiveExtensions: loading reads BRF files, batches browse them
       .hasRecords = true,
-      .outputs = {{"brf", "Mount&Blade resource (BRF records)", Holds::Records}},
+      .outputs = {{"brf", "Mount&Blade resource", Holds::Records}},
       .write = write,
-      .cannotHold = "anything but BRF records (written from BRF files only)",
+      .cannotHold = "bone scale, translation keys of bones other than the root, more than 4 influences a "
+                    "position (the 4 strongest are kept), progressive level of detail, attachment points, "
+                    "tables; textures are named as .dds",
       .checkOptions = checkOptions,
   };
   return d;

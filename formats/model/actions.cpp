@@ -7,6 +7,8 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#include "formats/model/sample.h"
+
 namespace marrow::formats {
 
 namespace {
@@ -16,26 +18,6 @@ std::int32_t indexOf(float time, float fps) {
   const double i = std::round(static_cast<double>(time) * fps);
   constexpr double bound = static_cast<double>(kMaxFrameIndex) + 1.0;
   return static_cast<std::int32_t>(std::isfinite(i) ? std::clamp(i, -bound, bound) : 0.0);
-}
-
-glm::vec3 blend(const glm::vec3& a, const glm::vec3& b, float u) { return glm::mix(a, b, u); }
-glm::quat blend(const glm::quat& a, glm::quat b, float u) {
-  if (glm::dot(a, b) < 0.0f) b = -b;  // the shorter way round
-  return glm::normalize(glm::slerp(a, b, u));
-}
-
-// The channel's value at a time, as playback samples it: held before the first key and after
-// the last, interpolated between (Step: the key at or before).
-template <class T>
-T sampleAt(const Channel<T>& c, float t) {
-  const auto it = std::upper_bound(c.times.begin(), c.times.end(), t);
-  if (it == c.times.begin()) return c.values.front();
-  if (it == c.times.end()) return c.values.back();
-  const std::size_t k = static_cast<std::size_t>(it - c.times.begin());
-  if (c.interpolation == Interpolation::Step) return c.values[k - 1];
-  const float span = c.times[k] - c.times[k - 1];
-  const float u = span > 0.0f ? (t - c.times[k - 1]) / span : 0.0f;
-  return blend(c.values[k - 1], c.values[k], u);
 }
 
 template <class T>

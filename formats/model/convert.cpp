@@ -140,6 +140,23 @@ void unifyBindPoses(Scene& scene, Diagnostics& diagnostics) {
                      "approximately (up to " + std::to_string(worst) + " units apart at a joint)");
 }
 
+float bindAtRest(Scene& scene) {
+  if (scene.skeleton.empty()) return 0.0f;
+  const std::vector<glm::mat4> binds = scene.skeleton.inverseBindMatrices();
+  std::vector<glm::mat4> rest = scene.skeleton.restModelMatrices();
+  for (glm::mat4& m : rest) m = glm::inverse(m);
+  float worst = 0.0f;
+  if (!sameBinds(binds, rest))
+    for (Mesh& m : scene.meshes) {
+      if (!(m.skinned() || m.parentBone >= 0)) continue;
+      if (m.inverseBind.size() != binds.size()) m.inverseBind = binds;
+      worst = std::max(worst, rebind(m, rest));
+    }
+  scene.skeleton.inverseBind.clear();  // derived from the rest pose
+  scene.skeleton.inverseBindParts.clear();
+  return worst;
+}
+
 void removeBoneScale(Scene& scene, Diagnostics& diagnostics) {
   auto& bones = scene.skeleton.bones;
   if (bones.empty()) return;

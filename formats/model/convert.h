@@ -19,6 +19,12 @@ void convertBasis(Scene& scene, const Basis& target);
 // mesh was bound under a scaled or moved node; a diagnostic says when it was not.
 void unifyBindPoses(Scene& scene, Diagnostics& diagnostics);
 
+// For formats whose bind pose is the skeleton's rest pose (BRF; call unifyBindPoses first):
+// re-poses every bound mesh from the skeleton's bind pose into its rest pose and drops the
+// stored binds. Returns the largest disagreement between the bones of one vertex (0 when exact:
+// when the binds differ from the rest pose by one transform for all of a vertex's bones).
+float bindAtRest(Scene& scene);
+
 // For formats whose bones have no scale (OMF, cal3d): folds each bone's accumulated rest scale
 // into its children's translations (rest and keys) and into the inverse binds, which leaves every
 // skinned vertex where it was. Exact for uniform scale that does not animate; non-uniform or

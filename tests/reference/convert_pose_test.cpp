@@ -5,6 +5,8 @@
 
 #include <fstream>
 
+#include "formats/brf/brf.h"
+#include "formats/brf/from_scene.h"
 #include "formats/model/convert.h"
 #include "formats/omf/omf.h"
 #include "formats/registry.h"
@@ -113,6 +115,51 @@ TEST(ConvertToOmf, CentimetreFbxWithScaledArmatureKeepsItsPoses) {
 TEST(ConvertToOmf, DirectXCharacterKeepsItsPoses) { expectSamePoses("X/BCN_Epileptic.X"); }
 
 TEST(ConvertToOmf, ThreeClipCharacterKeepsItsPoses) { expectSamePoses("X/Testwuson.X"); }
+
+// Written as BRF (any model → records) and read back: the skinned vertices agree with the
+// source's at every frame time sampled (BRF keys lie on frames of 30 per second), within
+// `tolerance` of the model's size. BRF cannot move bones other than the root by translation
+// (§9): a model whose clips do so is compared with a looser tolerance, said by the caller.
+void expectSameBrfPoses(const std::string& rel, float tolerance) {
+  const std::string path = std::string(MARROW_ASSIMP_MODELS_DIR) + "/" + rel;
+  if (!std::ifstream(path)) MARROW_SKIP() << path << " is absent (Debian package assimp-testmodels)";
+  auto source = formats::loadFile(path);
+  ASSERT_TRUE(source) << source.error().describe();
+  formats::Diagnostics d;
+  auto doc = formats::brf::fromScene(*source, 1, "converted", d);
+  ASSERT_TRUE(doc) << doc.error().describe();
+  ASSERT_FALSE(formats::brf::checkWritable(*doc));
+  const auto bytes = formats::brf::write(*doc);
+  auto written = formats::readScene(bytes, formats::ReadContext{"converted.brf", {}, {}});
+  ASSERT_TRUE(written) << written.error().describe();
+  ASSERT_EQ(written->meshes.size(), source->meshes.size());
+  for (std::size_t c = 0; c < source->clips.size(); ++c) {
+    const formats::Clip* a = &source->clips[c];
+    const formats::Clip* b = nullptr;
+    for (const auto& clip : written->clips)
+      if (clip.name == a->name) b = &clip;
+    ASSERT_NE(b, nullptr) << a->name;
+    for (float f : {0.0f, 0.23f, 0.5f, 0.81f, 1.0f}) {
+      const float t = std::round(a->duration * f * 30.0f) / 30.0f;  // a frame
+      const Skinned want = skinnedDisplay(*source, a, t);
+      const Skinned got = skinnedDisplay(*written, b, t);
+      const float size = diagonal(want);
+      float worst = 0.0f;
+      for (std::size_t m = 0; m < want.meshes.size(); ++m) {
+        ASSERT_EQ(got.meshes[m].size(), want.meshes[m].size()) << "mesh " << m;
+        for (std::size_t i = 0; i < want.meshes[m].size(); ++i)
+          worst = std::max(worst, glm::length(got.meshes[m][i] - want.meshes[m][i]));
+      }
+      EXPECT_LT(worst, tolerance * size) << rel << " clip " << a->name << " at " << t
+                                         << ": off by " << worst / size << " of the model's size";
+    }
+  }
+}
+
+TEST(ConvertToBrf, SimpleSkinKeepsItsPoses) { expectSameBrfPoses("glTF2/simple_skin/simple_skin.gltf", 1e-4f); }
+TEST(ConvertToBrf, CentimetreFbxKeepsItsPoses) { expectSameBrfPoses("FBX/huesitos.fbx", 1e-4f); }
+TEST(ConvertToBrf, DirectXCharacterKeepsItsPoses) { expectSameBrfPoses("X/BCN_Epileptic.X", 1e-4f); }
+TEST(ConvertToBrf, ThreeClipCharacterKeepsItsPoses) { expectSameBrfPoses("X/Testwuson.X", 1e-4f); }
 
 }  // namespace
 }  // namespace marrow
