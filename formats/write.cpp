@@ -6,6 +6,7 @@
 #include <new>
 
 #include "formats/format_table.h"
+#include "formats/io/address.h"
 #include "formats/write_support.h"
 
 namespace marrow::formats {
@@ -242,6 +243,15 @@ std::optional<std::string> checkWriteOptions(const Output& output, const WriteOp
   if (!output) return std::string("no output format");
   if (output.format->checkOptions) return output.format->checkOptions(*output.kind, options);
   return std::nullopt;
+}
+
+bool writesRecordsAsRead(const Output& output, const std::vector<std::string>& addresses, const WriteOptions& options) {
+  if (!output || output.kind->holds != Holds::Records) return false;
+  if (options.nodes) return true;
+  return !addresses.empty() && std::all_of(addresses.begin(), addresses.end(), [](const std::string& in) {
+    const FormatDescriptor* f = detect({}, Address::parse(in).file);
+    return f && f->hasRecords;
+  });
 }
 
 WriteResult writeModel(const WriteSource& source, const std::string& path, const WriteOptions& options) {

@@ -5,6 +5,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "formats/format.h"
 
@@ -27,6 +28,11 @@ std::string outputFilter(const OutputKind& kind);
 
 // The options alone, before anything is loaded: why they cannot work, or nothing.
 std::optional<std::string> checkWriteOptions(const Output& output, const WriteOptions& options);
+
+// Whether an output of BRF records writes the records as they were read (the records picked,
+// or inputs that are all files of records) rather than records made from the model: then the
+// game's limits are the files' own business (formats/check.h checks models).
+bool writesRecordsAsRead(const Output& output, const std::vector<std::string>& addresses, const WriteOptions& options);
 
 // The files `path` makes of the model (its format from the extension). Never throws; safe from
 // any thread (the source is only read).

@@ -10,6 +10,7 @@
 #include "app/cli/batch.h"
 #include "app/cli/common.h"
 #include "app/document.h"
+#include "formats/check.h"
 #include "formats/write.h"
 #include "formats/snapshot/snapshot.h"
 
@@ -37,12 +38,14 @@ const std::vector<CommandSpec>& commands() {
        {"--json"}},
       {"convert",
        "convert INPUT... -o OUTPUT.(" + formats::outputExtensions() + ") [--version N] "
-       "[--xml] [--clip NAME|INDEX] [--material NAME|INDEX] [--encoding CODEPAGE] [--partial]\n"
+       "[--xml] [--clip NAME|INDEX] [--material NAME|INDEX] [--encoding CODEPAGE] [--partial] [--fix]\n"
        "  marrow-cli convert INPUT|FOLDER|PATTERN... -o FOLDER/ [--to glb|gltf|omf|cfg] [-j N] "
        "[--timeout SECONDS] [--quiet] [--json]",
        {"-o", "--output", "--version", "--clip", "--material", "--to", "-j", "--jobs", "--timeout",
         "--encoding"},
-       {"--xml", "--quiet", "--json", "--partial"}},
+       {"--xml", "--quiet", "--json", "--partial", "--fix"}},
+      {"check", "check --target warband|mb1011|dragonnest|cal3d INPUT... [--encoding CODEPAGE] [--json]",
+       {"--target", "--encoding"}, {"--json"}},
       {"render",
        "render INPUT... -o OUT.png [--clip NAME|INDEX|none] [--time SECONDS] [--size WxH] "
        "[--mode once|loop|ping-pong] [--yaw DEG] [--pitch DEG] [--lod 0..1] [--wireframe] "
@@ -243,7 +246,10 @@ int main(int argc, char** argv) {
   if (command == "list") return runList(args);
   if (command == "pose") return runPose(args);
   if (command == "convert") {
-    if (isBatchConvert(args)) return runBatchConvert(args);
+    if (isBatchConvert(args)) {
+      if (args.has("--fix")) return usageError(command, "--fix is for one model written to a file (-o FILE)");
+      return runBatchConvert(args);
+    }
     for (const char* batchOnly : {"--to", "-j", "--timeout"})
       if (args.option(batchOnly))
         return usageError(command, std::string(batchOnly) + " is for batch conversion (-o FOLDER/)");
@@ -252,6 +258,7 @@ int main(int argc, char** argv) {
         return usageError(command, std::string(batchOnly) + " is for batch conversion (-o FOLDER/)");
     return runConvert(args);
   }
+  if (command == "check") return runCheck(args);
   if (command == "extract") return runExtract(args);
   if (command == "pack") return runPack(args);
   return runRender(argc, argv, args);

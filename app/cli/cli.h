@@ -35,6 +35,7 @@ int runInfo(const Args& args);
 int runList(const Args& args);
 int runPose(const Args& args);
 int runConvert(const Args& args);
+int runCheck(const Args& args);
 int runRender(int argc, char** argv, const Args& args);
 // Dragon Nest paks (app/cli/pak.cpp): `list` hands .pak inputs to runPakList.
 bool isPakPath(const std::string& path);

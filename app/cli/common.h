@@ -7,6 +7,7 @@
 #include "app/cli/cli.h"
 #include "formats/io/json_writer.h"
 #include "app/document.h"
+#include "formats/check.h"
 #include "render/anim/pose.h"
 
 namespace marrow::app::cli {
@@ -35,5 +36,7 @@ bool numberOption(const Args& args, const std::string& name, double& out);
 
 void writeDiagnostics(JsonWriter& json, const formats::Diagnostics& diagnostics);
 void printDiagnostics(const formats::Diagnostics& diagnostics);  // to stderr, one per line
+// A game's problems with a model (formats/check.h), to stderr, one per line.
+void printProblems(const std::vector<formats::Problem>& problems);
 
 }  // namespace marrow::app::cli

@@ -1,13 +1,11 @@
 // marrow-cli convert: any model Marrow reads, written in another format (formats/write.h does
 // the writing; this reads the options, loads the inputs and says what happened).
 #include <QFileInfo>
-#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
 #include "app/cli/common.h"
-#include "formats/format_table.h"
-#include "formats/io/address.h"
+#include "formats/check.h"
 #include "formats/io/file.h"
 #include "formats/write.h"
 
@@ -35,19 +33,35 @@ int runConvert(const Args& args) {
   if (auto why = formats::checkWriteOptions(output, options)) return usageError("convert", *why);
 
   // BRF records read from BRF files are written as they are; anything else is a model.
-  const bool records = output.kind->holds == formats::Holds::Records &&
-                       std::all_of(args.inputs.begin(), args.inputs.end(), [](const std::string& in) {
-                         const auto* f = formats::detect({}, formats::Address::parse(in).file);
-                         return f && f->hasRecords;
-                       });
-  // glTF carries the textures themselves; the other formats only name them.
+  const bool records = formats::writesRecordsAsRead(output, args.inputs, options);
+  // A game's output is checked against the game's limits (formats/check.h) and, with --fix,
+  // fixed first; BRF records read from BRF files are written as they are.
+  const formats::CheckTarget* target = records ? nullptr : formats::checkTargetFor(output.kind->extension, options.version);
+  if (args.has("--fix") && records)
+    return usageError("convert", "BRF records are written as they are; --fix is for other models written as .brf");
+  if (args.has("--fix") && !target)
+    return usageError("convert", "--fix is for a game's output: .brf (Warband, M&B 1.011) or cal3d's files");
+  const bool checked = target && (args.has("--fix") || target->extension == "brf");
+  // glTF carries the textures themselves; the other formats only name them (a check says
+  // which are missing).
   const bool gltf = output.format->id == "gltf";
-  auto doc = loadInputs(args, gltf ? Textures::Find : Textures::Skip);
+  auto doc = loadInputs(args, gltf || checked ? Textures::Find : Textures::Skip);
   if (!doc) return kLoadError;
   // What reading found, before what writing loses (BRF records are written as they were read).
   if (!records) printDiagnostics(doc->scene->diagnostics);
 
-  const formats::WriteResult result = formats::writeModel(doc->writeSource(), *out, options);
+  formats::WriteSource source = doc->writeSource();
+  formats::Scene fixed;
+  if (args.has("--fix")) {
+    std::vector<std::string> changes;
+    fixed = formats::fixModel(*doc->scene, *target, changes);
+    source.scene = &fixed;
+    for (const std::string& c : changes) std::fprintf(stderr, "fixed: %s\n", c.c_str());
+    if (changes.empty()) std::fprintf(stderr, "fixed: nothing needed fixing for %s\n", std::string(target->name).c_str());
+  }
+  if (checked) printProblems(formats::checkModel(*source.scene, *target));
+
+  const formats::WriteResult result = formats::writeModel(source, *out, options);
   printDiagnostics(result.diagnostics);
   if (result.status == formats::WriteResult::Status::Refused) return usageError("convert", result.refusal);
   if (result.status == formats::WriteResult::Status::Nothing) {

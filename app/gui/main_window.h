@@ -32,6 +32,9 @@ class TimelineDock;
 class Viewport;
 enum class ItemKind;
 struct ExportJob;
+// What an export does about the problems the game it is written for has (formats/check.h):
+// report them and write; hold on an error for the user to decide; fix, then write.
+enum class ExportCheck { Report, Hold, Fix };
 
 class MainWindow : public QMainWindow {
   Q_OBJECT
@@ -155,7 +158,7 @@ class MainWindow : public QMainWindow {
   void logNewDiagnostics(const formats::Diagnostics& diagnostics);
 
   // Export (main_window.cpp): the job runs off the GUI thread, its outcome is reported here.
-  void exportShown(const QString& path, bool interactive);
+  void exportShown(const QString& path, bool interactive, ExportCheck check);
   void exportNodesDialog(int archive, const std::vector<std::string>& paths);
   void exportEntryDialog(const QStringList& addresses);
   void startExport(const QString& path, std::function<ExportJob()> job, bool interactive);

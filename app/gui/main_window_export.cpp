@@ -4,6 +4,8 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QLocale>
+#include <QMessageBox>
+#include <QPushButton>
 #include <QApplication>
 #include <QSettings>
 #include <QStatusBar>
@@ -13,6 +15,7 @@
 #include "app/gui/docks.h"
 #include "app/gui/main_window.h"
 #include "app/gui/timeline_dock.h"
+#include "formats/check.h"
 #include "formats/format_table.h"
 #include "formats/io/file.h"
 #include "formats/model/model_archive.h"
@@ -20,10 +23,15 @@
 
 namespace marrow::app {
 
-// An export as it runs off the GUI thread: what loading the model found, what writing it made.
+// An export as it runs off the GUI thread: what loading the model found, what the game it is
+// written for cannot hold (formats/check.h), what writing it made.
 struct ExportJob {
   formats::Diagnostics read;
   std::optional<formats::FormatError> loadError;
+  std::string target;                      // the game checked for ("" for outputs of no game)
+  std::vector<formats::Problem> problems;  // before writing (after fixing, when asked)
+  std::vector<std::string> fixed;          // what fixing changed
+  bool held = false;                       // not written: an error among the problems, for the user to decide
   formats::WriteResult result;
   formats::WrittenFiles written;
 };
@@ -73,10 +81,33 @@ QString fileStem(QString name, bool dropExtension = false) {
   return name.isEmpty() ? QStringLiteral("model") : name;
 }
 
-// The job of writing a model already made, and the files it makes.
-ExportJob exportJob(const Document& doc, const std::string& path, const formats::WriteOptions& options) {
+// The job of writing a model already made, and the files it makes. An output for a game is
+// checked against its limits first (ExportCheck); records written as they were read are not.
+ExportJob exportJob(const Document& doc, const std::string& path, const formats::WriteOptions& options,
+                    ExportCheck check = ExportCheck::Report) {
   ExportJob job;
-  job.result = formats::writeModel(doc.writeSource(), path, options);
+  formats::WriteSource source = doc.writeSource();
+  const formats::Output output = formats::outputFor(path);
+  std::vector<std::string> addresses;
+  for (const QString& p : doc.paths) addresses.push_back(p.toStdString());
+  const formats::CheckTarget* target =
+      output && source.scene && !formats::writesRecordsAsRead(output, addresses, options)
+          ? formats::checkTargetFor(output.kind->extension, options.version)
+          : nullptr;
+  formats::Scene fixedScene;
+  if (target) {
+    job.target = target->name;
+    if (check == ExportCheck::Fix) {
+      fixedScene = formats::fixModel(*source.scene, *target, job.fixed);
+      source.scene = &fixedScene;
+    }
+    job.problems = formats::checkModel(*source.scene, *target);
+    if (check == ExportCheck::Hold && formats::hasErrors(job.problems)) {
+      job.held = true;
+      return job;
+    }
+  }
+  job.result = formats::writeModel(source, path, options);
   if (job.result.ok()) {
     std::vector<formats::FileToWrite> files;
     for (const auto& f : job.result.files) files.push_back({f.path, f.bytes});
@@ -111,14 +142,14 @@ void MainWindow::exportDialog() {
       chooseExportPath_
           ? chooseExportPath_(tr("Export %1").arg(doc_->title()), name, records)
           : askExportPath(this, tr("Export %1").arg(doc_->title()), name);
-  if (!path.isEmpty()) exportShown(path, true);
+  if (!path.isEmpty()) exportShown(path, true, ExportCheck::Hold);
 }
 
 void MainWindow::exportTo(const QString& path) {
-  exportShown(path, false);
+  exportShown(path, false, ExportCheck::Report);
 }
 
-void MainWindow::exportShown(const QString& path, bool interactive) {
+void MainWindow::exportShown(const QString& path, bool interactive, ExportCheck check) {
   if (!doc_) {
     emit exportFinished(false, tr("Nothing to export: no model is open"));
     return;
@@ -132,7 +163,7 @@ void MainWindow::exportShown(const QString& path, bool interactive) {
       if (auto picked = archive_->selectedPaths(static_cast<int>(i)); !picked.empty()) options.nodes = picked;
   startExport(
       path,
-      [doc = *doc_, path = path.toStdString(), options] { return exportJob(doc, path, options); },
+      [doc = *doc_, path = path.toStdString(), options, check] { return exportJob(doc, path, options, check); },
       interactive);
 }
 
@@ -240,6 +271,39 @@ void MainWindow::exportDone(QFutureWatcher<std::shared_ptr<ExportJob>>* watcher,
   watcher->deleteLater();
   const std::shared_ptr<ExportJob> job = watcher->result();
   logNewDiagnostics(job->read);
+  for (const std::string& change : job->fixed) log_->addInfo(tr("Fixed for %1: %2").arg(path, QString::fromStdString(change)));
+  for (const formats::Problem& p : job->problems)
+    log_->add(p.severity, path, QString::fromStdString(p.code + (p.where.empty() ? "" : " " + p.where)), formats::kNoOffset,
+              QString::fromStdString(p.message + (p.fix.empty() ? "" : " (fix: " + p.fix + ")")));
+  if (job->held) {
+    // The game refuses or breaks on some of it: fix what loses nothing, write as it is, or not.
+    std::size_t errors = 0;
+    QString list;
+    for (const formats::Problem& p : job->problems) {
+      if (p.severity != formats::Severity::Error) continue;
+      if (++errors <= 8) list += QStringLiteral("\n• ") + QString::fromStdString(p.where.empty() ? p.message : p.where + ": " + p.message);
+    }
+    QMessageBox box(QMessageBox::Warning, tr("Export"),
+                    tr("%n problem(s) that %1 refuses or shows wrong:", "", static_cast<int>(errors))
+                            .arg(QString::fromStdString(job->target)) + list,
+                    QMessageBox::Cancel, this);
+    box.setObjectName(QStringLiteral("exportCheck"));
+    box.setInformativeText(tr("Fix them (the strongest influences kept, meshes split, names shortened: the Log says "
+                              "what changed), or export the model as it is."));
+    QPushButton* fix = box.addButton(tr("Fix and Export"), QMessageBox::AcceptRole);
+    QPushButton* asIs = box.addButton(tr("Export As Is"), QMessageBox::DestructiveRole);
+    box.setDefaultButton(fix);
+    box.exec();
+    if (box.clickedButton() == fix) {
+      exportShown(path, interactive, ExportCheck::Fix);
+    } else if (box.clickedButton() == asIs) {
+      exportShown(path, interactive, ExportCheck::Report);
+    } else {
+      statusBar()->showMessage(tr("Not exported: %1").arg(path), 8000);
+      emit exportFinished(false, tr("Not exported to %1: it was held for its problems").arg(path));
+    }
+    return;
+  }
   log_->addDiagnostics(job->result.diagnostics);
   QString why;
   if (job->loadError) {

@@ -15,6 +15,8 @@
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTemporaryDir>
+#include <QTimer>
+#include <QAbstractButton>
 #include <QTest>
 #include <QTreeWidget>
 #include <cstdio>
@@ -25,6 +27,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/timeline_dock.h"
 #include "formats/registry.h"
+#include "formats/write.h"
 #include "render/gl/offscreen.h"
 #include "tests/support/gui_fixture.h"
 #include "tests/support/pak_builder.h"
@@ -137,6 +140,48 @@ void checkGltf(const QString& path, const Scene& want) {
   QCOMPARE(declared.joints, static_cast<qint64>(want.skeleton.bones.size()));
 }
 
+// Everything the Log shows, one row a line.
+QString logText(MainWindow& w) {
+  QString out;
+  for (QTreeWidget* tree : w.log()->findChildren<QTreeWidget*>())
+    for (int i = 0; i < tree->topLevelItemCount(); ++i) {
+      for (int c = 0; c < tree->columnCount(); ++c) out += tree->topLevelItem(i)->text(c) + QLatin1Char(' ');
+      out += QLatin1Char('\n');
+    }
+  return out;
+}
+
+// An OMF model Warband refuses: five influences on a vertex, a mesh named with a space.
+QString writeHostileOmf(const QString& path) {
+  Scene s;
+  for (int b = 0; b < 6; ++b) {
+    marrow::formats::Bone bone;
+    bone.name = "bone" + std::to_string(b);
+    bone.parent = b - 1;
+    bone.translation = {0.0f, b == 0 ? 0.0f : 0.2f, 0.0f};
+    s.skeleton.bones.push_back(bone);
+  }
+  marrow::formats::Mesh m;
+  m.name = "my cape";
+  for (int i = 0; i < 8; ++i) {
+    m.positions.push_back({static_cast<float>(i % 2), 0.2f * static_cast<float>(i / 2), 0.0f});
+    m.normals.push_back({0.0f, 0.0f, 1.0f});
+    std::vector<marrow::formats::Influence> inf;
+    for (std::uint32_t k = 0; k < 5; ++k) inf.push_back({(static_cast<std::uint32_t>(i / 2) + k) % 6, 0.2f});
+    m.addInfluences(inf);
+  }
+  for (std::uint32_t i = 0; i + 3 < 8; i += 2) m.indices.insert(m.indices.end(), {i, i + 1, i + 2, i + 1, i + 3, i + 2});
+  s.meshes.push_back(std::move(m));
+  marrow::formats::WriteSource source;
+  source.scene = &s;
+  const auto r = marrow::formats::writeModel(source, path.toStdString());
+  if (!r.ok()) return QString::fromStdString(r.why());
+  QFile f(path);
+  if (!f.open(QIODevice::WriteOnly)) return QStringLiteral("cannot write ") + path;
+  f.write(reinterpret_cast<const char*>(r.files[0].bytes.data()), static_cast<qint64>(r.files[0].bytes.size()));
+  return {};
+}
+
 }  // namespace
 
 class ExportTest : public QObject {
@@ -229,6 +274,48 @@ class ExportTest : public QObject {
     }
     QVERIFY(QFile::exists(tmp_.filePath("demo.bin")));  // beside the .gltf
     QVERIFY(QFile::exists(tmp_.filePath("cfg/demo.csf")));
+  }
+
+  // Export for a game: what the game refuses holds the export for a choice (fix, as it is,
+  // cancel); fixed, the file has no error; exported without asking, the problems are logged.
+  void anExportForAGameShowsItsProblemsAndFixesThemWhenAsked() {
+    const QString omf = tmp_.filePath("cape.omf");
+    const QString made = writeHostileOmf(omf);
+    QVERIFY2(made.isEmpty(), qPrintable(made));
+    MainWindow w;
+    QVERIFY(openAndWait(w, {omf}));
+    const QString out = tmp_.filePath("cape.brf");
+    w.setExportPathChooser([&](const QString&, const QString&, bool) { return out; });
+    QString shown;
+    QTimer poll;
+    QObject::connect(&poll, &QTimer::timeout, [&] {
+      auto* box = w.findChild<QMessageBox*>(QStringLiteral("exportCheck"));
+      if (!box || !box->isVisible()) return;
+      shown = box->text();
+      for (QAbstractButton* b : box->buttons())
+        if (b->text() == QStringLiteral("Fix and Export")) b->click();
+    });
+    poll.start(50);
+    auto* action = w.findChild<QAction*>(QStringLiteral("exportAction"));
+    QVERIFY(action);
+    const auto [ok, message] = exportAndWait(w, [&] { action->trigger(); });
+    poll.stop();
+    QVERIFY2(ok, qPrintable(message));
+    QVERIFY2(shown.contains("my cape"), qPrintable(shown));
+    const QString log = logText(w);
+    QVERIFY2(log.contains("Fixed for"), qPrintable(log));
+    Scene back;
+    const QString error = readBack(out, back);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(back.meshes.at(0).name, std::string("my_cape"));
+    QVERIFY(back.meshes[0].maxInfluences() <= 4);
+
+    // Without asking (exportTo): written as it is, the problems in the Log.
+    const QString plain = tmp_.filePath("plain.brf");
+    const auto [ok2, message2] = exportAndWait(w, [&] { w.exportTo(plain); });
+    QVERIFY2(ok2, qPrintable(message2));
+    QVERIFY2(logText(w).contains("influences.count"), qPrintable(logText(w)));
+    QVERIFY(QFile::exists(plain));
   }
 
   void aClipFileHoldsTheClipPlaying() {
