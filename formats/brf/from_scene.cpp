@@ -165,6 +165,13 @@ std::int32_t frameOf(float seconds) {
   return static_cast<std::int32_t>(std::lround(static_cast<double>(seconds) * kFramesPerSecond));
 }
 
+// Whether a key time is a frame: within a thousandth of a frame, or of the float's own
+// precision (frame 100,000 of anim_human is 3333.333 s, stored to 2.4e-4 s).
+bool onFrame(float seconds) {
+  const double f = static_cast<double>(seconds) * kFramesPerSecond;
+  return std::abs(f - std::round(f)) <= std::max(1e-3, std::abs(f) * 4e-7);
+}
+
 // The channel's keys at their own frames when they all lie on integer frames and play linearly;
 // else the channel sampled at every frame 0..last.
 template <class T, class Put>
@@ -172,9 +179,8 @@ void keysOf(const Channel<T>& ch, std::int32_t last, Put put) {
   bool onFrames = ch.interpolation == Interpolation::Linear;
   std::int32_t previous = -1;
   for (float t : ch.times) {
-    const double f = static_cast<double>(t) * kFramesPerSecond;
     const std::int32_t k = frameOf(t);
-    onFrames = onFrames && std::abs(f - k) < 1e-3 && k > previous && k >= 0;
+    onFrames = onFrames && onFrame(t) && k > previous && k >= 0;
     previous = k;
   }
   if (onFrames) {
@@ -204,7 +210,7 @@ Animation animationRecord(const Clip& clip, const formats::Skeleton& sk, const s
   bool resampled = false, scaled = false;
   const auto offFrames = [&](const auto& ch) {
     for (float t : ch.times)
-      if (std::abs(static_cast<double>(t) * kFramesPerSecond - frameOf(t)) >= 1e-3) return true;
+      if (!onFrame(t)) return true;
     return ch.interpolation == Interpolation::Step && ch.size() > 1;
   };
   out.tracks.resize(n);

@@ -258,6 +258,29 @@ TEST(BrfFromScene, ReadsBackPosedAsTheSourceAtEveryFrame) {
   EXPECT_NEAR(shape[3].y, 0.2f, 1e-6f) << "the source's +Z (its front) is the file's +Y (§11: characters face +Y)";
 }
 
+// Frame 100,000 (Warband's anim_human) is 3333.333 s, which a float holds only to 2.4e-4 s: the
+// keys of a clip read from a file of seconds (glTF) still lie on frames and stay as they are.
+TEST(BrfFromScene, KeysOfALongClipStayOnTheirFrames) {
+  Scene s = handMade();
+  Clip longClip;
+  longClip.name = "long";
+  Track arm;
+  arm.bone = "arm";
+  for (int f : {0, 35520, 99999, 100000})
+    arm.rotation.add(static_cast<float>(f) / 30.0f, glm::angleAxis(0.001f * static_cast<float>(f % 7), glm::vec3(0, 0, 1)));
+  longClip.duration = arm.rotation.times.back();
+  longClip.tracks = {arm};
+  s.clips = {longClip};
+  Diagnostics d;
+  auto doc = brf::fromScene(s, 1, "hero", d);
+  ASSERT_TRUE(doc);
+  ASSERT_EQ(doc->animations.size(), 1u);
+  const auto& track = doc->animations[0].tracks[2];
+  ASSERT_EQ(track.size(), 4u);
+  EXPECT_EQ(track[1].time, 35520);
+  EXPECT_EQ(track[3].time, 100000);
+}
+
 TEST(BrfFromScene, VersionZeroWritesTheOldLayout) {
   Scene s = handMade();
   s.meshes[0].uvSets.push_back(s.meshes[0].uvSets[0]);
