@@ -40,7 +40,7 @@ int runConvert(const Args& args) {
   if (args.has("--fix") && records)
     return usageError("convert", "BRF records are written as they are; --fix is for other models written as .brf");
   if (args.has("--fix") && !target)
-    return usageError("convert", "--fix is for a game's output: .brf (Warband, M&B 1.011) or cal3d's files");
+    return usageError("convert", "--fix is for a game's output: .brf (Warband, M&B 1.011), Dragon Nest's .skn .msh .ani or cal3d's files");
   const bool checked = target && (args.has("--fix") || target->extension == "brf");
   // glTF carries the textures themselves; the other formats only name them (a check says
   // which are missing).

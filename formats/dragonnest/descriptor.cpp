@@ -4,9 +4,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <filesystem>
 #include <set>
 
 #include "formats/dragonnest/dragonnest.h"
+#include "formats/dragonnest/from_scene.h"
+#include "formats/write_support.h"
 #include "formats/io/codepage.h"
 #include "formats/io/vfs.h"
 #include "formats/dragonnest/pak_archive.h"
@@ -189,6 +192,66 @@ std::vector<std::vector<std::string>> modelsInFolder(std::span<const std::string
   return out;
 }
 
+// Any model → Dragon Nest (dragonnest/from_scene.h): `-o NAME.skn` writes NAME.skn, NAME.msh
+// and, with a skeleton, NAME.ani beside it; `.msh` and `.ani` alone write that file.
+WriteResult write(const WriteSource& source, const OutputKind& kind, const std::string& out, const WriteOptions& o) {
+  using namespace writing;
+  Prepared p = prepare(*source.scene, kind.holds, out, o);
+  WriteResult r = std::move(p.result);
+  if (!r.ok()) return r;
+  noteCal3dOnlyData(p.scene, "Dragon Nest", out, r.diagnostics);
+  dn::RecordVersions versions;
+  if (o.version) {
+    if (kind.extension != "ani") versions.msh = *o.version;
+    versions.skn = versions.ani = *o.version == 11 ? 11 : 10;
+  }
+  const std::filesystem::path path(out);
+  const std::string stem = path.stem().string();
+  auto records = dn::fromScene(p.scene, stem, versions, r.diagnostics);
+  if (!records) return failed(std::move(r), records.error(), out);
+  const auto beside = [&](const char* ext) { return (path.parent_path() / (stem + ext)).string(); };
+  const auto add = [&](const std::string& file, Result<std::vector<std::byte>> bytes) {
+    if (!bytes) return false;
+    r.files.push_back({file, std::move(bytes).value()});
+    return true;
+  };
+  if (kind.extension == "ani") {
+    if (!records->ani) return refused(std::move(r), "the model has no skeleton to animate");
+    auto bytes = dn::writeAni(*records->ani);
+    if (!bytes) return failed(std::move(r), bytes.error(), out);
+    add(out, std::move(bytes));
+  } else {
+    if (kind.extension == "skn") {
+      auto skn = dn::writeSkn(records->skn);
+      if (!skn) return failed(std::move(r), skn.error(), out);
+      add(out, std::move(skn));
+    }
+    auto msh = dn::writeMsh(records->msh);
+    if (!msh) return failed(std::move(r), msh.error(), beside(".msh"));
+    add(kind.extension == "skn" ? beside(".msh") : out, std::move(msh));
+    if (kind.extension == "skn" && records->ani) {
+      auto ani = dn::writeAni(*records->ani);
+      if (!ani) return failed(std::move(r), ani.error(), beside(".ani"));
+      add(beside(".ani"), std::move(ani));
+    }
+    if (kind.extension == "msh" && !p.scene.skeleton.empty())
+      r.diagnostics.info(out, "skeleton", kNoOffset,
+                         "a mesh alone has its bones without their hierarchy, which lives in the .ani (write NAME.skn "
+                         "for all three)");
+  }
+  nameTheOutput(r.diagnostics, out);
+  return r;
+}
+
+std::optional<std::string> checkOptions(const OutputKind& kind, const WriteOptions& o) {
+  if (!o.version) return std::nullopt;
+  if (kind.extension == "ani" && *o.version != 10 && *o.version != 11)
+    return std::string("--version for .ani is 10 or 11");
+  if (kind.extension != "ani" && (*o.version < 10 || *o.version > 13))
+    return std::string("--version for .skn and .msh is the MSH version, 10 to 13 (11: SKN and ANI 11 too)");
+  return std::nullopt;
+}
+
 }  // namespace
 
 const FormatDescriptor& dragonNestFormat() {
@@ -203,7 +266,7 @@ const FormatDescriptor& dragonNestFormat() {
           "v10–v13 (bones, list and strip submeshes, bone palettes, colours, collision primitives, "
           "dummies), SKN v10/v11 (scrambled bodies, every parameter type), ANI v10/v11 (60 fps, "
           "list files), DNT tables (and legacy EXT, read); `marrow-cli pack` writes paks, and the "
-          "library writes MSH, SKN, ANI and DNT back byte for byte (not yet from other models); "
+          "library writes MSH, SKN, ANI and DNT back byte for byte, and any model as SKN, MSH and ANI; "
           "Y-up left-handed data shown unmirrored",
       .extensions = {"pak", "msh", "skn", "ani", "ext", "dnt"},
       .mime = "model/x-dragon-nest-skin",
@@ -218,6 +281,13 @@ const FormatDescriptor& dragonNestFormat() {
       .archiveExtensions = {"pak"},
       .animationExtensions = {"ani"},
       .modelsInFolder = modelsInFolder,
+      .outputs = {{"skn", "Dragon Nest skin (with its .msh and .ani)", Holds::Model},
+                  {"msh", "Dragon Nest mesh", Holds::Meshes},
+                  {"ani", "Dragon Nest animations", Holds::Skeleton}},
+      .write = write,
+      .cannotHold = "more than 4 influences a vertex or 50 bones a submesh (meshes are split), morph targets, "
+                    "vertex animation, cal3d's level of detail and springs; textures are named as .dds",
+      .checkOptions = checkOptions,
   };
   return d;
 }

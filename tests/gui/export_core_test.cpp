@@ -282,7 +282,7 @@ class ExportCoreTest : public QObject {
     QVERIFY(!formats::outputFor("/a/b.glb/hero"));
     QVERIFY(!formats::outputFor("hero.png"));
     QCOMPARE(formats::outputFilter(*formats::outputFor("x.glb").kind), std::string("glTF 2.0 binary (*.glb)"));
-    QCOMPARE(formats::outputExtensions(), std::string("omf|cfg|csf|cmf|caf|crf|xsf|xmf|xaf|xrf|brf|glb|gltf"));
+    QCOMPARE(formats::outputExtensions(), std::string("omf|cfg|csf|cmf|caf|crf|xsf|xmf|xaf|xrf|brf|skn|msh|ani|glb|gltf"));
     for (const formats::FormatDescriptor* f : formats::formatTable())
       for (const auto& k : f->outputs) QCOMPARE(formats::outputFor(std::string("a.") + std::string(k.extension)).kind, &k);
   }

@@ -7,6 +7,8 @@
 
 #include "formats/brf/brf.h"
 #include "formats/brf/from_scene.h"
+#include "formats/dragonnest/dragonnest.h"
+#include "formats/dragonnest/from_scene.h"
 #include "formats/model/convert.h"
 #include "formats/omf/omf.h"
 #include "formats/registry.h"
@@ -160,6 +162,68 @@ TEST(ConvertToBrf, SimpleSkinKeepsItsPoses) { expectSameBrfPoses("glTF2/simple_s
 TEST(ConvertToBrf, CentimetreFbxKeepsItsPoses) { expectSameBrfPoses("FBX/huesitos.fbx", 1e-4f); }
 TEST(ConvertToBrf, DirectXCharacterKeepsItsPoses) { expectSameBrfPoses("X/BCN_Epileptic.X", 1e-4f); }
 TEST(ConvertToBrf, ThreeClipCharacterKeepsItsPoses) { expectSameBrfPoses("X/Testwuson.X", 1e-4f); }
+
+// Written as Dragon Nest's SKN, MSH and ANI and read back through the Dragon Nest reader: the
+// skinned vertices agree with the source's at frame times of 60 per second (the ANI's keys),
+// within 1e-4 of the model's size.
+void expectSameDnPoses(const std::string& rel) {
+  const std::string path = std::string(MARROW_ASSIMP_MODELS_DIR) + "/" + rel;
+  if (!std::ifstream(path)) MARROW_SKIP() << path << " is absent (Debian package assimp-testmodels)";
+  auto source = formats::loadFile(path);
+  ASSERT_TRUE(source) << source.error().describe();
+  // The engine's weights sum to 1 (the writer renormalises): compare with the source so.
+  for (auto& m : source->meshes)
+    for (std::size_t v = 0; v < m.vertexCount(); ++v) {
+      float total = 0.0f;
+      for (const auto& i : m.influencesOf(v)) total += i.weight;
+      if (total > 0.0f)
+        for (std::uint32_t k = m.influenceStart[v]; k < m.influenceStart[v + 1]; ++k) m.influences[k].weight /= total;
+    }
+  namespace dn = formats::dragonnest;
+  formats::Diagnostics d;
+  auto records = dn::fromScene(*source, "converted", {}, d);
+  ASSERT_TRUE(records) << records.error().describe();
+  ASSERT_TRUE(records->ani);
+  auto mshBytes = dn::writeMsh(records->msh);
+  auto sknBytes = dn::writeSkn(records->skn);
+  auto aniBytes = dn::writeAni(*records->ani);
+  ASSERT_TRUE(mshBytes && sknBytes && aniBytes);
+  const formats::ReadContext ctx{"converted", {}, {}};
+  auto msh = dn::parseMsh(*mshBytes, ctx);
+  auto skn = dn::parseSkn(*sknBytes, ctx);
+  auto ani = dn::parseAni(*aniBytes, ctx);
+  ASSERT_TRUE(msh && skn && ani);
+  std::vector<dn::MeshSource> meshes{{*msh, &*skn, "converted.msh", nullptr}};
+  std::vector<dn::AniSource> anis{{*ani, "converted.ani"}};
+  const Scene written = dn::toScene(meshes, anis);
+  ASSERT_EQ(written.meshes.size(), source->meshes.size());
+  for (std::size_t c = 0; c < source->clips.size(); ++c) {
+    const formats::Clip* a = &source->clips[c];
+    const formats::Clip* b = nullptr;
+    for (const auto& clip : written.clips)
+      if (clip.name == a->name) b = &clip;
+    ASSERT_NE(b, nullptr) << a->name;
+    for (float f : {0.0f, 0.23f, 0.5f, 0.81f, 1.0f}) {
+      const float t = std::round(a->duration * f * 60.0f) / 60.0f;  // a frame
+      const Skinned want = skinnedDisplay(*source, a, t);
+      const Skinned got = skinnedDisplay(written, b, t);
+      const float size = diagonal(want);
+      float worst = 0.0f;
+      for (std::size_t m = 0; m < want.meshes.size(); ++m) {
+        ASSERT_EQ(got.meshes[m].size(), want.meshes[m].size()) << "mesh " << m;
+        for (std::size_t i = 0; i < want.meshes[m].size(); ++i)
+          worst = std::max(worst, glm::length(got.meshes[m][i] - want.meshes[m][i]));
+      }
+      EXPECT_LT(worst, 1e-4f * size) << rel << " clip " << a->name << " at " << t << ": off by "
+                                      << worst / size << " of the model's size";
+    }
+  }
+}
+
+TEST(ConvertToDragonNest, SimpleSkinKeepsItsPoses) { expectSameDnPoses("glTF2/simple_skin/simple_skin.gltf"); }
+TEST(ConvertToDragonNest, CentimetreFbxKeepsItsPoses) { expectSameDnPoses("FBX/huesitos.fbx"); }
+TEST(ConvertToDragonNest, DirectXCharacterKeepsItsPoses) { expectSameDnPoses("X/BCN_Epileptic.X"); }
+TEST(ConvertToDragonNest, ThreeClipCharacterKeepsItsPoses) { expectSameDnPoses("X/Testwuson.X"); }
 
 }  // namespace
 }  // namespace marrow
