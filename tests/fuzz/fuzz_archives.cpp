@@ -74,7 +74,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto ctx = fuzz::context("fuzz.brf");
   if (auto doc = formats::brf::parse(bytes, ctx)) {
     std::vector<formats::brf::Source> sources{
-        {ctx.name, std::make_shared<const formats::brf::Document>(std::move(doc).value()), ctx}};
+        {ctx.name, std::make_shared<const formats::brf::Document>(std::move(doc).value()), ctx, {}}};
     const formats::brf::BrfArchive archive(std::move(sources));
     exercise(archive, size);
     int picks = 0;

@@ -225,7 +225,7 @@ void brfSeeds(Corpus& c, const fs::path& file) {
   auto doc = formats::brf::parse(bytes, ctx);
   if (!doc) return;
   const std::vector<formats::brf::Source> sources = {
-      {ctx.name, std::make_shared<const formats::brf::Document>(std::move(doc).value()), ctx}};
+      {ctx.name, std::make_shared<const formats::brf::Document>(std::move(doc).value()), ctx, {}}};
   const std::string stem = file.stem().string();
   for (formats::brf::Section kind : formats::brf::kSections) {
     const auto records = formats::brf::allRecords(sources, kind);
