@@ -39,10 +39,11 @@ const std::vector<CommandSpec>& commands() {
       {"convert",
        "convert INPUT... -o OUTPUT.(" + formats::outputExtensions() + ") [--version N] "
        "[--xml] [--clip NAME|INDEX] [--material NAME|INDEX] [--encoding CODEPAGE] [--partial] [--fix]\n"
+       "                     [--skeleton FILE[::NAME] [--bone-map FILE]]\n"
        "  marrow-cli convert INPUT|FOLDER|PATTERN... -o FOLDER/ [--to glb|gltf|omf|cfg] [-j N] "
        "[--timeout SECONDS] [--quiet] [--json]",
        {"-o", "--output", "--version", "--clip", "--material", "--to", "-j", "--jobs", "--timeout",
-        "--encoding"},
+        "--encoding", "--skeleton", "--bone-map"},
        {"--xml", "--quiet", "--json", "--partial", "--fix"}},
       {"check", "check --target warband|mb1011|dragonnest|cal3d INPUT... [--encoding CODEPAGE] [--json]",
        {"--target", "--encoding"}, {"--json"}},
@@ -247,7 +248,8 @@ int main(int argc, char** argv) {
   if (command == "pose") return runPose(args);
   if (command == "convert") {
     if (isBatchConvert(args)) {
-      if (args.has("--fix")) return usageError(command, "--fix is for one model written to a file (-o FILE)");
+      if (args.has("--fix") || args.option("--skeleton"))
+        return usageError(command, "--fix and --skeleton are for one model written to a file (-o FILE)");
       return runBatchConvert(args);
     }
     for (const char* batchOnly : {"--to", "-j", "--timeout"})

@@ -5,6 +5,8 @@
 #include <cstdio>
 
 #include "app/cli/common.h"
+#include "app/retarget.h"
+#include "app/rig.h"
 #include "formats/check.h"
 #include "formats/io/file.h"
 #include "formats/write.h"
@@ -32,8 +34,10 @@ int runConvert(const Args& args) {
   options.addresses = args.inputs;
   if (auto why = formats::checkWriteOptions(output, options)) return usageError("convert", *why);
 
-  // BRF records read from BRF files are written as they are; anything else is a model.
-  const bool records = formats::writesRecordsAsRead(output, args.inputs, options);
+  // BRF records read from BRF files are written as they are; anything else is a model (and a
+  // model rigged onto another skeleton is no longer its records).
+  const std::string* skeletonFile = args.option("--skeleton");
+  const bool records = !skeletonFile && formats::writesRecordsAsRead(output, args.inputs, options);
   // A game's output is checked against the game's limits (formats/check.h) and, with --fix,
   // fixed first; BRF records read from BRF files are written as they are.
   const formats::CheckTarget* target = records ? nullptr : formats::checkTargetFor(output.kind->extension, options.version);
@@ -51,10 +55,43 @@ int runConvert(const Args& args) {
   if (!records) printDiagnostics(doc->scene->diagnostics);
 
   formats::WriteSource source = doc->writeSource();
+  // --skeleton FILE[::NAME]: the model rigged onto that skeleton (app/rig.h), --bone-map for
+  // names that differ.
+  formats::Scene rigged;
+  if (skeletonFile) {
+    auto skeleton = loadDocument({QString::fromStdString(*skeletonFile) == QStringLiteral(":demo") ? kDemoPath
+                                                                                                 : QString::fromStdString(*skeletonFile)},
+                                 Textures::Skip);
+    if (!skeleton) {
+      std::fprintf(stderr, "marrow-cli: %s\n", skeleton.error().describe().c_str());
+      return kLoadError;
+    }
+    anim::BoneNameMap map;
+    if (const std::string* mapFile = args.option("--bone-map")) {
+      auto m = loadBoneNameMap(QString::fromStdString(*mapFile));
+      if (!m) {
+        std::fprintf(stderr, "marrow-cli: %s\n", m.error().describe().c_str());
+        return kLoadError;
+      }
+      map = std::move(m).value();
+    }
+    RigReport report;
+    auto r = rigOnto(*doc->scene, *skeleton->scene, map, report);
+    if (!r) {
+      std::fprintf(stderr, "marrow-cli: %s: %s\n", skeletonFile->c_str(), r.error().message.c_str());
+      return kLoadError;
+    }
+    rigged = std::move(r).value();
+    std::fprintf(stderr, "rigged onto %s: %zu bones by name, %zu by the map, %zu loosely; %zu without a partner\n",
+                 skeletonFile->c_str(), report.exact, report.mapped, report.loose, report.unmatched.size());
+    printDiagnostics(rigged.diagnostics);
+    source.scene = &rigged;
+    source.archives = nullptr;  // records made from the rigged model, not the files' own
+  }
   formats::Scene fixed;
   if (args.has("--fix")) {
     std::vector<std::string> changes;
-    fixed = formats::fixModel(*doc->scene, *target, changes);
+    fixed = formats::fixModel(*source.scene, *target, changes);
     source.scene = &fixed;
     for (const std::string& c : changes) std::fprintf(stderr, "fixed: %s\n", c.c_str());
     if (changes.empty()) std::fprintf(stderr, "fixed: nothing needed fixing for %s\n", std::string(target->name).c_str());

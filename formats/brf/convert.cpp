@@ -70,6 +70,12 @@ Result<BuiltSkeleton> buildSkeleton(const Source& src, const brf::Skeleton& in) 
   if (order.size() != n)
     return FormatError{src.name, rec + " parents", kNoOffset,
                        std::to_string(n - order.size()) + " bones hang in a loop of parents"};
+  // A file whose parents come before their children (every real one, §8) keeps its order: bone
+  // n of the model is bone n of the file, which is what the game's animations count by.
+  bool parentsFirst = true;
+  for (std::size_t i = 0; i < n; ++i) parentsFirst = parentsFirst && in.bones[i].parent < static_cast<std::int32_t>(i);
+  if (parentsFirst)
+    for (std::size_t i = 0; i < n; ++i) order[i] = i;
 
   out.sceneIndex.assign(n, -1);
   for (std::size_t k = 0; k < n; ++k) out.sceneIndex[order[k]] = static_cast<int>(k);

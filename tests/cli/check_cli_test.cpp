@@ -5,6 +5,7 @@
 #include <QTemporaryDir>
 
 #include "cli_util.h"
+#include "tests/support/skip.h"
 #include "formats/io/file.h"
 #include "formats/write.h"
 
@@ -100,6 +101,55 @@ TEST(CheckCli, UsageErrorsSayWhatIsExpected) {
   EXPECT_TRUE(gltf.err.contains("--fix is for a game's output")) << gltf.err.toStdString();
   const CliRun demo = cli({"check", "--target", "warband", ":demo", "--json"});
   EXPECT_EQ(demo.code, 0) << demo.out.toStdString();
+}
+
+// The vertices of `pose --json` (the first mesh).
+std::vector<glm::vec3> posedVertices(const CliRun& r) {
+  std::vector<glm::vec3> out;
+  for (const auto& v : r.json().value("meshes").toArray().at(0).toObject().value("vertices").toArray()) {
+    const QJsonArray a = v.toArray();
+    out.push_back({static_cast<float>(a[0].toDouble()), static_cast<float>(a[1].toDouble()), static_cast<float>(a[2].toDouble())});
+  }
+  return out;
+}
+
+// A Warband armour made into glTF (a tool's own skeleton: assimp adds its root and mesh nodes)
+// and brought back onto the game's skel_human with --skeleton: the game's 20 bones in the game's
+// order, and it walks as the original does.
+TEST(CheckCli, AModelFromAToolIsRiggedOntoTheGamesSkeleton) {
+  const QString boots = fixture("brf/wfas_boots_a.brf"), skeletons = fixture("brf/wfas_skeletons.brf"),
+                walk = fixture("brf/wfas_ani_walk_backward.brf");
+  if (boots.isEmpty() || skeletons.isEmpty() || walk.isEmpty())
+    MARROW_SKIP() << "BRF fixtures not found under " MARROW_FIXTURES_DIR "/brf (../shared/fixtures is not part of the project)";
+  QTemporaryDir dir;
+  const QString glb = dir.filePath("boots.glb"), brf = dir.filePath("boots.brf");
+  ASSERT_EQ(cli({"convert", boots, skeletons, walk, "-o", glb}).code, 0);
+  const CliRun plain = cli({"check", "--target", "warband", glb, "--json"});
+  bool notTheGames = false;
+  for (const auto& p : plain.json().value("problems").toArray()) notTheGames |= p.toObject().value("code") == "skeleton.game";
+  EXPECT_TRUE(notTheGames) << plain.out.toStdString();
+  const CliRun rig = cli({"convert", glb, "-o", brf, "--skeleton", skeletons + "::skel_human"});
+  ASSERT_EQ(rig.code, 0) << rig.err.toStdString();
+  EXPECT_TRUE(rig.err.contains("20 bones by name")) << rig.err.toStdString();
+  const CliRun info = cli({"info", brf, "--json"});
+  ASSERT_EQ(info.code, 0);
+  const QJsonObject skeleton = info.json().value("skeleton").toObject();
+  EXPECT_EQ(skeleton.value("name").toString(), "skel_human");
+  const QJsonArray bones = skeleton.value("bones").toArray();
+  ASSERT_EQ(bones.size(), 20);
+  EXPECT_EQ(bones[7].toObject().value("name").toString(), "spine") << "the game's order (§8)";
+  const CliRun check = cli({"check", "--target", "warband", brf, "--json"});
+  for (const auto& p : check.json().value("problems").toArray())
+    EXPECT_NE(p.toObject().value("code").toString(), "skeleton.game");
+  for (const char* t : {"0", "0.3", "0.7"}) {
+    const auto want = posedVertices(cli({"pose", boots, skeletons, walk, "--clip", "walk_backward", "--time", t, "--json"}));
+    const auto got = posedVertices(cli({"pose", brf, "--clip", "walk_backward", "--time", t, "--json"}));
+    ASSERT_EQ(got.size(), want.size());
+    ASSERT_FALSE(want.empty());
+    float worst = 0.0f;
+    for (std::size_t i = 0; i < want.size(); ++i) worst = std::max(worst, glm::length(got[i] - want[i]));
+    EXPECT_LT(worst, 1e-4f) << "at " << t << " s";  // metres: the boots are about 0.3 m across
+  }
 }
 
 }  // namespace
