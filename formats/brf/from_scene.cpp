@@ -78,15 +78,17 @@ std::vector<Rigid> armatureOf(const formats::Skeleton& sk, float size, bool& fro
   return out;
 }
 
-// The bone whose translation the root's keys carry (see animationRecord), and the rotation of
-// the still chain above it.
+// The bone whose translation the root's keys carry (see animationRecord), and the chain of
+// bones above it, from the root.
 struct Carrier {
   std::size_t bone = 0;
-  glm::quat turn{1.0f, 0.0f, 0.0f, 0.0f};
+  std::vector<std::size_t> chain;
+  bool carries(std::size_t b) const { return b == bone || std::find(chain.begin(), chain.end(), b) != chain.end(); }
 };
 
-// Down from the root while a bone has one child that matters (the others neither move nor carry
-// vertices), no vertex is rigged to it, and no clip turns or moves it.
+// Down from the root while no vertex is rigged to a bone and it has one child that matters (the
+// others neither move nor carry vertices): an armature node above the hips, 3ds Max's Bip01
+// above its pelvis.
 Carrier carrierOf(const Scene& s, float size) {
   const auto& bones = s.skeleton.bones;
   const std::size_t n = bones.size();
@@ -113,12 +115,11 @@ Carrier carrierOf(const Scene& s, float size) {
     matters[b] = matters[b] || rigged[b] || moves[b];
     if (const int p = bones[b].parent; p >= 0 && matters[b]) matters[static_cast<std::size_t>(p)] = 1;
   }
-  std::fill(children.begin(), children.end(), 0);
   for (std::size_t b = 0; b < n; ++b)
     if (const int p = bones[b].parent; p >= 0 && matters[b])
       ++children[static_cast<std::size_t>(p)], onlyChild[static_cast<std::size_t>(p)] = static_cast<int>(b);
-  while (!moves[out.bone] && !rigged[out.bone] && children[out.bone] == 1) {
-    out.turn = out.turn * glm::normalize(bones[out.bone].rotation);
+  while (!rigged[out.bone] && children[out.bone] == 1) {
+    out.chain.push_back(out.bone);
     out.bone = static_cast<std::size_t>(onlyChild[out.bone]);
   }
   return out;
@@ -126,15 +127,15 @@ Carrier carrierOf(const Scene& s, float size) {
 
 // How far the clips (or the rest pose) put a bone other than the root from where `armature`
 // holds it: what §9 cannot store, since only the root's translation is keyed.
-float heldTranslationError(const Scene& s, const std::vector<Rigid>& armature, std::size_t carrier) {
+float heldTranslationError(const Scene& s, const std::vector<Rigid>& armature, const Carrier& carrier) {
   float worst = 0.0f;
   const auto& bones = s.skeleton.bones;
   for (std::size_t b = 1; b < bones.size(); ++b)
-    if (b != carrier) worst = std::max(worst, glm::length(bones[b].translation - armature[b].translation));
+    if (!carrier.carries(b)) worst = std::max(worst, glm::length(bones[b].translation - armature[b].translation));
   for (const Clip& c : s.clips)
     for (const Track& t : c.tracks) {
       const int b = s.skeleton.find(t.bone);
-      if (b <= 0 || static_cast<std::size_t>(b) == carrier) continue;
+      if (b <= 0 || carrier.carries(static_cast<std::size_t>(b))) continue;
       for (const glm::vec3& v : t.translation.values)
         worst = std::max(worst, glm::length(v - armature[static_cast<std::size_t>(b)].translation));
     }
@@ -227,22 +228,55 @@ Animation animationRecord(const Clip& clip, const formats::Skeleton& sk, const s
       for (const glm::vec3& s : t->scale.values) scaled = scaled || glm::any(glm::greaterThan(glm::abs(s - 1.0f), glm::vec3(1e-4f)));
   }
   // §9: only the root's translation is keyed, as an offset in front of its rest translation. The
-  // bone that carries the model's motion may hang below a still chain of single bones (an
-  // armature node above the hips): its translation then moves the root, turned by that chain.
+  // bone that carries the model's motion may hang below a chain of unrigged bones (an armature
+  // node, Bip01 above its pelvis): the root's keys then move it where the chain and its own
+  // translation put it, the bones of the chain keeping their turns.
   const std::size_t c = carrier.bone;
-  const glm::vec3 rootOffset = sk.bones[0].translation - armature[0].translation;
-  const auto rootKey = [&](const glm::vec3& v) {
-    return c == 0 ? v - armature[0].translation : rootOffset + carrier.turn * (v - armature[c].translation);
+  const auto rotationAt = [&](std::size_t b, float t) {
+    const Track* tr = trackOf[b];
+    return tr && !tr->rotation.empty() ? glm::normalize(sampleAt(tr->rotation, t)) : glm::normalize(sk.bones[b].rotation);
   };
-  if (const Track* t = trackOf[c]; t && !t->translation.empty()) {
-    resampled = resampled || offFrames(t->translation);
-    keysOf(t->translation, last, [&](std::int32_t f, const glm::vec3& v) { out.translations.push_back({f, rootKey(v)}); });
-  } else if (const glm::vec3 k = rootKey(sk.bones[c].translation); glm::length(k) > 1e-6f * size) {
-    out.translations.push_back({0, k});
+  const auto translationAt = [&](std::size_t b, float t) {
+    const Track* tr = trackOf[b];
+    return tr && !tr->translation.empty() ? sampleAt(tr->translation, t) : sk.bones[b].translation;
+  };
+  bool chainStill = true;  // the chain neither turns nor moves: the carrier's keys map one to one
+  for (std::size_t b : carrier.chain)
+    if (const Track* tr = trackOf[b]) {
+      for (const glm::quat& q : tr->rotation.values) chainStill = chainStill && std::abs(glm::dot(q, sk.bones[b].rotation)) >= 1.0f - 1e-6f;
+      for (const glm::vec3& v : tr->translation.values) chainStill = chainStill && glm::length(v - sk.bones[b].translation) <= 1e-6f * size;
+    }
+  if (c == 0 || chainStill) {
+    glm::quat turn(1.0f, 0.0f, 0.0f, 0.0f);
+    for (std::size_t b : carrier.chain) turn = turn * glm::normalize(sk.bones[b].rotation);
+    const glm::vec3 rootOffset = sk.bones[0].translation - armature[0].translation;
+    const auto rootKey = [&](const glm::vec3& v) {
+      return c == 0 ? v - armature[0].translation : rootOffset + turn * (v - armature[c].translation);
+    };
+    if (const Track* t = trackOf[c]; t && !t->translation.empty()) {
+      resampled = resampled || offFrames(t->translation);
+      keysOf(t->translation, last, [&](std::int32_t f, const glm::vec3& v) { out.translations.push_back({f, rootKey(v)}); });
+    } else if (const glm::vec3 k = rootKey(sk.bones[c].translation); glm::length(k) > 1e-6f * size) {
+      out.translations.push_back({0, k});
+    }
+  } else {
+    for (std::int32_t f = 0; f <= last; ++f) {
+      const float t = static_cast<float>(f) / kFramesPerSecond;
+      glm::vec3 source = translationAt(0, t), written = armature[0].translation;
+      glm::quat turn = rotationAt(0, t);
+      for (std::size_t k = 1; k < carrier.chain.size(); ++k) {
+        source += turn * translationAt(carrier.chain[k], t);
+        written += turn * armature[carrier.chain[k]].translation;
+        turn = turn * rotationAt(carrier.chain[k], t);
+      }
+      source += turn * translationAt(c, t);
+      written += turn * armature[c].translation;
+      out.translations.push_back({f, source - written});
+    }
   }
   // The other bones keep their rest translation: how far the clip would move them is said.
   for (std::size_t b = 1; b < n; ++b) {
-    if (b == c) continue;
+    if (carrier.carries(b)) continue;
     const auto far = [&](const glm::vec3& v) {
       const float d = glm::length(v - armature[b].translation);
       if (d > notes.moved) notes.moved = d, notes.movedBone = sk.bones[b].name, notes.movedClip = clip.name;
@@ -487,7 +521,7 @@ Result<Document> fromScene(const Scene& scene, int version, const std::string& s
     if (fromBind) {
       Scene atRest = s;
       const float reposed = bindAtRest(atRest);
-      const float held = heldTranslationError(s, armature, carrier.bone);
+      const float held = heldTranslationError(s, armature, carrier);
       if (reposed <= held) {
         s = std::move(atRest);
         armature = armatureOf(s.skeleton, size, fromBind);

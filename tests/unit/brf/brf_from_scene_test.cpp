@@ -281,6 +281,52 @@ TEST(BrfFromScene, KeysOfALongClipStayOnTheirFrames) {
   EXPECT_EQ(track[3].time, 100000);
 }
 
+// 3ds Max's Biped: an unrigged Bip01 that moves and turns, above a pelvis that bobs. BRF keys
+// only the root's translation (§9): the root's keys carry both, and the rigged bones below move
+// as in the source at every frame.
+TEST(BrfFromScene, AMovingRootAboveARiggedPelvisCarriesItsMotion) {
+  Scene s = handMade();
+  // hips → "Bip01" (nothing rigged), a new "pelvis" under it takes the hips' vertices and child.
+  s.skeleton.bones[0].name = "Bip01";
+  Bone pelvis;
+  pelvis.name = "pelvis";
+  pelvis.parent = 0;
+  pelvis.translation = {0.0f, 0.1f, 0.0f};
+  s.skeleton.bones.insert(s.skeleton.bones.begin() + 1, pelvis);
+  for (std::size_t b = 2; b < s.skeleton.bones.size(); ++b) s.skeleton.bones[b].parent += 1;  // the spine under the pelvis
+  for (Mesh& m : s.meshes)
+    for (Influence& i : m.influences) i.bone += 1;
+  Clip walk;
+  walk.name = "biped walk";
+  walk.duration = 1.0f;
+  Track bip;
+  bip.bone = "Bip01";
+  Track hip;
+  hip.bone = "pelvis";
+  for (int f = 0; f <= 30; f += 5) {
+    const float t = static_cast<float>(f) / 30.0f;
+    bip.translation.add(t, {0.2f * t, 1.0f, 0.3f * t});
+    bip.rotation.add(t, glm::angleAxis(0.5f * t, glm::vec3(0, 1, 0)));
+    hip.translation.add(t, {0.0f, 0.1f + 0.05f * std::sin(6.0f * t), 0.02f * t});
+  }
+  walk.tracks = {bip, hip};
+  s.clips = {walk};
+  Diagnostics d;
+  auto doc = brf::fromScene(s, 1, "biped", d);
+  ASSERT_TRUE(doc);
+  for (const auto& item : d.items) EXPECT_EQ(item.message.find("animates only the root"), std::string::npos) << item.message;
+  auto back = readScene(brf::write(*doc), ReadContext{"biped.brf", {}, {}});
+  ASSERT_TRUE(back) << back.error().describe();
+  const Clip* b = clipNamed(*back, "biped walk");
+  ASSERT_NE(b, nullptr);
+  for (int f = 0; f <= 30; ++f) {
+    const float t = static_cast<float>(f) / 30.0f;
+    const auto want = posedDisplay(s, 0, &s.clips[0], t);
+    const auto got = posedDisplay(*back, 0, b, t);
+    for (std::size_t v = 0; v < want.size(); ++v) EXPECT_LT(glm::length(got[v] - want[v]), 1e-5f) << "frame " << f << " vertex " << v;
+  }
+}
+
 TEST(BrfFromScene, VersionZeroWritesTheOldLayout) {
   Scene s = handMade();
   s.meshes[0].uvSets.push_back(s.meshes[0].uvSets[0]);
