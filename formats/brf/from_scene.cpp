@@ -340,6 +340,7 @@ std::int32_t peakFrame(const Scene& s, const std::string& mesh, const std::strin
 
 struct MeshNotes {
   std::size_t trimmed = 0, madeNormals = 0, attached = 0;
+  std::size_t framesOutOfOrder = 0;  // meshes whose targets peak out of their order
 };
 
 Mesh meshRecord(const Scene& s, const formats::Mesh& m, int version, const std::string& name,
@@ -403,10 +404,13 @@ Mesh meshRecord(const Scene& s, const formats::Mesh& m, int version, const std::
 
   // §7.3: each morph target a frame, its whole shape (positions per position, normals per vertex).
   std::int32_t previous = -1;
+  std::size_t outOfOrder = 0;
   for (std::size_t k = 0; k < m.morphs.size(); ++k) {
     const MorphTarget& t = m.morphs[k];
     VertexFrame f;
-    f.time = std::max(previous + 1, peakFrame(s, m.name, t.name, static_cast<std::int32_t>(10 * k)));
+    const std::int32_t peak = peakFrame(s, m.name, t.name, static_cast<std::int32_t>(10 * k));
+    outOfOrder += peak <= previous;
+    f.time = std::max(previous + 1, peak);
     previous = f.time;
     f.positions = out.positions;
     f.normals = normals;
@@ -418,6 +422,7 @@ Mesh meshRecord(const Scene& s, const formats::Mesh& m, int version, const std::
     }
     out.frames.push_back(std::move(f));
   }
+  notes.framesOutOfOrder += outOfOrder > 0;
   return out;
 }
 
@@ -592,6 +597,11 @@ Result<Document> fromScene(const Scene& scene, int version, const std::string& s
     d.warn("", "rigging", kNoOffset,
            std::to_string(meshNotes.trimmed) + " meshes have positions with more than 4 influences: the 4 strongest "
            "were kept and renormalised, as the game does (§7.2)");
+  if (meshNotes.framesOutOfOrder)
+    d.warn("", "frames", kNoOffset,
+           std::to_string(meshNotes.framesOutOfOrder) + " meshes have morph targets that peak out of their order in the "
+           "clips: BRF's frames play in the order they are stored (§7.3), so they were written in target order, "
+           "each a frame after the one before");
   if (meshNotes.madeNormals) d.info("", "normals", kNoOffset, std::to_string(meshNotes.madeNormals) + " meshes had no normals: made from their faces");
   if (meshNotes.attached)
     d.info("", "rigging", kNoOffset,

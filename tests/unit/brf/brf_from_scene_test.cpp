@@ -327,6 +327,21 @@ TEST(BrfFromScene, AMovingRootAboveARiggedPelvisCarriesItsMotion) {
   }
 }
 
+// The flag's second target peaks before its first: BRF plays frames in stored order, so they are
+// written in target order and the check says so (brf.frames).
+TEST(BrfFromScene, MorphTargetsPeakingOutOfOrderAreSaid) {
+  Scene s = handMade();
+  for (MorphTrack& t : s.clips[0].morphTracks) t.weight.times[1] = t.target == "wave a" ? 1.0f : 0.5f;
+  Diagnostics d;
+  auto doc = brf::fromScene(s, 1, "hero", d);
+  ASSERT_TRUE(doc);
+  EXPECT_EQ(doc->meshes[1].frames[0].time, 30);
+  EXPECT_EQ(doc->meshes[1].frames[1].time, 31);
+  bool said = false;
+  for (const auto& item : d.items) said = said || (item.field == "frames" && item.severity == Severity::Warning);
+  EXPECT_TRUE(said);
+}
+
 TEST(BrfFromScene, VersionZeroWritesTheOldLayout) {
   Scene s = handMade();
   s.meshes[0].uvSets.push_back(s.meshes[0].uvSets[0]);
