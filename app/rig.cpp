@@ -171,9 +171,20 @@ formats::Result<Scene> rigOnto(const Scene& model, const Scene& target, const an
       p.b = point(glm::mat4(1.0f), p.b);
       p.radius *= std::cbrt(std::abs(glm::determinant(glm::mat3(change))));
     }
+  // An attachment point keeps its place on the posed model, now relative to its bone's partner at
+  // the target's rest: model space = the posed bone's world × local; then in the partner's frame.
+  const auto targetWorld = dst.restModelMatrices();
   for (formats::Attachment& a : out.attachments) {
     const int b = src.find(a.parent);
-    a.parent = b < 0 ? a.parent : dst.bones[follows[static_cast<std::size_t>(b)]].name;
+    const glm::mat4 onModel = b < 0 ? a.local : posed.model[static_cast<std::size_t>(b)] * a.local;
+    const glm::mat4 placed = change * onModel * glm::inverse(change);  // the same transform, in the target's basis
+    if (b < 0) {
+      a.local = placed;
+      continue;
+    }
+    const std::uint32_t t = follows[static_cast<std::size_t>(b)];
+    a.parent = dst.bones[t].name;
+    a.local = glm::inverse(targetWorld[t]) * placed;
   }
 
   // The clips, retargeted; their morph-weight tracks name meshes that are still there.
@@ -193,6 +204,8 @@ formats::Result<Scene> rigOnto(const Scene& model, const Scene& target, const an
     report.clips.push_back(std::move(r));
   }
   out.skeleton = dst;
+  out.skeleton.inverseBind.clear();  // the meshes were bound at its rest pose
+  out.skeleton.inverseBindParts.clear();
   out.basis = target.basis;
   out.format = model.format + " rigged onto " + (dst.name.empty() ? std::string("the skeleton given") : dst.name);
   if (!report.unmatched.empty()) {

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <new>
 #include <set>
 #include <unordered_map>
 
@@ -343,8 +344,12 @@ std::vector<Problem> checkModel(const Scene& s, const CheckTarget& target) {
     }
     // What the BRF writer would leave out or change, as it says it.
     Diagnostics said;
-    auto doc = brf::fromScene(s, target.version < 0 ? 1 : target.version, "check", said);
-    if (!doc) out.push_back({Severity::Error, "brf.write", "", doc.error().describe(), ""});
+    try {
+      auto doc = brf::fromScene(s, target.version < 0 ? 1 : target.version, "check", said);
+      if (!doc) out.push_back({Severity::Error, "brf.write", "", doc.error().describe(), ""});
+    } catch (const std::bad_alloc&) {
+      out.push_back({Severity::Error, "brf.write", "", "the model is too large to write as BRF in the memory there is", ""});
+    }
     for (const Diagnostic& d : said.items) {
       if (d.severity != Severity::Warning || d.field == "rigging" || d.field == "bone names") continue;  // checked above
       std::string code = "brf." + d.field;
@@ -449,12 +454,15 @@ Scene fixModel(const Scene& scene, const CheckTarget& target, std::vector<std::s
   std::size_t renamed = 0;
   const auto fixAll = [&](auto& items, auto nameOf, std::size_t max) {
     NameFixer fix(target, max);
+    // What a name found (Skeleton::find, a morph track's mesh) now reads: the first of that name.
     std::map<std::string, std::string> changed;
+    std::set<std::string> seen;
     for (auto& item : items) {
       std::string& name = nameOf(item);
       const std::string fixed = fix(name);
+      const bool first = seen.insert(name).second;
       if (fixed != name) {
-        changed[name] = fixed;
+        if (first) changed[name] = fixed;
         name = fixed;
         ++renamed;
       }

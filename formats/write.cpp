@@ -248,9 +248,9 @@ std::optional<std::string> checkWriteOptions(const Output& output, const WriteOp
 bool writesRecordsAsRead(const Output& output, const std::vector<std::string>& addresses, const WriteOptions& options) {
   if (!output || output.kind->holds != Holds::Records) return false;
   if (options.nodes) return true;
-  return !addresses.empty() && std::all_of(addresses.begin(), addresses.end(), [](const std::string& in) {
-    const FormatDescriptor* f = detect({}, Address::parse(in).file);
-    return f && f->hasRecords;
+  // Files of the output's own format (a module.ini is a library of BRF files, not one).
+  return !addresses.empty() && std::all_of(addresses.begin(), addresses.end(), [&](const std::string& in) {
+    return detect({}, Address::parse(in).file) == output.format;
   });
 }
 

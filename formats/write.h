@@ -30,7 +30,7 @@ std::string outputFilter(const OutputKind& kind);
 std::optional<std::string> checkWriteOptions(const Output& output, const WriteOptions& options);
 
 // Whether an output of BRF records writes the records as they were read (the records picked,
-// or inputs that are all files of records) rather than records made from the model: then the
+// or inputs that are all files of the output's format) rather than records made from the model: then the
 // game's limits are the files' own business (formats/check.h checks models).
 bool writesRecordsAsRead(const Output& output, const std::vector<std::string>& addresses, const WriteOptions& options);
 

@@ -9,9 +9,12 @@
 #include "formats/brf/brf.h"
 #include "formats/brf/from_scene.h"
 #include "formats/io/file.h"
+#include "formats/write.h"
 #include "formats/write_support.h"
 
 namespace marrow::formats {
+
+const FormatDescriptor& brfFormat();  // below
 
 namespace {
 
@@ -81,24 +84,17 @@ WriteResult writeFromScene(const WriteSource& source, const std::string& out, co
   return r;
 }
 
-// Whether the model is BRF records: every input a BRF file (or records of one), or records
-// picked from the open BRF files.
-bool fromRecords(const WriteSource& source, const WriteOptions& o, const std::vector<brf::Source>& sources) {
+// Whether the model is written as its BRF records (formats/write.h: the one rule for it).
+bool fromRecords(const WriteSource& source, const OutputKind& kind, const WriteOptions& o,
+                 const std::vector<brf::Source>& sources) {
   if (sources.empty()) return false;
-  if (o.nodes) return true;
-  const std::vector<std::string>& addresses = o.addresses.empty() ? source.addresses : o.addresses;
-  if (addresses.empty()) return false;
-  for (const auto& input : addresses) {
-    const Address a = Address::parse(input);
-    if (std::none_of(sources.begin(), sources.end(), [&](const brf::Source& s) { return s.name == a.file; })) return false;
-  }
-  return true;
+  return writesRecordsAsRead(Output{&brfFormat(), &kind}, o.addresses.empty() ? source.addresses : o.addresses, o);
 }
 
 // BRF → BRF: the records as they are (a single whole file comes back byte for byte), or some of
 // them (FILE.brf::RECORD, or the nodes picked), or several files in one, at version 0 (M&B
 // 1.011) or 1 (Warband). Any other model: writeFromScene.
-WriteResult write(const WriteSource& source, const OutputKind&, const std::string& out,
+WriteResult write(const WriteSource& source, const OutputKind& outputKind, const std::string& out,
                   const WriteOptions& o) {
   using namespace writing;
   WriteResult r;
@@ -107,7 +103,7 @@ WriteResult write(const WriteSource& source, const OutputKind&, const std::strin
     archive = std::dynamic_pointer_cast<const brf::BrfArchive>(source.archives->archives()[i]);
   const std::vector<brf::Source> none;
   const std::vector<brf::Source>& sources = archive ? archive->sources() : none;
-  if (!fromRecords(source, o, sources)) {
+  if (!fromRecords(source, outputKind, o, sources)) {
     if (!source.scene) return failed(std::move(r), {"", "", kNoOffset, "there is no model to write"}, out);
     return writeFromScene(source, out, o);
   }

@@ -162,9 +162,19 @@ Skeleton skeletonRecord(const formats::Skeleton& sk, const std::vector<Rigid>& a
 
 // ---- animations (§9) ----------------------------------------------------------------------
 
+// Frames far past any real animation stay in range; a clip longer than kMaxSampledFrames with
+// keys between frames keeps its key times (each moved to its frame) instead of one key a frame.
+constexpr double kMaxFrame = 1 << 30;
+constexpr std::int32_t kMaxSampledFrames = 216000;
+
 std::int32_t frameOf(float seconds) {
-  return static_cast<std::int32_t>(std::lround(static_cast<double>(seconds) * kFramesPerSecond));
+  const double f = std::round(static_cast<double>(seconds) * kFramesPerSecond);
+  return static_cast<std::int32_t>(std::isfinite(f) ? std::clamp(f, 0.0, kMaxFrame) : 0.0);
 }
+
+// The frames a clip of `last` frames is sampled at: every one, or for a very long clip every
+// step-th and the last.
+std::int32_t sampleStep(std::int32_t last) { return last > kMaxSampledFrames ? (last + kMaxSampledFrames - 1) / kMaxSampledFrames : 1; }
 
 // Whether a key time is a frame: within a thousandth of a frame, or of the float's own
 // precision (frame 100,000 of anim_human is 3333.333 s, stored to 2.4e-4 s).
@@ -177,7 +187,7 @@ bool onFrame(float seconds) {
 // else the channel sampled at every frame 0..last.
 template <class T, class Put>
 void keysOf(const Channel<T>& ch, std::int32_t last, Put put) {
-  bool onFrames = ch.interpolation == Interpolation::Linear;
+  bool onFrames = ch.interpolation == Interpolation::Linear || ch.size() == 1;
   std::int32_t previous = -1;
   for (float t : ch.times) {
     const std::int32_t k = frameOf(t);
@@ -188,7 +198,9 @@ void keysOf(const Channel<T>& ch, std::int32_t last, Put put) {
     for (std::size_t k = 0; k < ch.size(); ++k) put(frameOf(ch.times[k]), ch.values[k]);
     return;
   }
-  for (std::int32_t f = 0; f <= last; ++f) put(f, sampleAt(ch, static_cast<float>(f) / kFramesPerSecond));
+  const std::int32_t step = sampleStep(last);
+  for (std::int32_t f = 0; f <= last; f = f < last && f + step > last ? last : f + step)
+    put(f, sampleAt(ch, static_cast<float>(f) / kFramesPerSecond));
 }
 
 struct AnimationNotes {
@@ -260,7 +272,8 @@ Animation animationRecord(const Clip& clip, const formats::Skeleton& sk, const s
       out.translations.push_back({0, k});
     }
   } else {
-    for (std::int32_t f = 0; f <= last; ++f) {
+    const std::int32_t step = sampleStep(last);
+    for (std::int32_t f = 0; f <= last; f = f < last && f + step > last ? last : f + step) {
       const float t = static_cast<float>(f) / kFramesPerSecond;
       glm::vec3 source = translationAt(0, t), written = armature[0].translation;
       glm::quat turn = rotationAt(0, t);

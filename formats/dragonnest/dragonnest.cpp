@@ -9,6 +9,8 @@
 #include <string_view>
 
 #include "formats/dragonnest/dragonnest_internal.h"
+#include "formats/dragonnest/pak.h"
+#include "formats/io/codepage.h"
 #include "formats/io/detect.h"
 #include "formats/model/names.h"
 #include "formats/model/validate.h"
@@ -37,10 +39,25 @@ bool isModelKind(FileKind kind) {
 
 namespace {
 
+// The last component of a name as stored, split only at separators that start a character of
+// the names' code page (a trail byte 0x5C of Big5 or Shift-JIS is part of its character).
+std::string storedBaseName(const std::string& name, const std::string& codepage) {
+  return std::string(pakBaseName(storedSpelling(name, codepage)));
+}
+
+// A mesh's name as the set of meshes read compares it: decoded (a name the pak shows is UTF-8,
+// a name inside a skin is stored in the code page), its last component, ASCII lower case.
+std::string meshKey(const std::string& name, const std::string& codepage, bool stored) {
+  const std::string shown =
+      stored ? nameAsUtf8(storedBaseName(name, codepage), codepage) : nameAsUtf8(detail::baseName(name), std::string());
+  return lower(shown);
+}
+
 // A sibling by its bare name (§2.4): as written, then lower-cased (the packer lower-cases paths).
 std::optional<FoundFile> sibling(const ReadContext& ctx, const std::string& name) {
   if (!ctx.resolve || name.empty()) return std::nullopt;
-  for (const std::string& n : {name, detail::baseName(name), lower(detail::baseName(name))})
+  const std::string base = storedBaseName(name, ctx.codepage);
+  for (const std::string& n : {name, base, normalizePakPath(base, ctx.codepage)})
     if (auto bytes = ctx.resolve(n)) return FoundFile{n, std::move(*bytes)};
   return std::nullopt;
 }
@@ -108,8 +125,7 @@ std::optional<FormatError> gatherAni(std::span<const std::byte> data, const Read
   return std::nullopt;
 }
 
-bool haveMesh(const Gathered& g, const std::string& name) {
-  const std::string key = lower(detail::baseName(name));
+bool haveMesh(const Gathered& g, const std::string& key) {
   return std::find(g.meshNames.begin(), g.meshNames.end(), key) != g.meshNames.end();
 }
 
@@ -145,14 +161,15 @@ Result<Scene> gatherAll(std::span<const Input> inputs) {
     sub.name = found->name;
     auto msh = parseMsh(found->bytes, sub);
     if (!msh) return msh.error();
-    g.meshNames.push_back(lower(detail::baseName(s.mesh)));
+    g.meshNames.push_back(meshKey(s.mesh, in->ctx.codepage, true));
     g.meshSources.push_back({std::move(msh).value(), &s, in->ctx.name, &in->ctx});
   }
   for (const Input* in : meshes) {
-    if (haveMesh(g, in->ctx.name)) continue;
+    const std::string key = meshKey(in->ctx.name, in->ctx.codepage, false);
+    if (haveMesh(g, key)) continue;
     auto msh = parseMsh(in->bytes, in->ctx);
     if (!msh) return msh.error();
-    g.meshNames.push_back(lower(detail::baseName(in->ctx.name)));
+    g.meshNames.push_back(key);
     g.meshSources.push_back({std::move(msh).value(), nullptr, in->ctx.name, &in->ctx});
   }
   for (const Input* in : anis)

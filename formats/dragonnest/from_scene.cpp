@@ -20,9 +20,19 @@ constexpr std::size_t kSlots = 4;  // §3.3: four bone indices and weights a ver
 glm::vec4 vec(const glm::vec3& v) { return glm::vec4(v, 0.0f); }
 glm::vec4 vec(const glm::quat& q) { return q.w < 0.0f ? -glm::vec4(q.x, q.y, q.z, q.w) : glm::vec4(q.x, q.y, q.z, q.w); }
 
+// Frames far past any real animation stay in range; a clip longer than kMaxSampledFrames with
+// keys between frames keeps its key times (each moved to its frame) instead of one key a frame.
+constexpr double kMaxFrame = 1 << 30;
+constexpr std::int32_t kMaxSampledFrames = 216000;
+
 std::int32_t frameOf(float seconds) {
-  return static_cast<std::int32_t>(std::lround(static_cast<double>(seconds) * kFramesPerSecond));
+  const double f = std::round(static_cast<double>(seconds) * kFramesPerSecond);
+  return static_cast<std::int32_t>(std::isfinite(f) ? std::clamp(f, 0.0, kMaxFrame) : 0.0);
 }
+
+// The frames a clip of `last` frames is sampled at: every one, or for a very long clip every
+// step-th and the last.
+std::int32_t sampleStep(std::int32_t last) { return last > kMaxSampledFrames ? (last + kMaxSampledFrames - 1) / kMaxSampledFrames : 1; }
 
 // Whether a key time is a frame of 60 per second, to a thousandth of a frame or the float's
 // own precision.
@@ -50,7 +60,9 @@ bool keysOf(const Channel<T>& ch, const T& base, std::int32_t last, Interpolatio
     for (std::size_t k = 0; k < ch.size(); ++k) put(frameOf(ch.times[k]), ch.values[k]);
     return false;
   }
-  for (std::int32_t f = 0; f <= last; ++f) put(f, sampleAt(ch, static_cast<float>(f) / kFramesPerSecond));
+  const std::int32_t step = sampleStep(last);
+  for (std::int32_t f = 0; f <= last; f = f < last && f + step > last ? last : f + step)
+    put(f, sampleAt(ch, static_cast<float>(f) / kFramesPerSecond));
   return true;
 }
 
@@ -70,7 +82,7 @@ std::vector<glm::vec3> madeNormals(const Mesh& m) {
   return n;
 }
 
-MshSubmesh submeshOf(const Scene& s, const Mesh& m, std::size_t& madeNormalCount) {
+MshSubmesh submeshOf(const Scene& s, const Mesh& m, std::size_t& madeNormalCount, std::size_t& unrigged) {
   MshSubmesh out;
   out.name = m.name;
   const std::size_t V = m.vertexCount();
@@ -89,20 +101,28 @@ MshSubmesh submeshOf(const Scene& s, const Mesh& m, std::size_t& madeNormalCount
   out.indices.assign(m.indices.begin(), m.indices.end());  // fixModel kept V within 16 bits
   if (m.parentBone >= 0) {
     out.parent = s.skeleton.bones[static_cast<std::size_t>(m.parentBone)].name;  // §3.3: rigid
-  } else if (m.skinned()) {
+  } else if (std::any_of(m.influences.begin(), m.influences.end(), [](const Influence& i) { return i.weight > 0.0f; })) {
     out.skinned = true;
     std::map<std::uint32_t, std::int16_t> slotOf;  // bone → palette index, in first use
+    const auto slot = [&](std::uint32_t bone) {
+      auto [it, added] = slotOf.try_emplace(bone, static_cast<std::int16_t>(out.palette.size()));
+      if (added) out.palette.push_back(s.skeleton.bones[bone].name);
+      return it->second;
+    };
     for (std::size_t v = 0; v < V; ++v) {
       std::array<std::int16_t, 4> bones{0, 0, 0, 0};
       std::array<float, 4> weights{0.0f, 0.0f, 0.0f, 0.0f};
       std::size_t k = 0;
       for (const Influence& i : m.influencesOf(v)) {
         if (!(i.weight > 0.0f) || k == kSlots) continue;
-        auto [it, added] = slotOf.try_emplace(i.bone, static_cast<std::int16_t>(out.palette.size()));
-        if (added) out.palette.push_back(s.skeleton.bones[i.bone].name);
-        bones[k] = it->second;
+        bones[k] = slot(i.bone);
         weights[k] = i.weight;
         ++k;
+      }
+      if (k == 0) {  // §6: the engine sums weighted bones; none would put the vertex at the origin
+        bones[0] = slot(0);
+        weights[0] = 1.0f;
+        ++unrigged;
       }
       out.boneIndices.push_back(bones);
       out.weights.push_back(weights);
@@ -223,14 +243,18 @@ Result<Records> fromScene(const Scene& scene, const std::string& stem, RecordVer
   // Names are compared without case (§1): two bones or meshes that differ only in case get apart.
   std::size_t renamed = 0;
   const auto apart = [&](auto& items, auto nameOf) {
-    std::set<std::string> seen;
-    std::map<std::string, std::string> changed;
+    std::set<std::string> seen, original;
+    std::map<std::string, std::string> changed;  // for the first of a name: what finds it
     for (auto& item : items) {
       std::string& name = nameOf(item);
       std::string unique = name;
-      for (int k = 2; !seen.insert(detail::lower(unique)).second; ++k) unique = name + "_" + std::to_string(k);
+      for (int k = 2; !seen.insert(detail::lower(unique)).second; ++k) {
+        const std::string suffix = "_" + std::to_string(k);  // within the 255 bytes of a name field
+        unique = name.substr(0, std::min(name.size(), detail::kName - 1 - suffix.size())) + suffix;
+      }
+      const bool first = original.insert(name).second;
       if (unique != name) {
-        changed[name] = unique;
+        if (first) changed[name] = unique;
         name = unique;
         ++renamed;
       }
@@ -241,7 +265,12 @@ Result<Records> fromScene(const Scene& scene, const std::string& stem, RecordVer
   for (Clip& c : s.clips)
     for (Track& t : c.tracks)
       if (auto it = boneRenames.find(t.bone); it != boneRenames.end()) t.bone = it->second;
-  apart(s.meshes, [](Mesh& m) -> std::string& { return m.name; });
+  for (Attachment& a : s.attachments)
+    if (auto it = boneRenames.find(a.parent); it != boneRenames.end()) a.parent = it->second;
+  const auto meshRenames = apart(s.meshes, [](Mesh& m) -> std::string& { return m.name; });
+  for (Clip& c : s.clips)
+    for (MorphTrack& t : c.morphTracks)
+      if (auto it = meshRenames.find(t.mesh); it != meshRenames.end()) t.mesh = it->second;
   if (renamed) d.warn("", "names", kNoOffset, std::to_string(renamed) + " names that differ from another only in case were made apart (the engine compares names without case)");
 
   Records out;
@@ -249,15 +278,19 @@ Result<Records> fromScene(const Scene& scene, const std::string& stem, RecordVer
   out.skn.version = versions.skn;
   const auto binds = s.skeleton.inverseBindMatrices();
   for (std::size_t b = 0; b < s.skeleton.bones.size(); ++b) out.msh.bones.push_back({s.skeleton.bones[b].name, fromGlm(binds[b])});
-  std::size_t madeNormalCount = 0;
+  std::size_t madeNormalCount = 0, unrigged = 0;
   glm::vec3 lo(1e30f), hi(-1e30f);
   for (const Mesh& m : s.meshes) {
-    out.msh.submeshes.push_back(submeshOf(s, m, madeNormalCount));
+    out.msh.submeshes.push_back(submeshOf(s, m, madeNormalCount, unrigged));
     for (const auto& p : m.positions) lo = glm::min(lo, p), hi = glm::max(hi, p);
   }
   if (hi.x >= lo.x) out.msh.boundsMin = lo, out.msh.boundsMax = hi;
   out.msh.collisions = collisionsOf(s);
   for (const Attachment& a : s.attachments) out.msh.dummies.push_back({a.name, a.parent, fromGlm(a.local)});
+  if (unrigged)
+    d.warn("", "rigging", kNoOffset,
+           std::to_string(unrigged) + " vertices of skinned meshes have no influence: rigged to the root bone, as "
+           "the engine would otherwise put them at the origin");
   if (madeNormalCount) d.info("", "normals", kNoOffset, std::to_string(madeNormalCount) + " meshes had no normals: made from their faces");
   if (versions.msh < 13 && !s.attachments.empty())
     d.warn("", "attachments", kNoOffset, "MSH before version 13 keeps only the position of an attachment point (§3.5)");

@@ -298,6 +298,8 @@ void convertBasis(Scene& scene, const Basis& target) {
       if (c.mirror)
         for (auto& poly : part.polygons) std::reverse(poly.begin(), poly.end());
     }
+  // An attachment's transform is in its bone's frame (or the model's), which changed the same way.
+  for (auto& a : scene.attachments) a.local = c.similar(a.local);
   scene.basis = target;
 }
 

@@ -5,7 +5,8 @@
 
 namespace marrow::formats {
 
-// Re-expresses every position, normal, tangent, bone, inverse bind matrix and key of `scene` in
+// Re-expresses every position, normal, tangent, bone, inverse bind matrix, key, collision body and
+// attachment point of `scene` in
 // `target` (only axis changes and uniform scale are involved, so rotations stay rotations).
 // When the change mirrors (left ↔ right-handed), triangle winding is flipped so front faces stay
 // in front. `scene.basis` becomes `target`.

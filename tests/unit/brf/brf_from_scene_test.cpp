@@ -342,6 +342,44 @@ TEST(BrfFromScene, MorphTargetsPeakingOutOfOrderAreSaid) {
   EXPECT_TRUE(said);
 }
 
+// A hostile clip: 3.5e7 s long, keys between frames. Sampled at most 216,001 times a track, not
+// a billion.
+TEST(BrfFromScene, AnEndlessClipIsSampledWithinBounds) {
+  Scene s = handMade();
+  Clip endless;
+  endless.name = "endless";
+  endless.duration = 3.5e7f;
+  Track arm;
+  arm.bone = "arm";
+  arm.rotation.add(0.01f, glm::angleAxis(0.1f, glm::vec3(0, 0, 1)));
+  arm.rotation.add(3.5e7f, glm::angleAxis(0.2f, glm::vec3(0, 0, 1)));
+  arm.scale.interpolation = Interpolation::Step;
+  arm.scale.add(0.0f, glm::vec3(1.0f));
+  endless.tracks = {arm};
+  s.clips = {endless};
+  Diagnostics d;
+  auto doc = brf::fromScene(s, 1, "hero", d);
+  ASSERT_TRUE(doc);
+  const auto& keys = doc->animations.at(0).tracks[2];
+  EXPECT_LE(keys.size(), 216002u);
+  EXPECT_GT(keys.size(), 1000u);
+  for (std::size_t k = 1; k < keys.size(); ++k) ASSERT_LT(keys[k - 1].time, keys[k].time);
+  EXPECT_EQ(keys.back().time, static_cast<std::int32_t>(std::lround(3.5e7 * 30.0)));
+}
+
+// Which BRF outputs write the records as they were read: the records picked, or files of BRF
+// records given; a module (a library of BRF files) or any other model is made into records.
+TEST(BrfFromScene, RecordsAreWrittenAsReadOnlyForBrfInputs) {
+  const Output brf = outputFor("out.brf");
+  WriteOptions o;
+  EXPECT_TRUE(writesRecordsAsRead(brf, {"a.brf", "b.brf::boots"}, o));
+  EXPECT_FALSE(writesRecordsAsRead(brf, {"mod/module.ini"}, o));
+  EXPECT_FALSE(writesRecordsAsRead(brf, {"a.brf", "hero.gltf"}, o));
+  EXPECT_FALSE(writesRecordsAsRead(outputFor("out.glb"), {"a.brf"}, o));
+  o.nodes = std::vector<std::string>{"0/mesh/1"};
+  EXPECT_TRUE(writesRecordsAsRead(brf, {"mod/module.ini"}, o));
+}
+
 TEST(BrfFromScene, VersionZeroWritesTheOldLayout) {
   Scene s = handMade();
   s.meshes[0].uvSets.push_back(s.meshes[0].uvSets[0]);

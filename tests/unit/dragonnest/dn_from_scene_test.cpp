@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 
 #include "formats/dragonnest/dragonnest.h"
@@ -143,6 +144,44 @@ TEST_P(DragonNestFromSceneRoundTrip, ReadsBackPosedAsTheSourceAtEveryFrame) {
 INSTANTIATE_TEST_SUITE_P(BonesAndBasis, DragonNestFromSceneRoundTrip,
                          ::testing::Values(std::pair{40u, Axis::Y}, std::pair{40u, Axis::Z}, std::pair{64u, Axis::Y},
                                            std::pair{64u, Axis::Z}));
+
+// An attachment point comes back where it was (its transform converted to the engine's space,
+// §3.5), on its bone even when that bone was renamed apart from another of the same name without
+// case; a skinned vertex without influence follows the root instead of going to the origin.
+TEST(DragonNestFromScene, AttachmentsAndUnriggedVerticesKeepTheirPlaces) {
+  Scene s = sourceModel(8, Axis::Y);
+  s.skeleton.bones[2].name = "Hand";
+  s.skeleton.bones[3].name = "hand";  // the engine compares without case: renamed apart
+  for (Clip& c : s.clips)
+    for (Track& t : c.tracks) t.bone = t.bone == "bone2" ? "Hand" : t.bone == "bone3" ? "hand" : t.bone;
+  Attachment a;
+  a.name = "weapon";
+  a.parent = "hand";
+  a.local = glm::translate(glm::mat4(1.0f), glm::vec3(0.0f, 0.0f, 1.0f));
+  s.attachments.push_back(a);
+  // Vertex 0 loses its influences.
+  Mesh& m = s.meshes[0];
+  Mesh rebuilt = m;
+  rebuilt.influenceStart.clear();
+  rebuilt.influences.clear();
+  for (std::size_t v = 0; v < m.vertexCount(); ++v) {
+    std::vector<Influence> inf(m.influencesOf(v).begin(), m.influencesOf(v).end());
+    if (v == 0) inf.clear();
+    rebuilt.addInfluences(inf);
+  }
+  m = rebuilt;
+  Diagnostics d;
+  auto r = fromScene(s, "hero", {}, d);
+  ASSERT_TRUE(r);
+  ASSERT_EQ(r->msh.dummies.size(), 1u);
+  EXPECT_EQ(r->msh.dummies[0].parent, "hand_2");
+  // In centimetres, left-handed: +Z of a right-handed Y-up model is −Z here.
+  const glm::mat4 local = toGlm(r->msh.dummies[0].matrix);
+  EXPECT_NEAR(local[3][2], -100.0f, 1e-3f);
+  const auto& sm = r->msh.submeshes[0];
+  EXPECT_FLOAT_EQ(sm.weights[0][0], 1.0f);
+  EXPECT_EQ(sm.palette[static_cast<std::size_t>(sm.boneIndices[0][0])], s.skeleton.bones[0].name);
+}
 
 TEST(DragonNestFromScene, EachOutputWritesItsFiles) {
   const Scene s = sourceModel();

@@ -190,6 +190,26 @@ TEST(Check, NamesTooLongOrSpacedOrOutsideAsciiAreTold) {
   EXPECT_EQ(fixed.clips[0].tracks[0].bone, "upper_arm.L") << "a clip follows its bones' new names";
 }
 
+// Two bones of one name: the second is renamed, and the clip's track (which played on the first,
+// Skeleton::find) stays on the first.
+TEST(Check, ARenamedDuplicateKeepsTheClipOnTheBoneItPlayedOn) {
+  Scene s = strip(2, 4, 1);
+  s.skeleton.bones[1].name = "arm";
+  s.skeleton.bones[2].name = "arm";
+  Clip c;
+  c.name = "wave";
+  Track t;
+  t.bone = "arm";
+  t.rotation.add(0.0f, glm::quat(1, 0, 0, 0));
+  c.tracks.push_back(t);
+  s.clips.push_back(c);
+  std::vector<std::string> changes;
+  const Scene fixed = fixModel(s, target("cal3d"), changes);
+  EXPECT_EQ(fixed.skeleton.bones[1].name, "arm");
+  EXPECT_EQ(fixed.skeleton.bones[2].name, "arm_2");
+  EXPECT_EQ(fixed.clips[0].tracks[0].bone, "arm");
+}
+
 TEST(Check, DegenerateTrianglesAndMissingTexturesAreWarnings) {
   Scene s = strip(3, 4, 1);
   s.meshes[0].indices.insert(s.meshes[0].indices.end(), {0, 0, 1, 0, 2, 4});  // a repeated corner; three in a line
