@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <map>
 #include <set>
 #include <string_view>
@@ -162,45 +163,18 @@ Skeleton skeletonRecord(const formats::Skeleton& sk, const std::vector<Rigid>& a
 
 // ---- animations (§9) ----------------------------------------------------------------------
 
-// Frames far past any real animation stay in range; a clip longer than kMaxSampledFrames with
-// keys between frames keeps its key times (each moved to its frame) instead of one key a frame.
-constexpr double kMaxFrame = 1 << 30;
-constexpr std::int32_t kMaxSampledFrames = 216000;
+std::int32_t frameOf(float seconds) { return frameAt(seconds, kFramesPerSecond); }
 
-std::int32_t frameOf(float seconds) {
-  const double f = std::round(static_cast<double>(seconds) * kFramesPerSecond);
-  return static_cast<std::int32_t>(std::isfinite(f) ? std::clamp(f, 0.0, kMaxFrame) : 0.0);
-}
-
-// The frames a clip of `last` frames is sampled at: every one, or for a very long clip every
-// step-th and the last.
-std::int32_t sampleStep(std::int32_t last) { return last > kMaxSampledFrames ? (last + kMaxSampledFrames - 1) / kMaxSampledFrames : 1; }
-
-// Whether a key time is a frame: within a thousandth of a frame, or of the float's own
-// precision (frame 100,000 of anim_human is 3333.333 s, stored to 2.4e-4 s).
-bool onFrame(float seconds) {
-  const double f = static_cast<double>(seconds) * kFramesPerSecond;
-  return std::abs(f - std::round(f)) <= std::max(1e-3, std::abs(f) * 4e-7);
-}
-
-// The channel's keys at their own frames when they all lie on integer frames and play linearly;
-// else the channel sampled at every frame 0..last.
+// The channel's keys at their own frames when they all lie on frames and play linearly; else the
+// channel sampled at the frames of 0..last (sampleFrames).
 template <class T, class Put>
 void keysOf(const Channel<T>& ch, std::int32_t last, Put put) {
-  bool onFrames = ch.interpolation == Interpolation::Linear || ch.size() == 1;
-  std::int32_t previous = -1;
-  for (float t : ch.times) {
-    const std::int32_t k = frameOf(t);
-    onFrames = onFrames && onFrame(t) && k > previous && k >= 0;
-    previous = k;
-  }
-  if (onFrames) {
+  if ((ch.interpolation == Interpolation::Linear || ch.size() == 1) &&
+      keysOnFrames(ch.times, kFramesPerSecond, std::numeric_limits<std::int32_t>::max())) {
     for (std::size_t k = 0; k < ch.size(); ++k) put(frameOf(ch.times[k]), ch.values[k]);
     return;
   }
-  const std::int32_t step = sampleStep(last);
-  for (std::int32_t f = 0; f <= last; f = f < last && f + step > last ? last : f + step)
-    put(f, sampleAt(ch, static_cast<float>(f) / kFramesPerSecond));
+  for (std::int32_t f : sampleFrames(last)) put(f, sampleAt(ch, static_cast<float>(f) / kFramesPerSecond));
 }
 
 struct AnimationNotes {
@@ -222,9 +196,8 @@ Animation animationRecord(const Clip& clip, const formats::Skeleton& sk, const s
       trackOf[static_cast<std::size_t>(b)] = &t;
   bool resampled = false, scaled = false;
   const auto offFrames = [&](const auto& ch) {
-    for (float t : ch.times)
-      if (!onFrame(t)) return true;
-    return ch.interpolation == Interpolation::Step && ch.size() > 1;
+    return !keysOnFrames(ch.times, kFramesPerSecond, std::numeric_limits<std::int32_t>::max()) ||
+           (ch.interpolation == Interpolation::Step && ch.size() > 1);
   };
   out.tracks.resize(n);
   for (std::size_t b = 0; b < n; ++b) {
@@ -272,8 +245,7 @@ Animation animationRecord(const Clip& clip, const formats::Skeleton& sk, const s
       out.translations.push_back({0, k});
     }
   } else {
-    const std::int32_t step = sampleStep(last);
-    for (std::int32_t f = 0; f <= last; f = f < last && f + step > last ? last : f + step) {
+    for (std::int32_t f : sampleFrames(last)) {
       const float t = static_cast<float>(f) / kFramesPerSecond;
       glm::vec3 source = translationAt(0, t), written = armature[0].translation;
       glm::quat turn = rotationAt(0, t);

@@ -20,26 +20,7 @@ constexpr std::size_t kSlots = 4;  // §3.3: four bone indices and weights a ver
 glm::vec4 vec(const glm::vec3& v) { return glm::vec4(v, 0.0f); }
 glm::vec4 vec(const glm::quat& q) { return q.w < 0.0f ? -glm::vec4(q.x, q.y, q.z, q.w) : glm::vec4(q.x, q.y, q.z, q.w); }
 
-// Frames far past any real animation stay in range; a clip longer than kMaxSampledFrames with
-// keys between frames keeps its key times (each moved to its frame) instead of one key a frame.
-constexpr double kMaxFrame = 1 << 30;
-constexpr std::int32_t kMaxSampledFrames = 216000;
-
-std::int32_t frameOf(float seconds) {
-  const double f = std::round(static_cast<double>(seconds) * kFramesPerSecond);
-  return static_cast<std::int32_t>(std::isfinite(f) ? std::clamp(f, 0.0, kMaxFrame) : 0.0);
-}
-
-// The frames a clip of `last` frames is sampled at: every one, or for a very long clip every
-// step-th and the last.
-std::int32_t sampleStep(std::int32_t last) { return last > kMaxSampledFrames ? (last + kMaxSampledFrames - 1) / kMaxSampledFrames : 1; }
-
-// Whether a key time is a frame of 60 per second, to a thousandth of a frame or the float's
-// own precision.
-bool onFrame(float seconds) {
-  const double f = static_cast<double>(seconds) * kFramesPerSecond;
-  return std::abs(f - std::round(f)) <= std::max(1e-3, std::abs(f) * 4e-7);
-}
+std::int32_t frameOf(float seconds) { return frameAt(seconds, kFramesPerSecond); }
 
 // The channel's keys at their own frames when they all lie on frames and play as the ANI
 // plays them (linear; scale steps, §6), else sampled at every frame 0..last.
@@ -49,20 +30,11 @@ bool keysOf(const Channel<T>& ch, const T& base, std::int32_t last, Interpolatio
   bool still = true;
   for (const T& v : ch.values) still = still && glm::all(glm::lessThanEqual(glm::abs(vec(v) - vec(base)), glm::vec4(1e-6f)));
   if (still) return false;
-  bool own = ch.interpolation == plays || ch.size() == 1;
-  std::int32_t previous = -1;
-  for (float t : ch.times) {
-    const std::int32_t k = frameOf(t);
-    own = own && onFrame(t) && k > previous && k >= 0 && k <= last;
-    previous = k;
-  }
-  if (own) {
+  if ((ch.interpolation == plays || ch.size() == 1) && keysOnFrames(ch.times, kFramesPerSecond, last)) {
     for (std::size_t k = 0; k < ch.size(); ++k) put(frameOf(ch.times[k]), ch.values[k]);
     return false;
   }
-  const std::int32_t step = sampleStep(last);
-  for (std::int32_t f = 0; f <= last; f = f < last && f + step > last ? last : f + step)
-    put(f, sampleAt(ch, static_cast<float>(f) / kFramesPerSecond));
+  for (std::int32_t f : sampleFrames(last)) put(f, sampleAt(ch, static_cast<float>(f) / kFramesPerSecond));
   return true;
 }
 

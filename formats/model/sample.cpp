@@ -1,6 +1,7 @@
 #include "formats/model/sample.h"
 
 #include <algorithm>
+#include <cmath>
 
 #include <glm/gtc/quaternion.hpp>
 
@@ -29,6 +30,32 @@ T sample(const Channel<T>& c, float t) {
 }  // namespace
 
 glm::vec3 sampleAt(const Channel<glm::vec3>& channel, float time) { return sample(channel, time); }
+
+std::int32_t frameAt(float seconds, float fps) {
+  const double f = std::round(static_cast<double>(seconds) * fps);
+  return static_cast<std::int32_t>(std::isfinite(f) ? std::clamp(f, 0.0, static_cast<double>(1 << 30)) : 0.0);
+}
+
+bool keysOnFrames(std::span<const float> times, float fps, std::int32_t last) {
+  std::int32_t previous = -1;
+  for (float t : times) {
+    const double f = static_cast<double>(t) * fps;
+    const std::int32_t k = frameAt(t, fps);
+    if (!(std::abs(f - std::round(f)) <= std::max(1e-3, std::abs(f) * 4e-7)) || k <= previous || k > last) return false;
+    previous = k;
+  }
+  return true;
+}
+
+std::vector<std::int32_t> sampleFrames(std::int32_t last) {
+  constexpr std::int32_t kMost = 216000;
+  const std::int32_t step = last > kMost ? (last + kMost - 1) / kMost : 1;
+  std::vector<std::int32_t> out;
+  out.reserve(static_cast<std::size_t>(last / step) + 2);
+  for (std::int32_t f = 0; f < last; f += step) out.push_back(f);
+  out.push_back(std::max(last, 0));
+  return out;
+}
 glm::quat sampleAt(const Channel<glm::quat>& channel, float time) { return sample(channel, time); }
 
 }  // namespace marrow::formats

@@ -59,6 +59,17 @@ float diagonal(const Skinned& s) {
   return glm::length(hi - lo);
 }
 
+// Each vertex's weights made to sum to 1, as OMF and Dragon Nest keep them.
+void normaliseWeights(Scene& s) {
+  for (auto& m : s.meshes)
+    for (std::size_t v = 0; v < m.vertexCount(); ++v) {
+      float total = 0.0f;
+      for (const auto& i : m.influencesOf(v)) total += i.weight;
+      if (total > 0.0f)
+        for (std::uint32_t k = m.influenceStart[v]; k < m.influenceStart[v + 1]; ++k) m.influences[k].weight /= total;
+    }
+}
+
 void expectSamePoses(const std::string& rel) {
   const std::string path = std::string(MARROW_ASSIMP_MODELS_DIR) + "/" + rel;
   if (!std::ifstream(path)) MARROW_SKIP() << path << " is absent (Debian package assimp-testmodels)";
@@ -66,14 +77,7 @@ void expectSamePoses(const std::string& rel) {
   ASSERT_TRUE(source) << source.error().describe();
   // OMF weights sum to 1 (its spec; the reader renormalises). Some sources' do not (huesitos:
   // 0.95–1.0): compare against the source with its weights normalised, as OMF will show it.
-  for (auto& m : source->meshes)
-    for (std::size_t v = 0; v < m.vertexCount(); ++v) {
-      float total = 0.0f;
-      for (const auto& i : m.influencesOf(v)) total += i.weight;
-      if (total > 0.0f)
-        for (std::uint32_t k = m.influenceStart[v]; k < m.influenceStart[v + 1]; ++k)
-          m.influences[k].weight /= total;
-    }
+  normaliseWeights(*source);
   formats::Diagnostics d;
   auto bytes = formats::writeOmf(*source, d);
   ASSERT_TRUE(bytes) << bytes.error().describe();
@@ -118,6 +122,33 @@ TEST(ConvertToOmf, DirectXCharacterKeepsItsPoses) { expectSamePoses("X/BCN_Epile
 
 TEST(ConvertToOmf, ThreeClipCharacterKeepsItsPoses) { expectSamePoses("X/Testwuson.X"); }
 
+// Every clip of `source` against the clip of its name in `written` at frame times (`fps`), vertex
+// for vertex (the writers keep the vertices' order), in display space.
+void expectSameVerticesAtFrames(const std::string& rel, const Scene& source, const Scene& written, float fps,
+                                float tolerance) {
+  ASSERT_EQ(written.meshes.size(), source.meshes.size());
+  for (const formats::Clip& a : source.clips) {
+    const formats::Clip* b = nullptr;
+    for (const auto& clip : written.clips)
+      if (clip.name == a.name) b = &clip;
+    ASSERT_NE(b, nullptr) << a.name;
+    for (float f : {0.0f, 0.23f, 0.5f, 0.81f, 1.0f}) {
+      const float t = std::round(a.duration * f * fps) / fps;  // a frame
+      const Skinned want = skinnedDisplay(source, &a, t);
+      const Skinned got = skinnedDisplay(written, b, t);
+      const float size = diagonal(want);
+      float worst = 0.0f;
+      for (std::size_t m = 0; m < want.meshes.size(); ++m) {
+        ASSERT_EQ(got.meshes[m].size(), want.meshes[m].size()) << "mesh " << m;
+        for (std::size_t i = 0; i < want.meshes[m].size(); ++i)
+          worst = std::max(worst, glm::length(got.meshes[m][i] - want.meshes[m][i]));
+      }
+      EXPECT_LT(worst, tolerance * size) << rel << " clip " << a.name << " at " << t << ": off by "
+                                         << worst / size << " of the model's size";
+    }
+  }
+}
+
 // Written as BRF (any model → records) and read back: the skinned vertices agree with the
 // source's at every frame time sampled (BRF keys lie on frames of 30 per second), within
 // `tolerance` of the model's size. BRF cannot move bones other than the root by translation
@@ -134,28 +165,7 @@ void expectSameBrfPoses(const std::string& rel, float tolerance) {
   const auto bytes = formats::brf::write(*doc);
   auto written = formats::readScene(bytes, formats::ReadContext{"converted.brf", {}, {}});
   ASSERT_TRUE(written) << written.error().describe();
-  ASSERT_EQ(written->meshes.size(), source->meshes.size());
-  for (std::size_t c = 0; c < source->clips.size(); ++c) {
-    const formats::Clip* a = &source->clips[c];
-    const formats::Clip* b = nullptr;
-    for (const auto& clip : written->clips)
-      if (clip.name == a->name) b = &clip;
-    ASSERT_NE(b, nullptr) << a->name;
-    for (float f : {0.0f, 0.23f, 0.5f, 0.81f, 1.0f}) {
-      const float t = std::round(a->duration * f * 30.0f) / 30.0f;  // a frame
-      const Skinned want = skinnedDisplay(*source, a, t);
-      const Skinned got = skinnedDisplay(*written, b, t);
-      const float size = diagonal(want);
-      float worst = 0.0f;
-      for (std::size_t m = 0; m < want.meshes.size(); ++m) {
-        ASSERT_EQ(got.meshes[m].size(), want.meshes[m].size()) << "mesh " << m;
-        for (std::size_t i = 0; i < want.meshes[m].size(); ++i)
-          worst = std::max(worst, glm::length(got.meshes[m][i] - want.meshes[m][i]));
-      }
-      EXPECT_LT(worst, tolerance * size) << rel << " clip " << a->name << " at " << t
-                                         << ": off by " << worst / size << " of the model's size";
-    }
-  }
+  expectSameVerticesAtFrames(rel, *source, *written, 30.0f, tolerance);
 }
 
 TEST(ConvertToBrf, SimpleSkinKeepsItsPoses) { expectSameBrfPoses("glTF2/simple_skin/simple_skin.gltf", 1e-4f); }
@@ -172,13 +182,7 @@ void expectSameDnPoses(const std::string& rel) {
   auto source = formats::loadFile(path);
   ASSERT_TRUE(source) << source.error().describe();
   // The engine's weights sum to 1 (the writer renormalises): compare with the source so.
-  for (auto& m : source->meshes)
-    for (std::size_t v = 0; v < m.vertexCount(); ++v) {
-      float total = 0.0f;
-      for (const auto& i : m.influencesOf(v)) total += i.weight;
-      if (total > 0.0f)
-        for (std::uint32_t k = m.influenceStart[v]; k < m.influenceStart[v + 1]; ++k) m.influences[k].weight /= total;
-    }
+  normaliseWeights(*source);
   namespace dn = formats::dragonnest;
   formats::Diagnostics d;
   auto records = dn::fromScene(*source, "converted", {}, d);
@@ -196,28 +200,7 @@ void expectSameDnPoses(const std::string& rel) {
   std::vector<dn::MeshSource> meshes{{*msh, &*skn, "converted.msh", nullptr}};
   std::vector<dn::AniSource> anis{{*ani, "converted.ani"}};
   const Scene written = dn::toScene(meshes, anis);
-  ASSERT_EQ(written.meshes.size(), source->meshes.size());
-  for (std::size_t c = 0; c < source->clips.size(); ++c) {
-    const formats::Clip* a = &source->clips[c];
-    const formats::Clip* b = nullptr;
-    for (const auto& clip : written.clips)
-      if (clip.name == a->name) b = &clip;
-    ASSERT_NE(b, nullptr) << a->name;
-    for (float f : {0.0f, 0.23f, 0.5f, 0.81f, 1.0f}) {
-      const float t = std::round(a->duration * f * 60.0f) / 60.0f;  // a frame
-      const Skinned want = skinnedDisplay(*source, a, t);
-      const Skinned got = skinnedDisplay(written, b, t);
-      const float size = diagonal(want);
-      float worst = 0.0f;
-      for (std::size_t m = 0; m < want.meshes.size(); ++m) {
-        ASSERT_EQ(got.meshes[m].size(), want.meshes[m].size()) << "mesh " << m;
-        for (std::size_t i = 0; i < want.meshes[m].size(); ++i)
-          worst = std::max(worst, glm::length(got.meshes[m][i] - want.meshes[m][i]));
-      }
-      EXPECT_LT(worst, 1e-4f * size) << rel << " clip " << a->name << " at " << t << ": off by "
-                                      << worst / size << " of the model's size";
-    }
-  }
+  expectSameVerticesAtFrames(rel, *source, written, 60.0f, 1e-4f);
 }
 
 TEST(ConvertToDragonNest, SimpleSkinKeepsItsPoses) { expectSameDnPoses("glTF2/simple_skin/simple_skin.gltf"); }
