@@ -84,12 +84,12 @@ void checkNames(std::vector<Problem>& out, const CheckTarget& target, const char
     out.push_back({Severity::Error, "name.length", k + " " + quoted(cutName(firstLong, 40) + "…"),
                    plural(tooLong, (k + " name is").c_str(), (k + " names are").c_str()) + " longer than " +
                        std::to_string(maxBytes) + " bytes",
-                   "shortened to " + std::to_string(maxBytes) + " bytes (--fix)"});
+                   "shortened to " + std::to_string(maxBytes) + " bytes", true});
   if (spaced)
     out.push_back({Severity::Error, "name.spaces", k + " " + quoted(firstSpaced),
                    plural(spaced, (k + " name holds").c_str(), (k + " names hold").c_str()) +
                        " spaces, which the module's text files read as the end of the name",
-                   "spaces made '_' (--fix)"});
+                   "spaces made '_'", true});
   if (wide)
     out.push_back({Severity::Warning, "name.characters", k + " " + quoted(firstWide),
                    plural(wide, (k + " name has").c_str(), (k + " names have").c_str()) +
@@ -268,32 +268,32 @@ std::vector<Problem> checkModel(const Scene& s, const CheckTarget& target) {
       out.push_back({Severity::Error, "influences.count", where,
                      plural(over, "vertex has", "vertices have") + " more than " + std::to_string(target.maxInfluences) +
                          " influences (up to " + std::to_string(most) + ")",
-                     "the " + std::to_string(target.maxInfluences) + " strongest kept, renormalised (--fix)"});
+                     "the " + std::to_string(target.maxInfluences) + " strongest kept, renormalised", true});
     if (unbalanced)
       out.push_back({Severity::Warning, "influences.weights", where,
                      plural(unbalanced, "vertex has weights that do not", "vertices have weights that do not") +
                          " sum to 1 (off by up to " + std::to_string(worst) + ")",
-                     "renormalised (--fix)"});
+                     "renormalised", true});
     if (target.maxVertices && m.vertexCount() > target.maxVertices)
       out.push_back({Severity::Error, "mesh.vertices", where,
                      std::to_string(m.vertexCount()) + " vertices; 16-bit indices reach " +
                          std::to_string(target.maxVertices),
-                     "split into meshes of at most " + std::to_string(target.maxVertices) + " vertices (--fix)"});
+                     "split into meshes of at most " + std::to_string(target.maxVertices) + " vertices", true});
     if (target.maxTriangles && m.triangleCount() > target.maxTriangles)
       out.push_back({Severity::Error, "mesh.triangles", where,
                      std::to_string(m.triangleCount()) + " triangles, over " + std::to_string(target.maxTriangles),
-                     "split (--fix)"});
+                     "split", true});
     if (target.maxMeshBones)
       if (const std::size_t bones = bonesUsed(m); bones > target.maxMeshBones)
         out.push_back({Severity::Error, "mesh.bones", where,
                        std::to_string(bones) + " bones move it; a palette holds " + std::to_string(target.maxMeshBones),
-                       "split into meshes of at most " + std::to_string(target.maxMeshBones) + " bones (--fix)"});
+                       "split into meshes of at most " + std::to_string(target.maxMeshBones) + " bones", true});
     std::size_t flat = 0;
     for (std::size_t t = 0; t + 2 < m.indices.size(); t += 3) flat += degenerate(m, t);
     if (flat)
       out.push_back({Severity::Warning, "mesh.degenerate", where,
                      plural(flat, "triangle has", "triangles have") + " no area (a repeated corner or three in a line)",
-                     "removed (--fix)"});
+                     "removed", true});
   }
   // Names.
   std::vector<std::string> meshes, materials, clips, bones;

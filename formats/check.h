@@ -19,7 +19,8 @@ struct Problem {
   std::string code;                     // "influences.count", stable for scripts
   std::string where;                    // "mesh 'body'", "" for the whole model
   std::string message;
-  std::string fix;  // what `convert --fix` does about it, or what to do; "" when nothing
+  std::string fix;  // what to do about it; "" when nothing
+  bool fixable = false;  // `fix` is what fixModel (convert --fix, Fix and Export) does
 };
 
 // A game or engine a model is written for, and the limits it has.

@@ -23,7 +23,7 @@ void printProblems(const std::vector<formats::Problem>& problems) {
   for (const formats::Problem& p : problems)
     std::fprintf(stderr, "%s: %s%s%s: %s%s%s\n", p.severity == formats::Severity::Error ? "error" : "warning",
                  p.code.c_str(), p.where.empty() ? "" : " ", p.where.c_str(), p.message.c_str(),
-                 p.fix.empty() ? "" : "; fix: ", p.fix.c_str());
+                 p.fix.empty() ? "" : p.fixable ? "; fix (--fix): " : "; fix: ", p.fix.c_str());
 }
 
 int runCheck(const Args& args) {
@@ -45,6 +45,7 @@ int runCheck(const Args& args) {
           .field("where", p.where)
           .field("message", p.message)
           .field("fix", p.fix)
+          .field("fixable", p.fixable)
           .endObject();
     }
     j.endArray().field("errors", static_cast<std::uint64_t>(errors))

@@ -274,7 +274,9 @@ void MainWindow::exportDone(QFutureWatcher<std::shared_ptr<ExportJob>>* watcher,
   for (const std::string& change : job->fixed) log_->addInfo(tr("Fixed for %1: %2").arg(path, QString::fromStdString(change)));
   for (const formats::Problem& p : job->problems)
     log_->add(p.severity, path, QString::fromStdString(p.code + (p.where.empty() ? "" : " " + p.where)), formats::kNoOffset,
-              QString::fromStdString(p.message + (p.fix.empty() ? "" : " (fix: " + p.fix + ")")));
+              QString::fromStdString(p.message + (p.fix.empty()  ? ""
+                                                  : p.fixable    ? " (Fix and Export: " + p.fix + ")"
+                                                                 : " (fix: " + p.fix + ")")));
   if (job->held) {
     // The game refuses or breaks on some of it: fix what loses nothing, write as it is, or not.
     std::size_t errors = 0;

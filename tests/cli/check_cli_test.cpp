@@ -61,7 +61,10 @@ TEST(CheckCli, ReportsWhatWarbandRefusesAndConvertFixesIt) {
   QStringList codes;
   for (const auto& v : j.value("problems").toArray()) {
     const QJsonObject p = v.toObject();
-    for (const char* key : {"severity", "code", "where", "message", "fix"}) EXPECT_TRUE(p.contains(key)) << key;
+    for (const char* key : {"severity", "code", "where", "message", "fix", "fixable"}) EXPECT_TRUE(p.contains(key)) << key;
+    if (p.value("code") == "influences.count") {
+      EXPECT_TRUE(p.value("fixable").toBool());
+    }
     EXPECT_TRUE(p.value("severity") == "error" || p.value("severity") == "warning");
     codes << p.value("code").toString();
   }
