@@ -7,10 +7,10 @@
 #include <map>
 #include <new>
 #include <set>
-#include <unordered_map>
 
 #include "formats/brf/from_scene.h"
 #include "formats/io/codepage.h"
+#include "formats/model/lod.h"
 
 namespace marrow::formats {
 
@@ -98,13 +98,11 @@ void checkNames(std::vector<Problem>& out, const CheckTarget& target, const char
 }
 
 // A mesh cut into parts of at most `maxVertices` vertices and `maxBones` bones (0: no limit),
-// triangle by triangle in order; every per-vertex array and morph target follows.
+// triangle by triangle in order; every per-vertex array and morph target follows (lod.h).
 std::vector<Mesh> splitMesh(const Mesh& m, std::size_t maxVertices, std::size_t maxBones) {
   struct Part {
-    std::vector<std::uint32_t> vertices;  // old indices, in first-use order
-    std::unordered_map<std::uint32_t, std::uint32_t> remap;
-    std::set<std::uint32_t> bones;
-    std::vector<std::uint32_t> indices;
+    std::set<std::uint32_t> vertices, bones;
+    std::vector<std::uint32_t> indices;  // into m's vertices
   };
   const auto bonesOf = [&](std::uint32_t v) {
     std::vector<std::uint32_t> b;
@@ -116,76 +114,31 @@ std::vector<Mesh> splitMesh(const Mesh& m, std::size_t maxVertices, std::size_t 
   };
   std::vector<Part> parts(1);
   for (std::size_t t = 0; t + 2 < m.indices.size(); t += 3) {
-    Part* p = &parts.back();
     const auto fits = [&](const Part& part) {
-      std::size_t newVertices = 0;
-      std::set<std::uint32_t> newBones;
+      std::set<std::uint32_t> newVertices, newBones;
       for (int k = 0; k < 3; ++k) {
         const std::uint32_t v = m.indices[t + static_cast<std::size_t>(k)];
-        if (part.remap.count(v)) continue;
-        ++newVertices;
+        if (part.vertices.count(v)) continue;
+        newVertices.insert(v);
         for (std::uint32_t b : bonesOf(v))
           if (!part.bones.count(b)) newBones.insert(b);
       }
-      return (!maxVertices || part.vertices.size() + newVertices <= maxVertices) &&
+      return (!maxVertices || part.vertices.size() + newVertices.size() <= maxVertices) &&
              (!maxBones || part.bones.size() + newBones.size() <= maxBones);
     };
-    if (!p->indices.empty() && !fits(*p)) {
-      parts.emplace_back();
-      p = &parts.back();
-    }
+    if (!parts.back().indices.empty() && !fits(parts.back())) parts.emplace_back();
+    Part& p = parts.back();
     for (int k = 0; k < 3; ++k) {
       const std::uint32_t v = m.indices[t + static_cast<std::size_t>(k)];
-      auto [it, added] = p->remap.try_emplace(v, static_cast<std::uint32_t>(p->vertices.size()));
-      if (added) {
-        p->vertices.push_back(v);
-        for (std::uint32_t b : bonesOf(v)) p->bones.insert(b);
-      }
-      p->indices.push_back(it->second);
+      if (p.vertices.insert(v).second)
+        for (std::uint32_t b : bonesOf(v)) p.bones.insert(b);
+      p.indices.push_back(v);
     }
   }
   std::vector<Mesh> out;
   for (std::size_t k = 0; k < parts.size(); ++k) {
-    const Part& p = parts[k];
-    Mesh o;
-    o.name = k == 0 ? m.name : m.name + "_" + std::to_string(k + 1);
-    o.material = m.material;
-    o.materialSlot = m.materialSlot;
-    o.parentBone = m.parentBone;
-    o.inverseBind = m.inverseBind;
-    o.indices = p.indices;
-    o.uvSets.resize(m.uvSets.size());
-    for (std::uint32_t v : p.vertices) {
-      o.positions.push_back(m.positions[v]);
-      if (!m.normals.empty()) o.normals.push_back(m.normals[v]);
-      if (!m.tangents.empty()) o.tangents.push_back(m.tangents[v]);
-      if (!m.colors.empty()) o.colors.push_back(m.colors[v]);
-      if (!m.physicalWeights.empty()) o.physicalWeights.push_back(m.physicalWeights[v]);
-      for (std::size_t s = 0; s < m.uvSets.size(); ++s) o.uvSets[s].push_back(m.uvSets[s][v]);
-      if (m.skinned()) o.addInfluences(m.influencesOf(v));
-    }
-    for (const MorphTarget& t : m.morphs) {
-      MorphTarget n;
-      n.name = t.name;
-      struct Moved {
-        std::uint32_t vertex;
-        std::size_t from;
-      };
-      std::vector<Moved> moved;
-      for (std::size_t j = 0; j < t.movedCount(m.vertexCount()); ++j)
-        if (auto it = p.remap.find(static_cast<std::uint32_t>(t.vertexAt(j))); it != p.remap.end()) moved.push_back({it->second, j});
-      std::sort(moved.begin(), moved.end(), [](const Moved& a, const Moved& b) { return a.vertex < b.vertex; });
-      n.uvSets.resize(t.uvSets.size());
-      for (const Moved& mv : moved) {
-        n.vertices.push_back(mv.vertex);
-        n.positions.push_back(t.positions[mv.from]);
-        if (mv.from < t.normals.size()) n.normals.push_back(t.normals[mv.from]);
-        for (std::size_t s = 0; s < t.uvSets.size(); ++s) n.uvSets[s].push_back(t.uvSets[s][mv.from]);
-      }
-      if (n.normals.size() != n.positions.size()) n.normals.clear();
-      o.morphs.push_back(std::move(n));
-    }
-    out.push_back(std::move(o));
+    out.push_back(meshOfTriangles(m, parts[k].indices));
+    if (k > 0) out.back().name = m.name + "_" + std::to_string(k + 1);
   }
   return out;
 }

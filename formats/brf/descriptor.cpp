@@ -74,7 +74,6 @@ WriteResult writeFromScene(const WriteSource& source, const std::string& out, co
   Prepared p = prepare(*source.scene, Holds::Model, out, o);
   WriteResult r = std::move(p.result);
   if (!r.ok()) return r;
-  noteCal3dOnlyData(p.scene, "BRF", out, r.diagnostics);
   std::string stem = std::filesystem::path(out).stem().string();
   auto doc = brf::fromScene(p.scene, o.version ? *o.version : 1, stem, r.diagnostics);
   nameTheOutput(r.diagnostics, out);
@@ -200,8 +199,8 @@ const FormatDescriptor& brfFormat() {
       .outputs = {{"brf", "Mount&Blade resource", Holds::Records}},
       .write = write,
       .cannotHold = "bone scale, translation keys of bones other than the root, more than 4 influences a "
-                    "position (the 4 strongest are kept), progressive level of detail, attachment points, "
-                    "tables; textures are named as .dds",
+                    "position (the 4 strongest are kept), cloth springs, attachment points, tables; "
+                    "textures are named as .dds",
       .checkOptions = checkOptions,
   };
   return d;

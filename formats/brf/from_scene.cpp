@@ -14,6 +14,7 @@
 
 #include "formats/brf/brf.h"
 #include "formats/model/convert.h"
+#include "formats/model/lod.h"
 #include "formats/model/sample.h"
 
 namespace marrow::formats::brf {
@@ -529,15 +530,29 @@ Result<Document> fromScene(const Scene& scene, int version, const std::string& s
     }
   }
 
-  // Meshes.
+  // Meshes; a progressive mesh (cal3d's level of detail) also as the game's levels NAME.lod1 …
+  // .lod3, at a half, a quarter and an eighth of its collapsible vertices (lod.h).
   UniqueNames meshNames;
   MeshNotes meshNotes;
-  std::size_t lod = 0;
+  std::size_t lod = 0, springs = 0;
   for (std::size_t i = 0; i < s.meshes.size(); ++i) {
     const formats::Mesh& m = s.meshes[i];
-    lod += !m.lod.empty() && m.lod.collapsible > 0;
-    doc.meshes.push_back(meshRecord(s, m, version, meshNames.take(m.name, base + "_mesh" + std::to_string(i)),
-                                    materialOf(m), meshNotes));
+    springs += !m.springs.empty();
+    const std::string name = meshNames.take(m.name, base + "_mesh" + std::to_string(i));
+    doc.meshes.push_back(meshRecord(s, m, version, name, materialOf(m), meshNotes));
+    if (m.lod.empty() || m.lod.collapsible == 0) continue;
+    ++lod;
+    std::vector<std::uint32_t> indices;
+    std::size_t previous = m.indices.size();
+    for (int level = 1; level <= 3; ++level) {
+      lodIndices(m, std::ldexp(1.0f, -level), indices);
+      if (indices.empty() || indices.size() >= previous) continue;  // nothing left, or nothing collapsed
+      previous = indices.size();
+      formats::Mesh reduced = meshOfTriangles(m, indices);
+      reduced.morphs.clear();  // the frames belong to the full mesh
+      doc.meshes.push_back(meshRecord(s, reduced, version, meshNames.take(name + ".lod" + std::to_string(level), name),
+                                      materialOf(m), meshNotes));
+    }
   }
 
   // The skeleton and its animations.
@@ -592,9 +607,13 @@ Result<Document> fromScene(const Scene& scene, int version, const std::string& s
     d.info("", "rigging", kNoOffset,
            std::to_string(meshNotes.attached) + " meshes follow one bone: rigged wholly to it");
   if (lod)
-    d.warn("", "level of detail", kNoOffset,
-           std::to_string(lod) + " meshes have progressive level-of-detail data, which BRF cannot store: written "
-           "at full detail");
+    d.info("", "level of detail", kNoOffset,
+           std::to_string(lod) + " progressive meshes were written with their levels as NAME.lod1 … NAME.lod3 (a "
+           "half, a quarter and an eighth of their collapsible vertices)");
+  if (springs)
+    d.warn("", "springs", kNoOffset,
+           std::to_string(springs) + " meshes have cloth springs, which BRF cannot store: not written (the "
+           "vertices follow the skinning)");
   if (notDds)
     d.warn("", "textures", kNoOffset,
            std::to_string(notDds) + " textures are not DDS files: their records name NAME.dds, which the game "

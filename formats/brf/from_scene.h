@@ -16,7 +16,8 @@ namespace marrow::formats::brf {
 //   most 4 bones a position (the strongest kept and renormalised, OpenBRF's rule, said); a mesh
 //   attached to a bone rigged wholly to it; morph targets as vertex-animation frames (§7.3) at
 //   the frame their weight peaks in a clip, else at 0, 10, 20 …; normals made when the model
-//   has none; tangents (Warband) when it has them;
+//   has none; tangents (Warband) when it has them; a progressive mesh (cal3d's level of detail)
+//   also as NAME.lod1 … NAME.lod3, the game's levels;
 // - a material per material (shader `simple_shader`, the diffuse, normal and specular maps by
 //   their DDS names) and a texture record per texture (`NAME.dds`); meshes without a material
 //   get one named after `stem`;

@@ -47,34 +47,6 @@ void applyMorphs(const formats::Mesh& mesh, std::span<const float> weights,
     }
 }
 
-void lodIndices(const formats::Mesh& mesh, float level, std::vector<std::uint32_t>& out) {
-  const auto& lod = mesh.lod;
-  const std::size_t n = mesh.vertexCount();
-  if (lod.empty() || lod.collapseTo.size() != n || lod.faceCollapseCount.size() != n || level >= 1.0f) {
-    out = mesh.indices;
-    return;
-  }
-  level = std::clamp(std::isfinite(level) ? level : 1.0f, 0.0f, 1.0f);
-  const std::size_t collapsible = std::min<std::size_t>(lod.collapsible, n);
-  const auto removed = static_cast<std::size_t>((1.0f - level) * static_cast<float>(collapsible));
-  const std::size_t active = n - removed;
-  std::size_t faces = mesh.triangleCount();
-  for (std::size_t v = active; v < n; ++v)
-    faces -= std::min<std::size_t>(faces, static_cast<std::size_t>(std::max(lod.faceCollapseCount[v], 0)));
-  out.resize(faces * 3);
-  for (std::size_t i = 0; i < out.size(); ++i) {
-    std::uint32_t v = mesh.indices[i];
-    // Follow the collapse chain into the active vertices; a chain that ends (−1) or runs longer
-    // than the vertices could (a loop) keeps the vertex where it stopped.
-    for (std::size_t hops = 0; v >= active && hops < n; ++hops) {
-      const std::int32_t to = lod.collapseTo[v];
-      if (to < 0) break;
-      v = static_cast<std::uint32_t>(to);
-    }
-    out[i] = v;
-  }
-}
-
 namespace {
 
 float sampleWeight(const formats::Channel<float>& ch, float t) {

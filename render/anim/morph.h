@@ -6,6 +6,7 @@
 #include <span>
 #include <vector>
 
+#include "formats/model/lod.h"
 #include "formats/model/scene.h"
 
 namespace marrow::anim {
@@ -27,10 +28,7 @@ void sampleMorphWeights(const formats::Clip& clip, float t, std::span<const form
 void morphDeltas(const formats::Mesh& mesh, const formats::MorphTarget& target,
                  std::vector<glm::vec3>& positionDeltas, std::vector<glm::vec3>& normalDeltas);
 
-// The triangles to draw at level of detail `level` in [0, 1] (1: all), as cal3d's progressive
-// meshes define it (formats/model/scene.h LevelOfDetail): the last collapsible vertices merge
-// into the ones they collapse to and the faces they took are dropped from the end. A mesh
-// without LOD data gives its own indices.
-void lodIndices(const formats::Mesh& mesh, float level, std::vector<std::uint32_t>& out);
+// The triangles to draw at a level of detail (formats/model/lod.h, the one implementation).
+using formats::lodIndices;
 
 }  // namespace marrow::anim

@@ -12,6 +12,8 @@
 
 #include "formats/brf/brf.h"
 #include "formats/brf/from_scene.h"
+#include "formats/model/convert.h"
+#include "formats/model/lod.h"
 #include "formats/registry.h"
 #include "formats/write.h"
 #include "render/anim/morph.h"
@@ -378,6 +380,48 @@ TEST(BrfFromScene, RecordsAreWrittenAsReadOnlyForBrfInputs) {
   EXPECT_FALSE(writesRecordsAsRead(outputFor("out.glb"), {"a.brf"}, o));
   o.nodes = std::vector<std::string>{"0/mesh/1"};
   EXPECT_TRUE(writesRecordsAsRead(brf, {"mod/module.ini"}, o));
+}
+
+// A progressive mesh (cal3d's level of detail): a fan whose rim vertices collapse one by one,
+// each taking the last face. Written with its levels as the game names them, NAME.lod1 … .lod3
+// at a half, a quarter and an eighth of its collapsible vertices, each the triangles lod.h draws.
+TEST(BrfFromScene, AProgressiveMeshIsWrittenWithItsLevels) {
+  Scene s;
+  Mesh fan;
+  fan.name = "fan";
+  constexpr std::uint32_t n = 18;
+  fan.positions.push_back({0.0f, 0.0f, 0.0f});
+  for (std::uint32_t i = 1; i < n; ++i)
+    fan.positions.push_back({std::cos(0.3f * static_cast<float>(i)), std::sin(0.3f * static_cast<float>(i)), 0.0f});
+  for (std::uint32_t i = 1; i + 1 < n; ++i) fan.indices.insert(fan.indices.end(), {0, i, i + 1});
+  fan.lod.collapsible = n - 3;
+  fan.lod.collapseTo.assign(n, -1);
+  fan.lod.faceCollapseCount.assign(n, 0);
+  for (std::uint32_t v = 3; v < n; ++v) {
+    fan.lod.collapseTo[v] = static_cast<std::int32_t>(v - 1);
+    fan.lod.faceCollapseCount[v] = 1;
+  }
+  s.meshes.push_back(fan);
+  Diagnostics d;
+  auto doc = brf::fromScene(s, 1, "fan", d);
+  ASSERT_TRUE(doc);
+  ASSERT_EQ(doc->meshes.size(), 4u);
+  const std::size_t faces[] = {16, 9, 5, 3};  // 15 collapsible: 7, 11 and 13 of them gone
+  for (std::size_t k = 0; k < 4; ++k) {
+    EXPECT_EQ(doc->meshes[k].name, k == 0 ? std::string("fan") : "fan.lod" + std::to_string(k));
+    EXPECT_EQ(doc->meshes[k].faces.size(), faces[k]) << k;
+  }
+  // The first level's corners are those lod.h draws at a half, in the file's Z-up space.
+  std::vector<std::uint32_t> half;
+  lodIndices(fan, 0.5f, half);
+  const brf::Mesh& lod1 = doc->meshes[1];
+  const glm::mat4 change = basisChange(s.basis, Basis{Axis::Z, true, 1.0f, +1});
+  for (std::size_t f = 0; f < lod1.faces.size(); ++f)
+    for (std::size_t c = 0; c < 3; ++c) {
+      const glm::vec3 want = glm::vec3(change * glm::vec4(fan.positions[half[3 * f + c]], 1.0f));
+      const glm::vec3 got = lod1.positions[static_cast<std::size_t>(lod1.vertices[static_cast<std::size_t>(lod1.faces[f][c])].position)];
+      EXPECT_LT(glm::length(got - want), 1e-5f) << "face " << f;
+    }
 }
 
 TEST(BrfFromScene, VersionZeroWritesTheOldLayout) {

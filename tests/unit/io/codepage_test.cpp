@@ -203,7 +203,9 @@ TEST(Codepage, TrailBytesInAsciiRangeStayInTheirCharacters) {
     EXPECT_EQ(names, expected);
     for (const auto& d : paks->pak(0).diagnostics().items) EXPECT_EQ(d.message.find("also entry"), std::string::npos) << d.message;
     // Each opens its own bytes, by its tree path, by the path as shown and by its bare name.
-    for (const auto& [name, text] : {std::pair{c.file, std::string("the skin")}, std::pair{c.other, std::string("the other one")}}) {
+    for (const auto& entry : {std::pair{c.file, std::string("the skin")}, std::pair{c.other, std::string("the other one")}}) {
+      const std::string& name = entry.first;  // (clang 14 cannot capture a structured binding)
+      const std::string& text = entry.second;
       const auto node = std::find_if(inside.begin(), inside.end(), [&](const vfs::Node& n) { return n.name == name; });
       ASSERT_NE(node, inside.end());
       const auto bytes = archive.read(node->path, {});
