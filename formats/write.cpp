@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <filesystem>
 #include <new>
 
@@ -76,6 +77,20 @@ void noteCal3dOnlyData(const Scene& s, const std::string& fmt, const std::string
     d.warn(out, "springs", kNoOffset,
            plural(springs, "mesh has", "meshes have") + " cloth springs, which " + fmt +
                " cannot store: not written (the vertices follow the skinning)");
+}
+
+std::uint32_t argb8(const glm::vec4& c) {
+  const auto byte = [](float v) { return static_cast<std::uint32_t>(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f)); };
+  return byte(c.a) << 24 | byte(c.r) << 16 | byte(c.g) << 8 | byte(c.b);
+}
+
+std::string ddsName(const Texture& t) {
+  std::string name = t.name.empty() ? t.path : t.name;
+  const auto slash = name.find_last_of("/\\");
+  if (slash != std::string::npos) name.erase(0, slash + 1);
+  const auto dot = name.rfind('.');
+  if (dot != std::string::npos && dot > 0) name.resize(dot);
+  return name + ".dds";
 }
 
 std::size_t clipsWithMorphTracks(const Scene& s) {

@@ -24,6 +24,12 @@ void noteModelExtras(const Scene& s, const std::string& fmt, const std::string& 
 void noteCal3dOnlyData(const Scene& s, const std::string& fmt, const std::string& out, Diagnostics& d);
 std::size_t clipsWithMorphTracks(const Scene& s);
 
+// A colour as the 32-bit 0xAARRGGBB that Direct3D games store (BRF vertices, Dragon Nest's
+// D3DCOLOR), each channel clamped to 0..1 and rounded.
+std::uint32_t argb8(const glm::vec4& colour);
+// A texture as the games name it: its file name without folders, the extension made ".dds".
+std::string ddsName(const Texture& texture);
+
 // The model as `kind` writes it: clips made for another skeleton left out (with a warning), and
 // what the output must hold checked (a clip, a material, a mesh, a skeleton, or anything at all:
 // Status::Nothing). `clip` and `material` get the index into the prepared scene.

@@ -16,6 +16,7 @@
 #include "formats/model/convert.h"
 #include "formats/model/lod.h"
 #include "formats/model/sample.h"
+#include "formats/write_support.h"
 
 namespace marrow::formats::brf {
 namespace {
@@ -279,22 +280,6 @@ Animation animationRecord(const Clip& clip, const formats::Skeleton& sk, const s
 
 // ---- meshes (§7) --------------------------------------------------------------------------
 
-std::uint32_t colorOf(const glm::vec4& c) {  // §7.5: 0xAARRGGBB
-  const auto byte = [](float v) { return static_cast<std::uint32_t>(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f)); };
-  return byte(c.a) << 24 | byte(c.r) << 16 | byte(c.g) << 8 | byte(c.b);
-}
-
-// Area-weighted vertex normals, for a model that has none.
-std::vector<glm::vec3> madeNormals(const formats::Mesh& m) {
-  std::vector<glm::vec3> n(m.vertexCount(), glm::vec3(0.0f));
-  for (std::size_t i = 0; i + 2 < m.indices.size(); i += 3) {
-    const glm::vec3 &a = m.positions[m.indices[i]], &b = m.positions[m.indices[i + 1]], &c = m.positions[m.indices[i + 2]];
-    const glm::vec3 face = glm::cross(b - a, c - a);
-    for (int k = 0; k < 3; ++k) n[m.indices[i + static_cast<std::size_t>(k)]] += face;
-  }
-  for (auto& v : n) v = glm::length(v) > 0.0f ? glm::normalize(v) : glm::vec3(0.0f, 0.0f, 1.0f);
-  return n;
-}
 
 // At most 4 influences of weight above 0, the strongest; renormalised when some were dropped.
 std::vector<Influence> rigOf(const formats::Mesh& m, std::size_t v, bool& trimmed) {
@@ -337,7 +322,7 @@ Mesh meshRecord(const Scene& s, const formats::Mesh& m, int version, const std::
   const bool tangents = version >= 1 && m.tangents.size() == m.vertexCount();
   out.flags = version >= 1 ? (1u << 17) | (tangents ? 1u << 16 : 0u) : 0u;  // §3, §7
   const std::size_t V = m.vertexCount();
-  std::vector<glm::vec3> normals = m.normals.size() == V ? m.normals : madeNormals(m);
+  std::vector<glm::vec3> normals = m.normals.size() == V ? m.normals : smoothNormals(m, glm::vec3(0.0f, 0.0f, 1.0f));
   notes.madeNormals += m.normals.size() != V;
   notes.attached += m.parentBone >= 0;
 
@@ -376,7 +361,7 @@ Mesh meshRecord(const Scene& s, const formats::Mesh& m, int version, const std::
     Vertex& o = out.vertices[v];
     o.position = positionOf[v];
     o.normal = normals[v];
-    if (!m.colors.empty()) o.color = colorOf(m.colors[v]);
+    if (!m.colors.empty()) o.color = writing::argb8(m.colors[v]);  // §7.5: 0xAARRGGBB
     if (!m.uvSets.empty()) o.uv = m.uvSets[0][v];  // §7.5: v = 0 at the top, as the model's
     o.uv2 = m.uvSets.size() > 1 ? m.uvSets[1][v] : o.uv;
     if (tangents) {
@@ -414,16 +399,6 @@ Mesh meshRecord(const Scene& s, const formats::Mesh& m, int version, const std::
 
 // ---- materials and textures (§4, §6) ------------------------------------------------------
 
-// A texture's DDS name: its file name with the extension made ".dds".
-std::string ddsName(const formats::Texture& t) {
-  std::string name = t.name.empty() ? t.path : t.name;
-  const auto slash = name.find_last_of("/\\");
-  if (slash != std::string::npos) name.erase(0, slash + 1);
-  const auto dot = name.rfind('.');
-  if (dot != std::string::npos && dot > 0) name.resize(dot);
-  return name + ".dds";
-}
-
 bool isDds(const formats::Texture& t) {
   const std::string& n = t.name.empty() ? t.path : t.name;
   return n.size() >= 4 && (n.compare(n.size() - 4, 4, ".dds") == 0 || n.compare(n.size() - 4, 4, ".DDS") == 0);
@@ -454,7 +429,7 @@ Result<Document> fromScene(const Scene& scene, int version, const std::string& s
     if (t < 0 || static_cast<std::size_t>(t) >= s.textures.size()) return "none";
     auto& name = textureName[static_cast<std::size_t>(t)];
     if (name.empty()) {
-      name = ddsName(s.textures[static_cast<std::size_t>(t)]);
+      name = writing::ddsName(s.textures[static_cast<std::size_t>(t)]);
       if (textureRecords.insert(name).second) {
         doc.textures.push_back({name, 0});
         notDds += !isDds(s.textures[static_cast<std::size_t>(t)]);

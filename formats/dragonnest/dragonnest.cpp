@@ -39,12 +39,6 @@ bool isModelKind(FileKind kind) {
 
 namespace {
 
-// The last component of a name as stored, split only at separators that start a character of
-// the names' code page (a trail byte 0x5C of Big5 or Shift-JIS is part of its character).
-std::string storedBaseName(const std::string& name, const std::string& codepage) {
-  return std::string(pakBaseName(storedSpelling(name, codepage)));
-}
-
 // A mesh's name as the set of meshes read compares it: decoded (a name the pak shows is UTF-8,
 // a name inside a skin is stored in the code page), its last component, ASCII lower case.
 std::string meshKey(const std::string& name, const std::string& codepage, bool stored) {

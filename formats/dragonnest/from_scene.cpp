@@ -11,6 +11,7 @@
 #include "formats/dragonnest/dragonnest_internal.h"
 #include "formats/model/convert.h"
 #include "formats/model/sample.h"
+#include "formats/write_support.h"
 
 namespace marrow::formats::dragonnest {
 namespace {
@@ -38,22 +39,6 @@ bool keysOf(const Channel<T>& ch, const T& base, std::int32_t last, Interpolatio
   return true;
 }
 
-std::uint32_t d3dColor(const glm::vec4& c) {  // A8R8G8B8
-  const auto byte = [](float v) { return static_cast<std::uint32_t>(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f)); };
-  return byte(c.a) << 24 | byte(c.r) << 16 | byte(c.g) << 8 | byte(c.b);
-}
-
-std::vector<glm::vec3> madeNormals(const Mesh& m) {
-  std::vector<glm::vec3> n(m.vertexCount(), glm::vec3(0.0f));
-  for (std::size_t i = 0; i + 2 < m.indices.size(); i += 3) {
-    const glm::vec3 &a = m.positions[m.indices[i]], &b = m.positions[m.indices[i + 1]], &c = m.positions[m.indices[i + 2]];
-    const glm::vec3 face = glm::cross(b - a, c - a);  // along the normal in DN's stored order too (§1)
-    for (int k = 0; k < 3; ++k) n[m.indices[i + static_cast<std::size_t>(k)]] += face;
-  }
-  for (auto& v : n) v = glm::length(v) > 0.0f ? glm::normalize(v) : glm::vec3(0.0f, 1.0f, 0.0f);
-  return n;
-}
-
 MshSubmesh submeshOf(const Scene& s, const Mesh& m, std::size_t& madeNormalCount, std::size_t& unrigged) {
   MshSubmesh out;
   out.name = m.name;
@@ -62,13 +47,13 @@ MshSubmesh submeshOf(const Scene& s, const Mesh& m, std::size_t& madeNormalCount
   if (m.normals.size() == V) {
     out.normals = m.normals;
   } else {
-    out.normals = madeNormals(m);
+    out.normals = smoothNormals(m);
     ++madeNormalCount;
   }
   out.uvSets = m.uvSets.empty() ? std::vector<std::vector<glm::vec2>>{std::vector<glm::vec2>(V, glm::vec2(0.0f))} : m.uvSets;
   if (!m.colors.empty()) {
     out.hasColors = true;
-    for (const auto& c : m.colors) out.colors.push_back(d3dColor(c));
+    for (const auto& c : m.colors) out.colors.push_back(writing::argb8(c));  // D3DCOLOR
   }
   out.indices.assign(m.indices.begin(), m.indices.end());  // fixModel kept V within 16 bits
   if (m.parentBone >= 0) {
@@ -294,11 +279,7 @@ Result<Records> fromScene(const Scene& scene, const std::string& stem, RecordVer
         SknParameter tex;
         tex.name = "g_DiffuseTex";
         tex.type = SknParameter::Texture;
-        std::string name = s.textures[static_cast<std::size_t>(t)].name;
-        if (name.empty()) name = s.textures[static_cast<std::size_t>(t)].path;
-        name = name.substr(name.find_last_of("/\\") == std::string::npos ? 0 : name.find_last_of("/\\") + 1);
-        const auto dot = name.rfind('.');
-        tex.texture = (dot == std::string::npos ? name : name.substr(0, dot)) + ".dds";  // §4.2: a bare DDS name
+        tex.texture = writing::ddsName(s.textures[static_cast<std::size_t>(t)]);  // §4.2: a bare DDS name
         mat.parameters.push_back(tex);
       }
     out.skn.materials.push_back(std::move(mat));

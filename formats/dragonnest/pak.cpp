@@ -89,6 +89,10 @@ std::string_view pakBaseName(std::string_view normalizedPath) {
   return slash == std::string_view::npos ? normalizedPath : normalizedPath.substr(slash + 1);
 }
 
+std::string storedBaseName(std::string_view stored, std::string_view codepage) {
+  return std::string(pakBaseName(storedSpelling(stored, codepage)));
+}
+
 Result<Pak> Pak::open(const std::string& path) {
   auto file = MappedFile::open(path);
   if (!file) return file.error();

@@ -77,6 +77,9 @@ std::string normalizePakPath(std::string_view path, std::string_view codepage = 
 std::string storedSpelling(std::string_view path, std::string_view codepage = {});
 // The last component of a normalised path.
 std::string_view pakBaseName(std::string_view normalizedPath);
+// The last component of a stored name, its case kept, split only at separators that start a
+// character of `codepage` (a trail byte 0x5C of Big5 or Shift-JIS is part of its character).
+std::string storedBaseName(std::string_view stored, std::string_view codepage);
 
 class Pak {
  public:

@@ -16,12 +16,6 @@ namespace {
 // entry's path, however hostile its stored name, reads as a copy's.
 constexpr char kCopyMark = '\\';
 
-// The last component of a stored name, case kept (a trail byte 0x5C of a double-byte code page
-// is no separator).
-std::string baseOf(std::string_view stored, std::string_view codepage) {
-  return std::string(pakBaseName(storedSpelling(stored, codepage)));
-}
-
 std::string join(std::string_view folder, std::string_view name) {
   return folder.empty() ? std::string(name) : std::string(folder) + "/" + std::string(name);
 }
@@ -108,7 +102,7 @@ PakRef PakArchive::entryAt(std::string_view path) const {
 vfs::Node PakArchive::nodeOf(const PakRef& ref, bool overridden) const {
   const PakEntry& e = *ref.entry;
   vfs::Node n;
-  n.name = paks_->displayName(baseOf(ref.pak->storedPath(e), paks_->codepage()));
+  n.name = paks_->displayName(storedBaseName(ref.pak->storedPath(e), paks_->codepage()));
   n.path = overridden ? copyPath(ref) : std::string(ref.pak->path(e));
   if (ref.pak->path(e).empty()) {  // a live entry without a name: reachable by its own path only
     n.path = copyPath(ref);
@@ -233,7 +227,7 @@ std::vector<vfs::Node> PakArchive::search(std::string_view text, std::size_t lim
     if (wide) {
       const std::string_view stored = ref.pak->storedPath(*ref.entry);
       const std::string shown = paks_->displayName(wholePath ? storedSpelling(stored, paks_->codepage())
-                                                             : baseOf(stored, paks_->codepage()));
+                                                             : storedBaseName(stored, paks_->codepage()));
       if (!vfs::containsIgnoringCase(shown, query.text)) continue;
     } else if (findCharacters(where, needle, layout) == std::string_view::npos) {
       continue;

@@ -34,7 +34,7 @@ void lodIndices(const Mesh& mesh, float level, std::vector<std::uint32_t>& out) 
   }
 }
 
-Mesh meshOfTriangles(const Mesh& mesh, std::span<const std::uint32_t> indices, std::vector<std::uint32_t>* used) {
+Mesh meshOfTriangles(const Mesh& mesh, std::span<const std::uint32_t> indices) {
   Mesh o;
   o.name = mesh.name;
   o.material = mesh.material;
@@ -80,7 +80,6 @@ Mesh meshOfTriangles(const Mesh& mesh, std::span<const std::uint32_t> indices, s
     if (n.normals.size() != n.positions.size()) n.normals.clear();
     o.morphs.push_back(std::move(n));
   }
-  if (used) *used = std::move(vertices);
   return o;
 }
 

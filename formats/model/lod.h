@@ -19,8 +19,7 @@ void lodIndices(const Mesh& mesh, float level, std::vector<std::uint32_t>& out);
 
 // A mesh of the triangles `indices` (into `mesh`'s vertices) name: the vertices they use, in
 // order of first use, with every per-vertex array, influence and morph target that goes with
-// them; its name, material and binds are the mesh's. `used` receives the source vertex of each.
-Mesh meshOfTriangles(const Mesh& mesh, std::span<const std::uint32_t> indices,
-                     std::vector<std::uint32_t>* used = nullptr);
+// them; its name, material and binds are the mesh's.
+Mesh meshOfTriangles(const Mesh& mesh, std::span<const std::uint32_t> indices);
 
 }  // namespace marrow::formats

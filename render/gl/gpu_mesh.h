@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "formats/model/convert.h"
 #include "formats/model/scene.h"
 
 class QImage;
@@ -81,8 +82,8 @@ struct GpuMesh {
   void bindColors(QOpenGLFunctions_3_3_Core* gl, GLuint buffer);
 };
 
-// Area-weighted smooth normals, for meshes that bring none.
-std::vector<glm::vec3> smoothNormals(const formats::Mesh& mesh);
+// Area-weighted smooth normals, for meshes that bring none (formats/model/convert.h).
+using formats::smoothNormals;
 
 // RGBA8 texture with mipmaps; 0 for a null image.
 GLuint uploadTexture(QOpenGLFunctions_3_3_Core* gl, const QImage& image);
