@@ -261,6 +261,8 @@ formats::Result<Document> loadDocument(const QStringList& paths, const LoadOptio
   formats::LoadOptions o = loadOptions(options.textures);
   o.codepage = options.codepage;
   o.partial = options.partial;
+  o.asFrames = options.asFrames;
+  o.framesPerSecond = options.framesPerSecond;
   if (importsInChild(options.assimp))
     o.readElsewhere = [&options](const std::string& address, const std::vector<std::string>& archives) {
       QStringList args{QString::fromStdString(address)};
@@ -273,6 +275,8 @@ formats::Result<Document> loadDocument(const QStringList& paths, const LoadOptio
   Document doc;
   doc.paths = paths;
   doc.archives = std::move(loaded->archives);
+  doc.asFrames = options.asFrames;
+  doc.framesPerSecond = options.framesPerSecond;
   if (options.textures == Textures::Decode) doc.textures = decodeTextures(loaded->scene);
   doc.scene = std::make_shared<const formats::Scene>(std::move(loaded->scene));
   return doc;

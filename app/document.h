@@ -27,6 +27,9 @@ struct Document {
   // What of the files can be browsed (formats/io/vfs.h): the archives given (paks, one file
   // system), the BRF files read with all their records.
   formats::vfs::FileSystem archives;
+  // Read as the frames of one vertex animation (LoadOptions::asFrames): a reload reads them so.
+  bool asFrames = false;
+  float framesPerSecond = 30.0f;
   QString title() const;                           // "cally.csf + 3 more"
   // What writers write from: the scene, the archives, the paths as given.
   formats::WriteSource writeSource() const;
@@ -63,6 +66,10 @@ struct LoadOptions {
   std::string codepage{};
   // Damaged files give what was read before the damage (formats::LoadOptions::partial).
   bool partial = false;
+  // The paths are the frames of one vertex animation (formats::LoadOptions::asFrames), their
+  // numbers counting frames at framesPerSecond.
+  bool asFrames = false;
+  float framesPerSecond = 30.0f;
 };
 
 formats::Result<Document> loadDocument(const QStringList& paths, Textures textures = Textures::Decode);

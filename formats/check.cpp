@@ -252,7 +252,10 @@ std::vector<Problem> checkModel(const Scene& s, const CheckTarget& target) {
   std::vector<std::string> meshes, materials, clips, bones;
   for (const Mesh& m : s.meshes) meshes.push_back(m.name);
   for (const Material& m : s.materials) materials.push_back(m.name);
-  for (const Clip& c : s.clips) clips.push_back(c.name);
+  // A clip of morph weights alone is no record of its own: the games' vertex animation is the
+  // meshes' frames.
+  for (const Clip& c : s.clips)
+    if (!c.tracks.empty()) clips.push_back(c.name);
   for (const Bone& b : s.skeleton.bones) bones.push_back(b.name);
   checkNames(out, target, "mesh", meshes, target.maxNameBytes);
   checkNames(out, target, "material", materials, target.maxNameBytes);

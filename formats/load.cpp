@@ -10,6 +10,7 @@
 #include "formats/format_table.h"
 #include "formats/io/file.h"
 #include "formats/io/folder_archive.h"
+#include "formats/model/frames.h"
 #include "formats/registry.h"
 
 namespace marrow::formats {
@@ -210,6 +211,29 @@ Result<Gathered> gather(std::span<const std::string> addresses, const LoadOption
 }
 
 Result<Loaded> load(std::span<const std::string> addresses, const LoadOptions& options) {
+  if (options.asFrames) {
+    LoadOptions one = options;
+    one.asFrames = false;
+    if (addresses.size() == 1) {
+      auto loaded = load(addresses, one);
+      if (loaded && joinNumberedMeshes(loaded->scene, options.framesPerSecond) == 0)
+        loaded->scene.diagnostics.warn(addresses.front(), "frames", kNoOffset,
+                                       "no meshes NAME<number> of the same vertices and triangles to join as frames");
+      return loaded;
+    }
+    Loaded out;
+    std::vector<Scene> frames;
+    for (const std::string& a : addresses) {
+      auto loaded = load(std::span(&a, 1), one);
+      if (!loaded) return loaded.error();
+      frames.push_back(std::move(loaded->scene));
+      if (frames.size() == 1) out.archives = std::move(loaded->archives);  // what the first frame's files hold
+    }
+    auto joined = joinFrames(std::move(frames), {addresses.begin(), addresses.end()}, options.framesPerSecond);
+    if (!joined) return joined.error();
+    out.scene = std::move(joined).value();
+    return out;
+  }
   auto gathered = gather(addresses, options);
   if (!gathered) return gathered.error();
   Loaded loaded;

@@ -29,6 +29,11 @@ struct LoadOptions {
   std::string codepage{};
   // Damaged files give what was read before the damage (ReadContext::partial).
   bool partial = false;
+  // The addresses are the frames of one vertex animation (formats/model/frames.h): several are
+  // read one by one and joined; the meshes NAME<number> of one are joined per NAME. Their
+  // numbers count frames at framesPerSecond.
+  bool asFrames = false;
+  float framesPerSecond = 30.0f;
   // Reads the bytes of a file that is not on disk (a program's built-in resource, ":/…");
   // unset, or nothing returned: the disk.
   std::function<std::optional<Result<std::vector<std::byte>>>(const std::string& path)> readOther;

@@ -26,35 +26,37 @@ struct CommandSpec {
 
 const std::vector<CommandSpec>& commands() {
   static const std::vector<CommandSpec> specs = {
-      {"info", "info INPUT... [--animations FILE[,FILE...]] [--bone-map FILE] [--encoding CODEPAGE] [--partial] [--json]",
-       {"--animations", "--bone-map", "--encoding"}, {"--json", "--partial"}},
+      {"info", "info INPUT... [--animations FILE[,FILE...]] [--bone-map FILE] [--encoding CODEPAGE] [--partial] "
+       "[--as-frames [--frame-rate F]] [--json]",
+       {"--animations", "--bone-map", "--encoding", "--frame-rate"}, {"--json", "--partial", "--as-frames"}},
       {"list", "list INPUT...|ARCHIVE.pak... [--json] [--find TEXT] [--kind KIND] [--encoding CODEPAGE]",
        {"--find", "--kind", "--encoding"}, {"--json"}},
       {"pose",
        "pose INPUT... [--clip NAME|INDEX|none] [--time SECONDS] [--space native|display] "
        "[--mode once|loop|ping-pong] [--animations FILE[,FILE...]] [--bone-map FILE] "
-       "[--encoding CODEPAGE] [--json]",
-       {"--clip", "--time", "--space", "--mode", "--animations", "--bone-map", "--encoding"},
-       {"--json"}},
+       "[--encoding CODEPAGE] [--as-frames [--frame-rate F]] [--json]",
+       {"--clip", "--time", "--space", "--mode", "--animations", "--bone-map", "--encoding", "--frame-rate"},
+       {"--json", "--as-frames"}},
       {"convert",
        "convert INPUT... -o OUTPUT.(" + formats::outputExtensions() + ") [--version N] "
        "[--xml] [--clip NAME|INDEX] [--material NAME|INDEX] [--encoding CODEPAGE] [--partial] [--fix]\n"
-       "                     [--skeleton FILE[::NAME] [--bone-map FILE]]\n"
+       "                     [--skeleton FILE[::NAME] [--bone-map FILE]] [--as-frames [--frame-rate F]]\n"
        "  marrow-cli convert INPUT|FOLDER|PATTERN... -o FOLDER/ [--to glb|gltf|omf|cfg] [-j N] "
        "[--timeout SECONDS] [--quiet] [--json]",
        {"-o", "--output", "--version", "--clip", "--material", "--to", "-j", "--jobs", "--timeout",
-        "--encoding", "--skeleton", "--bone-map"},
-       {"--xml", "--quiet", "--json", "--partial", "--fix"}},
-      {"check", "check --target warband|mb1011|dragonnest|cal3d INPUT... [--encoding CODEPAGE] [--json]",
-       {"--target", "--encoding"}, {"--json"}},
+        "--encoding", "--skeleton", "--bone-map", "--frame-rate"},
+       {"--xml", "--quiet", "--json", "--partial", "--fix", "--as-frames"}},
+      {"check", "check --target warband|mb1011|dragonnest|cal3d INPUT... [--encoding CODEPAGE] "
+       "[--as-frames [--frame-rate F]] [--json]",
+       {"--target", "--encoding", "--frame-rate"}, {"--json", "--as-frames"}},
       {"render",
        "render INPUT... -o OUT.png [--clip NAME|INDEX|none] [--time SECONDS] [--size WxH] "
        "[--mode once|loop|ping-pong] [--yaw DEG] [--pitch DEG] [--lod 0..1] [--wireframe] "
        "[--no-grid] [--skeleton] [--bone NAME] [--no-bodies] [--frames N] [--fps F] "
-       "[--animations FILE[,FILE...]] [--bone-map FILE] [--encoding CODEPAGE]",
+       "[--animations FILE[,FILE...]] [--bone-map FILE] [--encoding CODEPAGE] [--as-frames [--frame-rate F]]",
        {"-o", "--output", "--clip", "--time", "--size", "--yaw", "--pitch", "--bone", "--mode",
-        "--lod", "--frames", "--fps", "--animations", "--bone-map", "--encoding"},
-       {"--wireframe", "--no-grid", "--no-skeleton", "--skeleton", "--no-bodies"}},
+        "--lod", "--frames", "--fps", "--animations", "--bone-map", "--encoding", "--frame-rate"},
+       {"--wireframe", "--no-grid", "--no-skeleton", "--skeleton", "--no-bodies", "--as-frames"}},
       {"extract",
        "extract ARCHIVE.pak... -o DIR [PATH|FOLDER...] [--quiet] [--encoding CODEPAGE]",
        {"-o", "--output", "--encoding"},
@@ -95,6 +97,10 @@ void printHelp(std::FILE* out) {
                "(a BRF's records up to the one the damage is in), the error among the diagnostics;\n"
                "without it a damaged file is a load error. --encoding CODEPAGE (CP949, GB18030,\n"
                "BIG5, CP932, UTF-8) names the code page of names in paks and Dragon Nest files.\n"
+               "--as-frames: the INPUTs are one mesh's shapes at successive times (an OBJ sequence,\n"
+               "NAME_0001.obj …), or one INPUT's meshes NAME<number> are: joined into one mesh\n"
+               "with a morph target per frame and a clip that plays them (a BRF's vertex\n"
+               "animation); the numbers count frames at --frame-rate F (default 30, BRF's).\n"
                "Exit codes: 0 ok, 1 load or write error (in a batch: any model failed), 2 usage,\n"
                "3 nothing to convert (no mesh and no skeleton; a batch skips such files).\n");
   printFormatList(out);
@@ -248,8 +254,8 @@ int main(int argc, char** argv) {
   if (command == "pose") return runPose(args);
   if (command == "convert") {
     if (isBatchConvert(args)) {
-      if (args.has("--fix") || args.option("--skeleton"))
-        return usageError(command, "--fix and --skeleton are for one model written to a file (-o FILE)");
+      if (args.has("--fix") || args.option("--skeleton") || args.has("--as-frames"))
+        return usageError(command, "--fix, --skeleton and --as-frames are for one model written to a file (-o FILE)");
       return runBatchConvert(args);
     }
     for (const char* batchOnly : {"--to", "-j", "--timeout"})

@@ -30,6 +30,18 @@ std::optional<Document> loadInputs(const Args& args, Textures textures) {
   options.textures = textures;
   options.codepage = *encoding;
   options.partial = args.has("--partial");
+  options.asFrames = args.has("--as-frames");
+  double rate = 30.0;
+  if (!numberOption(args, "--frame-rate", rate)) return std::nullopt;
+  if (!(rate > 0.0 && rate <= 10000.0)) {
+    usageError(args.command, "--frame-rate is frames per second, above 0");
+    return std::nullopt;
+  }
+  if (args.option("--frame-rate") && !options.asFrames) {
+    usageError(args.command, "--frame-rate is the rate of --as-frames's frame numbers");
+    return std::nullopt;
+  }
+  options.framesPerSecond = static_cast<float>(rate);
   auto doc = loadDocument(args.inputPaths(), options);
   if (!doc) {
     std::fprintf(stderr, "marrow-cli: %s\n", doc.error().describe().c_str());

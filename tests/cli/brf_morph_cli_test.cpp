@@ -12,6 +12,9 @@
 
 #include "cli_util.h"
 #include "formats/brf/document.h"
+#include "formats/io/file.h"
+#include "formats/model/scene.h"
+#include "tests/support/temp_dir.h"
 
 #include "tests/support/skip.h"
 
@@ -135,6 +138,90 @@ TEST(BrfMorphCli, WithoutTheClipTheMeshIsAtRest) {
     return;
   }
   FAIL() << "no mesh " << kMesh << " in the output";
+}
+
+// Per-frame meshes (issue 17): the fixture's frames written out as an OBJ sequence, one file per
+// frame named by its frame number as Blender names an animation's OBJ files, come back through
+// `convert --as-frames` as the same BRF frames at the same times. assimp reads the OBJ files.
+brf::Document parseFile(const std::string& path) {
+  auto bytes = marrow::formats::readFile(path);
+  EXPECT_TRUE(bytes.ok());
+  marrow::formats::ReadContext ctx;
+  ctx.name = path;
+  auto doc = brf::parse(bytes.ok() ? *bytes : std::vector<std::byte>{}, ctx);
+  EXPECT_TRUE(doc.ok()) << (doc.ok() ? "" : doc.error().describe());
+  return doc.ok() ? std::move(*doc) : brf::Document{};
+}
+
+// A face corner's position in frame k.
+glm::vec3 cornerAt(const brf::Mesh& m, std::size_t k, std::size_t face, int corner) {
+  const auto& v = m.vertices.at(static_cast<std::size_t>(m.faces.at(face)[static_cast<std::size_t>(corner)]));
+  return m.frames.at(k).positions.at(static_cast<std::size_t>(v.position));
+}
+
+TEST(BrfMorphCli, AnObjSequenceBecomesTheSameFrames) {
+  Fixture f;
+  if (!load(f)) MARROW_SKIP() << "fixture " << kFile << " is absent";
+  const brf::Mesh& m = *f.mesh;
+  marrow::testing::TempDir dir;
+  QStringList args{QStringLiteral("convert")};
+  const auto num = [](float x) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.9g", static_cast<double>(x));
+    return std::string(text);
+  };
+  for (std::size_t k = 0; k < m.frames.size(); ++k) {
+    // In the display's space, as the viewer shows the BRF (Z-up, facing +Y) and OBJ is read (Y-up).
+    std::string obj = "o mule\n";
+    const glm::mat4 display = marrow::formats::toDisplay(marrow::formats::Basis{marrow::formats::Axis::Z, true, 1.0f, +1});
+    for (const auto& v : m.vertices) {
+      const glm::vec3 p = glm::vec3(display * glm::vec4(m.frames[k].positions.at(static_cast<std::size_t>(v.position)), 1.0f));
+      obj += "v " + num(p.x) + " " + num(p.y) + " " + num(p.z) + "\n";
+    }
+    for (const auto& v : m.vertices) obj += "vt " + num(v.uv.x) + " " + num(1.0f - v.uv.y) + "\n";
+    for (const auto& face : m.faces) {
+      obj += "f";
+      for (int i : face) obj += " " + std::to_string(i + 1) + "/" + std::to_string(i + 1);
+      obj += "\n";
+    }
+    char name[32];
+    std::snprintf(name, sizeof name, "mule_%06d.obj", m.frames[k].time);
+    args << QString::fromStdString(dir.write(name, {reinterpret_cast<const std::byte*>(obj.data()),
+                                                    reinterpret_cast<const std::byte*>(obj.data() + obj.size())}));
+  }
+  const std::string out = (dir.path / "mule.brf").string();
+  args << QStringLiteral("--as-frames") << QStringLiteral("-o") << QString::fromStdString(out);
+  const CliRun r = cli(args);
+  ASSERT_EQ(r.code, 0) << r.err.toStdString();
+  EXPECT_TRUE(r.err.contains("joined as the frames of one vertex animation")) << r.err.toStdString();
+  const brf::Document back = parseFile(out);
+  ASSERT_EQ(back.meshes.size(), 1u);
+  const brf::Mesh& got = back.meshes[0];
+  ASSERT_EQ(got.frames.size(), m.frames.size());
+  ASSERT_EQ(got.faces.size(), m.faces.size());
+  float worst = 0.0f;
+  for (std::size_t k = 0; k < m.frames.size(); ++k) {
+    EXPECT_EQ(got.frames[k].time - got.frames[0].time, m.frames[k].time - m.frames[0].time) << "frame " << k;
+    for (std::size_t face = 0; face < m.faces.size(); ++face)
+      for (int c = 0; c < 3; ++c) worst = std::max(worst, glm::length(cornerAt(got, k, face, c) - cornerAt(m, k, face, c)));
+  }
+  EXPECT_LT(worst, 1e-6f);
+}
+
+TEST(BrfMorphCli, FramesOfOtherVerticesAreAnErrorNamingTheFrame) {
+  marrow::testing::TempDir dir;
+  const auto file = [&](const char* name, const std::string& text) {
+    return QString::fromStdString(dir.write(name, {reinterpret_cast<const std::byte*>(text.data()),
+                                                   reinterpret_cast<const std::byte*>(text.data() + text.size())}));
+  };
+  const QString a = file("wave_1.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
+  const QString b = file("wave_2.obj", "v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 3\nf 2 4 3\n");
+  const CliRun r = cli({QStringLiteral("convert"), a, b, QStringLiteral("--as-frames"), QStringLiteral("-o"),
+                        QString::fromStdString((dir.path / "wave.brf").string())});
+  EXPECT_EQ(r.code, 1);
+  EXPECT_TRUE(r.err.contains("wave_2.obj")) << r.err.toStdString();
+  EXPECT_TRUE(r.err.contains("4 vertices and 2 triangles, the first frame 3 and 1")) << r.err.toStdString();
+  EXPECT_FALSE(std::filesystem::exists(dir.path / "wave.brf"));
 }
 
 }  // namespace

@@ -1,0 +1,185 @@
+#include "formats/model/frames.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <map>
+
+namespace marrow::formats {
+
+std::optional<NumberedName> numberedName(std::string_view name) {
+  if (const auto slash = name.find_last_of("/\\:"); slash != std::string_view::npos) name.remove_prefix(slash + 1);
+  // The extension, when what follows the last dot is not all digits ("Plane.001" keeps it).
+  if (const auto dot = name.rfind('.'); dot != std::string_view::npos && dot > 0) {
+    const std::string_view ext = name.substr(dot + 1);
+    if (!ext.empty() && !std::all_of(ext.begin(), ext.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      name = name.substr(0, dot);
+  }
+  std::size_t digits = 0;
+  while (digits < name.size() && std::isdigit(static_cast<unsigned char>(name[name.size() - 1 - digits]))) ++digits;
+  if (digits == 0 || digits > 15) return std::nullopt;
+  NumberedName out;
+  for (char c : name.substr(name.size() - digits)) out.number = out.number * 10 + (c - '0');
+  name.remove_suffix(digits);
+  if (!name.empty() && (name.back() == '_' || name.back() == '.' || name.back() == '-' || name.back() == ' '))
+    name.remove_suffix(1);
+  out.stem = std::string(name);
+  return out;
+}
+
+std::vector<float> frameTimes(const std::vector<std::string>& names, float framesPerSecond) {
+  const float fps = framesPerSecond > 0.0f ? framesPerSecond : 30.0f;
+  std::vector<std::int64_t> numbers;
+  for (const std::string& n : names) {
+    const auto numbered = numberedName(n);
+    if (!numbered || (!numbers.empty() && numbered->number <= numbers.back())) {
+      numbers.clear();
+      break;
+    }
+    numbers.push_back(numbered->number);
+  }
+  std::vector<float> times(names.size());
+  for (std::size_t k = 0; k < names.size(); ++k)
+    times[k] = static_cast<float>(numbers.empty() ? static_cast<std::int64_t>(k) : numbers[k] - numbers.front()) / fps;
+  return times;
+}
+
+namespace {
+
+// Why `frame` cannot be a shape of `first`, or nothing.
+std::optional<std::string> differs(const Mesh& first, const Mesh& frame) {
+  if (frame.vertexCount() != first.vertexCount() || frame.triangleCount() != first.triangleCount())
+    return "has " + std::to_string(frame.vertexCount()) + " vertices and " + std::to_string(frame.triangleCount()) +
+           " triangles, the first frame " + std::to_string(first.vertexCount()) + " and " +
+           std::to_string(first.triangleCount()) + ": the frames of an animation are one mesh's shapes";
+  if (frame.indices != first.indices)
+    return "joins its vertices into other triangles than the first frame: the frames of an animation are one "
+           "mesh's shapes";
+  return std::nullopt;
+}
+
+MorphTarget targetOf(const Mesh& frame, std::size_t k) {
+  MorphTarget t;
+  t.name = "frame " + std::to_string(k + 1);
+  t.positions = frame.positions;
+  if (frame.normals.size() == frame.vertexCount()) t.normals = frame.normals;
+  return t;
+}
+
+// The tracks that play the targets "frame 1" … of `mesh` at `times`: each at weight 1 at its
+// time, 0 at its neighbours' (as a BRF's frames are read).
+void addFrameTracks(Clip& clip, const std::string& mesh, const std::vector<float>& times) {
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    MorphTrack t;
+    t.mesh = mesh;
+    t.target = "frame " + std::to_string(k + 1);
+    if (k > 0) t.weight.add(times[k - 1], 0.0f);
+    t.weight.add(times[k], 1.0f);
+    if (k + 1 < times.size()) t.weight.add(times[k + 1], 0.0f);
+    clip.morphTracks.push_back(std::move(t));
+  }
+}
+
+std::string seconds(float s) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.4g s", static_cast<double>(s));
+  return text;
+}
+
+Clip frameClip(const std::string& name, const std::vector<float>& times, float framesPerSecond) {
+  Clip clip;
+  clip.name = name;
+  clip.frameRate = framesPerSecond > 0.0f ? framesPerSecond : 30.0f;
+  clip.duration = times.empty() ? 0.0f : times.back();
+  return clip;
+}
+
+}  // namespace
+
+Result<Scene> joinFrames(std::vector<Scene> frames, const std::vector<std::string>& names, float framesPerSecond) {
+  if (frames.empty()) return Scene{};
+  if (frames.size() < 2) return std::move(frames.front());
+  const auto nameOf = [&](std::size_t k) { return k < names.size() ? names[k] : "frame " + std::to_string(k + 1); };
+  Scene out = std::move(frames.front());
+  if (out.meshes.empty()) return FormatError{nameOf(0), "meshes", kNoOffset, "has no mesh to animate by frames"};
+  std::vector<std::string> frameNames(frames.size());
+  for (std::size_t k = 0; k < frames.size(); ++k) frameNames[k] = nameOf(k);
+  const std::vector<float> times = frameTimes(frameNames, framesPerSecond);
+  for (std::size_t k = 0; k < frames.size(); ++k) {
+    const Scene& f = k == 0 ? out : frames[k];
+    if (f.meshes.size() != out.meshes.size())
+      return FormatError{nameOf(k), "meshes", kNoOffset,
+                         "has " + std::to_string(f.meshes.size()) + " meshes, the first frame " +
+                             std::to_string(out.meshes.size()) + ": the frames of an animation have the same meshes"};
+    for (std::size_t i = 0; i < f.meshes.size(); ++i)
+      if (auto why = differs(out.meshes[i], f.meshes[i]))
+        return FormatError{nameOf(k), "mesh '" + f.meshes[i].name + "'", kNoOffset, *why};
+  }
+  // The targets, then the frames' own warnings (their notes would say each thing once a frame).
+  std::vector<std::vector<MorphTarget>> targets(out.meshes.size());
+  for (std::size_t k = 0; k < frames.size(); ++k) {
+    const Scene& f = k == 0 ? out : frames[k];
+    for (std::size_t i = 0; i < f.meshes.size(); ++i) targets[i].push_back(targetOf(f.meshes[i], k));
+    if (k > 0)
+      for (const Diagnostic& d : frames[k].diagnostics.items)
+        if (d.severity != Severity::Info) out.diagnostics.items.push_back(d);
+  }
+  const auto numbered = numberedName(nameOf(0));
+  Clip clip = frameClip((numbered && !numbered->stem.empty() ? numbered->stem : "vertex animation") + " (frames)",
+                        times, framesPerSecond);
+  for (std::size_t i = 0; i < out.meshes.size(); ++i) {
+    for (MorphTarget& t : targets[i]) out.meshes[i].morphs.push_back(std::move(t));
+    addFrameTracks(clip, out.meshes[i].name, times);
+  }
+  out.clips.insert(out.clips.begin(), std::move(clip));
+  out.diagnostics.info(nameOf(0), "frames", kNoOffset,
+                       std::to_string(frames.size()) + " files joined as the frames of one vertex animation (" +
+                           std::to_string(out.meshes.size()) + (out.meshes.size() == 1 ? " mesh, " : " meshes, ") +
+                           seconds(times.back()) + ")");
+  return out;
+}
+
+std::size_t joinNumberedMeshes(Scene& scene, float framesPerSecond) {
+  // Per stem, the meshes in number order.
+  std::map<std::string, std::vector<std::pair<std::int64_t, std::size_t>>> stems;
+  for (std::size_t i = 0; i < scene.meshes.size(); ++i)
+    if (auto n = numberedName(scene.meshes[i].name)) stems[n->stem].push_back({n->number, i});
+  std::vector<bool> drop(scene.meshes.size(), false);
+  std::size_t made = 0;
+  for (auto& [stem, members] : stems) {
+    if (members.size() < 2) continue;
+    std::stable_sort(members.begin(), members.end());
+    Mesh& first = scene.meshes[members.front().second];
+    std::optional<std::string> why;
+    for (std::size_t k = 1; k < members.size() && !why; ++k)
+      if ((why = differs(first, scene.meshes[members[k].second])))
+        *why = "mesh '" + scene.meshes[members[k].second].name + "' " + *why;
+    if (why) {
+      scene.diagnostics.warn("", "frames '" + stem + "'", kNoOffset, *why + "; its meshes were not joined");
+      continue;
+    }
+    std::vector<std::string> names;
+    for (const auto& m : members) names.push_back(scene.meshes[m.second].name);
+    const std::vector<float> times = frameTimes(names, framesPerSecond);
+    for (std::size_t k = 0; k < members.size(); ++k) {
+      first.morphs.push_back(targetOf(scene.meshes[members[k].second], k));
+      if (k > 0) drop[members[k].second] = true;
+    }
+    const bool taken = !stem.empty() && std::any_of(scene.meshes.begin(), scene.meshes.end(),
+                                                    [&](const Mesh& m) { return m.name == stem; });
+    if (!stem.empty() && !taken) first.name = stem;
+    Clip clip = frameClip(first.name + " (frames)", times, framesPerSecond);
+    addFrameTracks(clip, first.name, times);
+    scene.clips.push_back(std::move(clip));
+    scene.diagnostics.info("", "frames '" + first.name + "'", kNoOffset,
+                           std::to_string(members.size()) + " meshes joined as the frames of one vertex animation");
+    ++made;
+  }
+  std::size_t at = 0;
+  for (std::size_t i = 0; i < scene.meshes.size(); ++i)
+    if (!drop[i]) scene.meshes[at++] = std::move(scene.meshes[i]);
+  scene.meshes.resize(at);
+  return made;
+}
+
+}  // namespace marrow::formats

@@ -1,0 +1,48 @@
+// Vertex animation from per-frame meshes: one mesh at successive times as tools write it
+// (Blender's OBJ export of an animation writes a file per frame, NAME_000001.obj …; a file may
+// hold the meshes NAME.1, NAME.2 …), joined into one mesh with a morph target per frame and a
+// clip that plays them. That is the shape BRF vertex animation is read as (formats/brf), so
+// every writer of morph targets writes them: BRF frames, glTF morph weights.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "formats/io/result.h"
+#include "formats/model/scene.h"
+
+namespace marrow::formats {
+
+// The number a name ends in and what comes before it: the last path component, its extension
+// and one separator before the digits (_ . - space) left out. "dir/flag_000012.obj" → {"flag",
+// 12}; nothing when the name does not end in digits.
+struct NumberedName {
+  std::string stem;
+  std::int64_t number = 0;
+};
+std::optional<NumberedName> numberedName(std::string_view name);
+
+// The frames' times in seconds: the numbers their names end in, at `framesPerSecond`, from the
+// first, when every name has one and they increase; else one frame each 1/framesPerSecond in
+// the order given.
+std::vector<float> frameTimes(const std::vector<std::string>& names, float framesPerSecond);
+
+// Models that are one model at successive times, in order (`names` one per frame: the files
+// they came from). The first frame gives everything; mesh i of every frame becomes the target
+// "frame K" of the first frame's mesh i, and one clip (named after the frames' common stem)
+// plays the targets in turn, each at weight 1 at its time and 0 at its neighbours'. Fails,
+// naming the frame and the mesh, where a frame's meshes differ from the first frame's in number,
+// vertex count or triangles.
+Result<Scene> joinFrames(std::vector<Scene> frames, const std::vector<std::string>& names,
+                         float framesPerSecond);
+
+// One model's meshes named STEM<number> joined per stem, as joinFrames joins models: the first
+// becomes STEM with a target per frame and its own clip. A stem of one mesh, or whose meshes
+// differ in vertices or triangles, is left as it is (with a warning for the latter). Returns how
+// many meshes were made.
+std::size_t joinNumberedMeshes(Scene& scene, float framesPerSecond);
+
+}  // namespace marrow::formats
