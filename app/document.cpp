@@ -27,6 +27,10 @@ QString Document::title() const {
   QString first = paths.front() == kDemoPath ? QStringLiteral("Demo character")
                                              : QFileInfo(paths.front()).fileName();
   if (paths.size() > 1) first += QStringLiteral(" + %1 more").arg(paths.size() - 1);
+  if (!rig.isEmpty()) {
+    const formats::Address on = formats::Address::parse(rig.toStdString());
+    first += QStringLiteral(" on ") + QString::fromStdString(std::string(on.leafName()));
+  }
   return first;
 }
 
@@ -236,6 +240,7 @@ std::vector<std::string> stdStrings(const QStringList& list) {
 }  // namespace
 
 formats::WriteSource Document::writeSource() const {
+  if (!rig.isEmpty()) return {scene.get(), nullptr, {}};
   return {scene.get(), &archives, stdStrings(paths)};
 }
 

@@ -30,8 +30,13 @@ struct Document {
   // Read as the frames of one vertex animation (LoadOptions::asFrames): a reload reads them so.
   bool asFrames = false;
   float framesPerSecond = 30.0f;
+  // The skeleton (an address: "skeletons.brf::skel_human") the model was rigged onto (File ›
+  // Rig onto Skeleton, app/rig.h): the scene is made from the files, no longer their records,
+  // and a reload rigs it again. Empty: the files as read.
+  QString rig;
   QString title() const;                           // "cally.csf + 3 more"
-  // What writers write from: the scene, the archives, the paths as given.
+  // What writers write from: the scene, the archives, the paths as given (a rigged model: the
+  // scene alone).
   formats::WriteSource writeSource() const;
 };
 

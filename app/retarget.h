@@ -64,6 +64,7 @@ class AnimationSet {
   void setMap(anim::BoneNameMap map, QString path);
   void clearMap() { setMap({}, {}); }
   const QString& mapPath() const { return mapPath_; }  // empty: no map
+  const anim::BoneNameMap& map() const { return map_; }
   // The model with the sources' clips retargeted onto it and the map applied (withAnimations);
   // `model` is remembered as base().
   std::shared_ptr<const formats::Scene> apply(std::shared_ptr<const formats::Scene> model);

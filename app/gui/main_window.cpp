@@ -15,6 +15,7 @@
 #include <QKeySequence>
 #include <QLineEdit>
 #include <QLocale>
+#include <QCollator>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
@@ -22,6 +23,7 @@
 #include <QStatusBar>
 #include <QToolButton>
 #include <QtConcurrent/QtConcurrentRun>
+#include <algorithm>
 
 #include "app/gui/archive_dock.h"
 #include "formats/format_table.h"
@@ -166,6 +168,8 @@ void MainWindow::createDocks() {
 void MainWindow::createActions() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(tr("&Open…"), QKeySequence::Open, this, &MainWindow::openDialog);
+  file->addAction(tr("Open as Fra&mes…"), this, &MainWindow::openFramesDialog)
+      ->setObjectName(QStringLiteral("openFramesAction"));
   file->addAction(tr("Open &Folder…"), this, &MainWindow::openFolderDialog)
       ->setToolTip(tr("Browse a folder in the Archives dock; double-click a file to open it"));
   openLibraryAction_ = file->addAction(tr("Open &Module of This File"), this, &MainWindow::openLibraryOfFile);
@@ -190,6 +194,11 @@ void MainWindow::createActions() {
                   &MainWindow::attachAnimations);
   file->addAction(tr("&Bone Name Map…"), this, &MainWindow::boneNameMapDialog)
       ->setObjectName(QStringLiteral("boneNameMapAction"));
+  file->addAction(tr("R&ig onto Skeleton…"), this, &MainWindow::rigDialog)
+      ->setObjectName(QStringLiteral("rigAction"));
+  ownSkeletonAction_ = file->addAction(tr("Back to Own S&keleton"), this, &MainWindow::showOwnSkeleton);
+  ownSkeletonAction_->setObjectName(QStringLiteral("ownSkeletonAction"));
+  ownSkeletonAction_->setEnabled(false);
   file->addAction(tr("Open &Demo Character"), this, &MainWindow::openDemo);
   file->addSeparator();
   file->addAction(tr("&Export…"), QKeySequence(Qt::CTRL | Qt::Key_E), this,
@@ -368,15 +377,19 @@ void MainWindow::createInspectionActions() {
 
 void MainWindow::openFiles(const QStringList& paths) { startLoad(paths, false); }
 
-void MainWindow::startLoad(const QStringList& paths, bool entry) {
+void MainWindow::openFrames(const QStringList& paths) { startLoad(paths, false, true); }
+
+void MainWindow::startLoad(const QStringList& paths, bool entry, bool asFrames) {
   if (paths.isEmpty()) return;
   if (watcher_->isRunning()) {
     queuedPaths_ = paths;  // the newest request wins once the running load ends
     queuedEntry_ = entry;
+    queuedFrames_ = asFrames;
     return;
   }
   loadingPaths_ = paths;
   loadingEntry_ = entry;
+  loadingFrames_ = asFrames;
   statusBar()->showMessage(tr("Loading %1…").arg(paths.join(QStringLiteral(", "))));
   QApplication::setOverrideCursor(Qt::BusyCursor);
   loadCancelled_ = std::make_shared<std::atomic<bool>>(false);
@@ -385,6 +398,7 @@ void MainWindow::startLoad(const QStringList& paths, bool entry) {
   LoadOptions options;
   options.cancelled = [flag = loadCancelled_] { return flag->load(); };
   options.partial = true;  // a damaged file shows what came before the damage, marked partial
+  options.asFrames = asFrames;
   watcher_->setFuture(QtConcurrent::run([paths, options] {
     return std::make_shared<formats::Result<Document>>(loadDocument(paths, options));
   }));
@@ -409,7 +423,9 @@ void MainWindow::cancelLoading() {
   restore_.reset();
   emit loadFailed(tr("loading cancelled"));
   loadingEntry_ = false;
-  if (!queuedPaths_.isEmpty()) startLoad(std::exchange(queuedPaths_, {}), std::exchange(queuedEntry_, false));
+  rigAfterLoad_.clear();
+  if (!queuedPaths_.isEmpty())
+    startLoad(std::exchange(queuedPaths_, {}), std::exchange(queuedEntry_, false), std::exchange(queuedFrames_, false));
 }
 
 bool MainWindow::loading() const { return watcher_->isRunning(); }
@@ -420,9 +436,14 @@ void MainWindow::loadFinished() {
   cancelLoadButton_->hide();
   LoadResult r = watcher_->result();
   const bool entry = std::exchange(loadingEntry_, false);
+  loadingFrames_ = false;
   if (r && r->ok()) {
-    if (!entry || !openBesideModel(r->value())) setDocument(std::move(*r).value());
+    if (!entry || !openBesideModel(r->value())) {
+      setDocument(std::move(*r).value());
+      if (!rigAfterLoad_.isEmpty()) rigOntoSkeleton(std::exchange(rigAfterLoad_, {}));
+    }
   } else {
+    rigAfterLoad_.clear();
     const formats::FormatError e =
         r ? r->error() : formats::FormatError{"", "", formats::kNoOffset, "loading failed"};
     log_->addError(e);
@@ -432,7 +453,8 @@ void MainWindow::loadFinished() {
     restore_.reset();
     emit loadFailed(msg);
   }
-  if (!queuedPaths_.isEmpty()) startLoad(std::exchange(queuedPaths_, {}), std::exchange(queuedEntry_, false));
+  if (!queuedPaths_.isEmpty())
+    startLoad(std::exchange(queuedPaths_, {}), std::exchange(queuedEntry_, false), std::exchange(queuedFrames_, false));
 }
 
 void MainWindow::openEntries(const QStringList& addresses) { startLoad(addresses, true); }
@@ -474,6 +496,7 @@ void MainWindow::showTables() {
 
 void MainWindow::setDocument(Document doc) {
   if (!restore_) animations_.clearSources();  // a new model: other files' clips do not carry over
+  if (doc.rig.isEmpty()) unrigged_.reset();   // the files' own model: nothing to go back to
   doc.scene = animations_.apply(doc.scene);
   const auto openedFrom = [](const formats::vfs::FileSystem& fs) {
     std::vector<std::vector<std::string>> out;
@@ -523,6 +546,7 @@ void MainWindow::setDocument(Document doc) {
   setWindowTitle(s.partial ? tr("%1 (partial: damaged) — Marrow").arg(doc_->title())
                            : tr("%1 — Marrow").arg(doc_->title()));
   openLibraryAction_->setEnabled(libraryOfDocument(doc_.get()).has_value());
+  ownSkeletonAction_->setEnabled(!doc_->rig.isEmpty());
   const bool nothingShown = s.meshes.empty() && s.skeleton.empty() && s.clips.empty() && s.tables.empty() &&
                             s.bodies.empty();
   if (nothingShown && !doc_->archives.empty()) {
@@ -629,6 +653,20 @@ void MainWindow::openDialog() {
   openFiles(files);
 }
 
+void MainWindow::openFramesDialog() {
+  QSettings settings;
+  QStringList files = QFileDialog::getOpenFileNames(
+      this, tr("Open the frames of one vertex animation (one file per frame, numbered)"),
+      settings.value(QStringLiteral("lastDirectory")).toString(), openFilter());
+  if (files.isEmpty()) return;
+  settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(files.front()).absolutePath());
+  // In frame order: flag_2 before flag_10.
+  QCollator order;
+  order.setNumericMode(true);
+  std::sort(files.begin(), files.end(), [&](const QString& a, const QString& b) { return order.compare(a, b) < 0; });
+  openFrames(files);
+}
+
 void MainWindow::openFolderDialog() {
   QSettings settings;
   const QString start = doc_ && !doc_->paths.isEmpty() && doc_->paths.front() != kDemoPath
@@ -647,7 +685,8 @@ void MainWindow::openLibraryOfFile() {
 void MainWindow::reload() {
   if (!doc_) return;
   rememberView();
-  openFiles(doc_->paths);
+  rigAfterLoad_ = doc_->rig;
+  startLoad(doc_->paths, false, doc_->asFrames);
 }
 
 void MainWindow::attachAnimations() {

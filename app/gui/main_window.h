@@ -64,6 +64,10 @@ class MainWindow : public QMainWindow {
       std::function<QString(const QString& title, const QString& suggestedName, bool records)>;
   void setExportPathChooser(ExportPathChooser chooser) { chooseExportPath_ = std::move(chooser); }
   bool exporting() const { return !exports_.isEmpty(); }
+  // Which of a file's skeletons (their addresses) File › Rig onto Skeleton rigs onto: asked in a
+  // dialog; an empty answer cancels. Tests put their own.
+  using SkeletonChooser = std::function<QString(const QStringList& skeletons)>;
+  void setSkeletonChooser(SkeletonChooser chooser) { chooseSkeleton_ = std::move(chooser); }
 
  signals:
   void documentLoaded();
@@ -73,6 +77,10 @@ class MainWindow : public QMainWindow {
 
  public slots:
   void openDialog();
+  // File › Open as Frames…: files that are one mesh's shapes at successive times (an OBJ
+  // sequence) opened as one mesh with vertex animation (formats/model/frames.h).
+  void openFramesDialog();
+  void openFrames(const QStringList& paths);
   void openFolderDialog();  // a folder in the Archives dock, to open files from
   // The library the open file belongs to (a Warband module, for a BRF in its Resource/ folder).
   void openLibraryOfFile();
@@ -91,6 +99,12 @@ class MainWindow : public QMainWindow {
   // through, and shows the model again with it; an empty path clears the map. False (the error
   // in the Log) when the file cannot be read.
   bool setBoneNameMap(const QString& path);
+  // File › Rig onto Skeleton… (main_window_rig.cpp): the model rigged onto the skeleton a file
+  // holds (asked which when it holds several), shown as Export writes it; the Log says which
+  // bones matched. A reload rigs the files again. showOwnSkeleton undoes it.
+  void rigDialog();
+  void rigOntoSkeleton(const QString& address);
+  void showOwnSkeleton();
   // Edit › Copy Pose as Text: every bone's local and model matrix at the current time.
   void copyPoseAsText();
   void openDemo();
@@ -126,7 +140,7 @@ class MainWindow : public QMainWindow {
   // An archive entry double-clicked: read like any file, but a table opens beside the model
   // and an animation plays on it (openBesideModel) instead of replacing it.
   void openEntries(const QStringList& addresses);
-  void startLoad(const QStringList& paths, bool entry);
+  void startLoad(const QStringList& paths, bool entry, bool asFrames = false);
   bool openBesideModel(const Document& entry);
   void showTables();
   void setDocument(Document doc);
@@ -207,6 +221,12 @@ class MainWindow : public QMainWindow {
   QStringList queuedPaths_;
   // Whether the running and the queued load are archive entries double-clicked (openEntries).
   bool loadingEntry_ = false, queuedEntry_ = false;
+  // Whether they are read as the frames of one vertex animation (openFrames).
+  bool loadingFrames_ = false, queuedFrames_ = false;
+  // The skeleton a reload rigs the files onto again once read (Document::rig).
+  QString rigAfterLoad_;
+  // The model as its files make it while a rigged one is shown (File › Own Skeleton).
+  std::unique_ptr<Document> unrigged_;
   bool docksSized_ = false;  // by a saved layout, or on the first show
   // Tables opened beside the model (a .dnt double-clicked while a model is open): shown until
   // other tables are, or files of other archives are opened.
@@ -214,6 +234,7 @@ class MainWindow : public QMainWindow {
   std::shared_ptr<std::atomic<bool>> loadCancelled_;  // the running load's flag
   QAction* cancelLoadAction_ = nullptr;
   QAction* openLibraryAction_ = nullptr;
+  QAction* ownSkeletonAction_ = nullptr;
   QWidget* cancelLoadButton_ = nullptr;  // in the status bar while loading
   // What Reload puts back once the files are read again.
   struct ViewState {
@@ -226,6 +247,7 @@ class MainWindow : public QMainWindow {
   std::optional<ViewState> restore_;
   int material_ = -1;  // the material last selected in the Scene dock, for .crf exports
   ExportPathChooser chooseExportPath_;
+  SkeletonChooser chooseSkeleton_;
   QList<QFutureWatcher<std::shared_ptr<ExportJob>>*> exports_;  // running
 };
 

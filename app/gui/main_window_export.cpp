@@ -88,10 +88,8 @@ ExportJob exportJob(const Document& doc, const std::string& path, const formats:
   ExportJob job;
   formats::WriteSource source = doc.writeSource();
   const formats::Output output = formats::outputFor(path);
-  std::vector<std::string> addresses;
-  for (const QString& p : doc.paths) addresses.push_back(p.toStdString());
   const formats::CheckTarget* target =
-      output && source.scene && !formats::writesRecordsAsRead(output, addresses, options)
+      output && source.scene && !formats::writesRecordsAsRead(output, source.addresses, options)
           ? formats::checkTargetFor(output.kind->extension, options.version)
           : nullptr;
   formats::Scene fixedScene;

@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QLabel>
 #include <QMenu>
+#include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -19,6 +20,7 @@
 
 #include "app/gui/archive_dock.h"
 #include "formats/brf/archive.h"
+#include "formats/registry.h"
 #include "app/gui/docks.h"
 #include "app/gui/main_window.h"
 #include "app/gui/timeline_dock.h"
@@ -477,6 +479,82 @@ class ArchiveTest : public QObject {
     QVERIFY(node);
     QCOMPARE(node->kind, std::string("material"));
     QCOMPARE(node->name, std::string("oim_bark_03"));
+  }
+
+  // File › Rig onto Skeleton (issue 17): a model from a tool (the game's boots, walk and
+  // skeleton made into a glTF of 22 bones) rigged onto the game's skel_human, picked among the
+  // file's skeletons; exported as BRF it has the game's bones in the game's order; a reload rigs
+  // it again; Back to Own Skeleton shows the glTF's. The skeletons are the game's human and
+  // horse, in one file.
+  void aModelFromAToolIsRiggedOntoTheGamesSkeleton() {
+    const QString cliPath = qEnvironmentVariable("MARROW_CLI");
+    if (cliPath.isEmpty()) MARROW_QSKIP("MARROW_CLI is not set");
+    QTemporaryDir dir;
+    const QString glb = dir.filePath("boots.glb"), brfOut = dir.filePath("boots.brf"),
+                  skeletons = dir.filePath("skeletons.brf");
+    for (const QStringList& args : {QStringList{"convert", fixture("wfas_boots_a.brf"), fixture("wfas_skeletons.brf"),
+                                                fixture("wfas_ani_walk_backward.brf"), "-o", glb},
+                                    QStringList{"convert", fixture("wfas_horse_skeleton.brf"),
+                                                fixture("wfas_skeletons.brf"), "-o", skeletons}}) {
+      QProcess convert;
+      convert.start(cliPath, args);
+      QVERIFY(convert.waitForFinished(60000));
+      QCOMPARE(convert.exitCode(), 0);
+    }
+    MainWindow w;
+    w.resize(1000, 700);
+    w.show();
+    QVERIFY(openAndWait(w, {glb}));
+    const std::size_t ownBones = w.document()->scene->skeleton.bones.size();
+    QVERIFY(ownBones > 20);
+    QStringList offered;
+    w.setSkeletonChooser([&](const QStringList& inFile) {
+      offered = inFile;
+      for (const QString& s : inFile)
+        if (s.endsWith("::skel_human")) return s;
+      return QString();
+    });
+    QVERIFY(marrow::testing::waitLoaded(w, [&] { w.rigOntoSkeleton(skeletons); }));
+    QCOMPARE(offered.size(), 2);
+    const auto& rigged = *w.document()->scene;
+    QCOMPARE(w.document()->rig, skeletons + "::skel_human");
+    QVERIFY(w.windowTitle().contains("boots.glb on skel_human"));
+    QCOMPARE(rigged.skeleton.bones.size(), std::size_t{20});
+    QCOMPARE(rigged.skeleton.bones[7].name, std::string("spine"));  // the game's order
+    QVERIFY(marrow::testing::logText(w).contains("Rigged onto"));
+    QVERIFY(w.findChild<QAction*>("ownSkeletonAction")->isEnabled());
+    QVERIFY(w.archive()->isHidden());  // no record of the files is the model shown
+
+    QSignalSpy exported(&w, &MainWindow::exportFinished);
+    w.exportTo(brfOut);
+    QVERIFY(QTest::qWaitFor([&] { return !exported.isEmpty(); }, 60000));
+    QVERIFY2(exported.front().at(0).toBool(), qPrintable(exported.front().at(1).toString()));
+    auto back = marrow::formats::loadFile(brfOut.toStdString());
+    QVERIFY(back.ok());
+    QCOMPARE(back->skeleton.name, std::string("skel_human"));
+    QCOMPARE(back->skeleton.bones.size(), std::size_t{20});
+    QCOMPARE(back->meshes.size(), rigged.meshes.size());
+
+    // A reload reads the glTF again and rigs it again.
+    w.reload();
+    QVERIFY(QTest::qWaitFor([&] { return !w.loading() && w.document()->scene->skeleton.bones.size() == 20; }, 30000));
+    QCOMPARE(w.document()->rig, skeletons + "::skel_human");
+
+    w.showOwnSkeleton();
+    QCOMPARE(w.document()->scene->skeleton.bones.size(), ownBones);
+    QVERIFY(w.document()->rig.isEmpty());
+    QVERIFY(!w.findChild<QAction*>("ownSkeletonAction")->isEnabled());
+  }
+
+  // A file with no skeleton is refused in the Log; the model stays.
+  void riggingOntoAFileWithoutASkeletonSaysWhy() {
+    MainWindow w;
+    QVERIFY(openAndWait(w, {fixture("wfas_boots_a.brf"), fixture("wfas_skeletons.brf") + "::skel_human"}));
+    const auto shown = w.document()->scene;
+    QString failure;
+    QVERIFY(!marrow::testing::waitLoaded(w, [&] { w.rigOntoSkeleton(fixture("wfas_ani_walk_backward.brf")); }, 20000, &failure));
+    QVERIFY2(failure.contains("skeleton"), qPrintable(failure));
+    QCOMPARE(w.document()->scene, shown);
   }
 };
 

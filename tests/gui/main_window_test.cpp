@@ -1,6 +1,7 @@
 // The viewer as a user meets it: the demo opens, plays on the GPU and moves; a bad file leaves
 // the model open and shows its error; the transport controls drive the clock.
 #include <QApplication>
+#include <QFile>
 #include <QFocusEvent>
 #include <QSettings>
 #include <QSignalSpy>
@@ -316,6 +317,35 @@ class MainWindowTest : public QObject {
     QVERIFY(tree->currentItem());  // the view moved its cursor…
     QCOMPARE(w.bones()->selectedBone(), -1);  // …but no bone was selected
     QCOMPARE(w.viewport()->options().selectedBone, -1);
+  }
+  // File › Open as Frames (issue 17): an OBJ sequence is one mesh whose frames play; a reload
+  // reads the files as frames again.
+  void anObjSequenceOpensAsOneMeshWithItsFrames() {
+    QTemporaryDir dir;
+    QStringList files;
+    for (int f : {1, 2, 10}) {  // flag_10 is the last frame, not the second
+      const QString path = dir.filePath(QStringLiteral("flag_%1.obj").arg(f));
+      QFile file(path);
+      QVERIFY(file.open(QIODevice::WriteOnly));
+      file.write(QStringLiteral("v 0 0 0\nv 1 0 0\nv 0 1 %1\nv 1 1 0\nf 1 2 3\nf 2 4 3\n").arg(f * 0.1).toLatin1());
+      files << path;
+    }
+    MainWindow w;
+    w.resize(900, 650);
+    w.show();
+    QVERIFY(marrow::testing::waitLoaded(w, [&] { w.openFrames(files); }, 30000));
+    const auto check = [&] {
+      const auto& s = *w.document()->scene;
+      QCOMPARE(s.meshes.size(), std::size_t{1});
+      QCOMPARE(s.meshes[0].morphs.size(), std::size_t{3});
+      QCOMPARE(s.meshes[0].morphs[2].positions[2].z, 1.0f);
+      QCOMPARE(s.clips.size(), std::size_t{1});
+      QCOMPARE(s.clips[0].name, std::string("flag (frames)"));
+      QCOMPARE(s.clips[0].duration, 9.0f / 30.0f);
+    };
+    check();
+    QVERIFY(marrow::testing::waitLoaded(w, [&] { w.reload(); }, 30000));
+    check();
   }
 };
 
