@@ -9,6 +9,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -126,8 +127,15 @@ class Pak {
   // the entry, when it is deleted, outside the file, inflates past its size or ends short of it,
   // is not a zlib stream (encrypted or unsupported, §2.5), or is larger than the limits allow.
   Result<std::vector<std::byte>> read(const PakEntry& e, const Limits& limits = {}) const;
+  // The bytes of an entry given to `sink` a piece (up to 1 MiB) at a time, never held whole
+  // (an entry larger than memory should hold: extraction), checked as read() checks them: the
+  // whole stream is inflated, and an error after some pieces were given still fails. False from
+  // the sink stops. Returns the bytes given.
+  Result<std::uint64_t> stream(const PakEntry& e, const std::function<bool(std::span<const std::byte>)>& sink) const;
 
  private:
+  // Why an entry cannot be read before its stream is (deleted, outside the file); `file` names it.
+  std::optional<FormatError> unreadable(const PakEntry& e, const std::function<std::string()>& file) const;
   Pak() = default;
   void readTable(std::uint32_t count);
   struct Index {
@@ -206,6 +214,10 @@ class PakSet {
   const std::vector<PakRef>& resolvedEntries() const;
 
   static Result<std::vector<std::byte>> read(const PakRef& ref, const Limits& limits = {});
+  // The entry given to `sink` in pieces (Pak::stream, zlib) when larger than
+  // limits.maxWholeEntry, else read whole (libdeflate) and given at once: extraction.
+  static Result<std::uint64_t> stream(const PakRef& ref, const Limits& limits,
+                                      const std::function<bool(std::span<const std::byte>)>& sink);
   // A resolver for ReadContext::resolve: find(query), inflated; nothing when not found or not
   // readable.
   Resolver resolver(Limits limits = {}) const;

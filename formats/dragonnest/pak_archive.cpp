@@ -195,6 +195,13 @@ Result<std::vector<std::byte>> PakArchive::read(std::string_view path, const Lim
   return PakSet::read(ref, limits);
 }
 
+Result<std::uint64_t> PakArchive::stream(std::string_view path, const Limits& limits, const Sink& sink) const {
+  const PakRef ref = entryAt(path);
+  if (!ref)
+    return FormatError{title(), "entry", kNoOffset, "no entry '" + std::string(path) + "' in the archive"};
+  return PakSet::stream(ref, limits, sink);
+}
+
 std::optional<std::string> PakArchive::find(std::string_view name) const {
   if (!paks_) return std::nullopt;
   const PakRef ref = paks_->find(name);

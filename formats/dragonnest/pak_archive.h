@@ -26,6 +26,8 @@ class PakArchive final : public vfs::Archive {
   std::vector<vfs::Node> children(std::string_view path) const override;
   std::optional<vfs::Node> node(std::string_view path) const override;
   Result<std::vector<std::byte>> read(std::string_view path, const Limits& limits) const override;
+  // An entry over limits.maxWholeEntry in pieces (zlib), a smaller one read whole (libdeflate).
+  Result<std::uint64_t> stream(std::string_view path, const Limits& limits, const Sink& sink) const override;
   std::optional<std::string> find(std::string_view name) const override;  // PakSet::find
   Address addressOf(std::string_view path) const override;
   // By file name (by the whole path when `text` has a '/'), over the resolved entries.

@@ -257,6 +257,16 @@ Result<std::vector<std::byte>> PakSet::read(const PakRef& ref, const Limits& lim
   return ref.pak->read(*ref.entry, limits);
 }
 
+Result<std::uint64_t> PakSet::stream(const PakRef& ref, const Limits& limits,
+                                     const std::function<bool(std::span<const std::byte>)>& sink) {
+  if (!ref) return FormatError{"", "entry", kNoOffset, "no such entry"};
+  if (ref.entry->size > limits.maxWholeEntry) return ref.pak->stream(*ref.entry, sink);
+  auto bytes = ref.pak->read(*ref.entry, limits);
+  if (!bytes) return bytes.error();
+  if (!sink(*bytes)) return FormatError{"", "data", kNoOffset, "stopped"};
+  return std::uint64_t{bytes->size()};
+}
+
 Resolver PakSet::resolver(Limits limits) const {
   // Holds a copy of this set: the paks stay open while the resolver lives.
   return [set = *this, limits](const std::string& query) -> std::optional<std::vector<std::byte>> {

@@ -1,7 +1,8 @@
 #include "formats/dragonnest/pak_writer.h"
 
-#include <zlib.h>
+#include <libdeflate.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <sstream>
@@ -70,6 +71,8 @@ Result<std::string> storedPakPath(std::string_view path) {
   return stored;
 }
 
+void PakWriter::FreeCompressor::operator()(libdeflate_compressor* c) const { libdeflate_free_compressor(c); }
+
 PakWriter::PakWriter(std::ostream& out, PakWriteOptions options) : out_(out), options_(options) {
   putHeader(out_, options_.version, 0, 0, /*pending=*/true);
   offset_ = kPakHeaderSize;
@@ -88,11 +91,12 @@ std::optional<FormatError> PakWriter::add(std::string_view path, std::span<const
 std::optional<FormatError> PakWriter::addAs(std::string_view path, std::span<const std::byte> data) {
   if (data.size() > kMaxPakOffset)
     return failed("size", std::string(path) + ": over 4 GiB, more than a pak entry can hold");
-  uLongf packed = compressBound(static_cast<uLong>(data.size()));
-  buffer_.resize(packed);
-  if (compress2(buffer_.data(), &packed, reinterpret_cast<const Bytef*>(data.data()),
-                static_cast<uLong>(data.size()), options_.level) != Z_OK)
-    return failed("data", std::string(path) + ": zlib could not compress it");
+  if (!compressor_) compressor_.reset(libdeflate_alloc_compressor(std::clamp(options_.level, 0, 9)));
+  if (!compressor_) return failed("data", std::string(path) + ": the compressor could not start (out of memory)");
+  buffer_.resize(libdeflate_zlib_compress_bound(compressor_.get(), data.size()));
+  const std::size_t packed =
+      libdeflate_zlib_compress(compressor_.get(), data.data(), data.size(), buffer_.data(), buffer_.size());
+  if (packed == 0) return failed("data", std::string(path) + ": it could not be compressed");
   return addStream(path, {reinterpret_cast<const std::byte*>(buffer_.data()), packed},
                    static_cast<std::uint32_t>(data.size()));
 }

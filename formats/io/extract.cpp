@@ -105,22 +105,52 @@ ExtractReport extractItems(std::span<const ExtractItem> items, const fs::path& f
       problem(report.failed, "'" + target.string() + "' is a folder");
       continue;
     }
-    auto bytes = item.read ? item.read(options.limits)
-                           : Result<std::vector<std::byte>>(FormatError{item.stored, "", kNoOffset, "cannot be read"});
-    if (!bytes) {
-      problem(report.failed, bytes.error().describe());
-      continue;
-    }
-    std::ofstream out(target, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(bytes->data()),
-              static_cast<std::streamsize>(bytes->size()));
-    out.close();
-    if (!out) {
-      problem(report.failed, "cannot write '" + target.string() + "'");
-      continue;
+    std::uint64_t size = 0;
+    if (item.stream) {
+      // In pieces into a file beside the target, renamed onto it once whole: a failure halfway
+      // leaves no partial file.
+      const fs::path part = target.parent_path() / ("." + target.filename().string() + ".marrow-part");
+      if (fs::is_symlink(fs::symlink_status(part, ec))) {
+        problem(report.refused, "'" + part.string() + "' is a symbolic link");
+        continue;
+      }
+      std::ofstream out(part, std::ios::binary | std::ios::trunc);
+      auto given = item.stream(options.limits, [&](std::span<const std::byte> piece) {
+        out.write(reinterpret_cast<const char*>(piece.data()), static_cast<std::streamsize>(piece.size()));
+        return static_cast<bool>(out);
+      });
+      out.close();
+      const bool written = given && out;
+      if (written) fs::rename(part, target, ec);
+      if (!written || ec) {
+        fs::remove(part, ec);
+        // A sink that could not write stopped the stream: the write is what failed.
+        problem(report.failed, given && !out ? "cannot write '" + target.string() + "'"
+                               : given       ? "cannot write '" + target.string() + "': " + ec.message()
+                               : out         ? given.error().describe()
+                                             : "cannot write '" + target.string() + "'");
+        continue;
+      }
+      size = *given;
+    } else {
+      auto bytes = item.read ? item.read(options.limits)
+                             : Result<std::vector<std::byte>>(FormatError{item.stored, "", kNoOffset, "cannot be read"});
+      if (!bytes) {
+        problem(report.failed, bytes.error().describe());
+        continue;
+      }
+      std::ofstream out(target, std::ios::binary | std::ios::trunc);
+      out.write(reinterpret_cast<const char*>(bytes->data()),
+                static_cast<std::streamsize>(bytes->size()));
+      out.close();
+      if (!out) {
+        problem(report.failed, "cannot write '" + target.string() + "'");
+        continue;
+      }
+      size = bytes->size();
     }
     ++report.written;
-    report.bytes += bytes->size();
+    report.bytes += size;
     progress.bytes = report.bytes;
   }
   progress.current = {};
@@ -151,8 +181,10 @@ std::vector<ExtractItem> extractItemsOf(std::shared_ptr<const vfs::Archive> arch
   std::vector<ExtractItem> items;
   items.reserve(files.size());
   for (const vfs::Node& n : files)
-    items.push_back({archive->storedName(n), [archive, path = n.path](const Limits& limits) {
-                       return archive->read(path, limits);
+    items.push_back({archive->storedName(n),
+                     [archive, path = n.path](const Limits& limits) { return archive->read(path, limits); },
+                     [archive, path = n.path](const Limits& limits, const vfs::Archive::Sink& sink) {
+                       return archive->stream(path, limits, sink);
                      }});
   return items;
 }

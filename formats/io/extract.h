@@ -58,10 +58,12 @@ struct ExtractReport {
   bool ok() const { return refused.empty() && failed.empty() && !cancelled; }
 };
 
-// One file to write: its stored name and how to read its bytes (within the limits).
+// One file to write: its stored name and how to read its bytes (within the limits): whole, or
+// (when `stream` is set, which extraction then uses) in pieces given to a sink.
 struct ExtractItem {
   std::string stored;
   std::function<Result<std::vector<std::byte>>(const Limits&)> read;
+  std::function<Result<std::uint64_t>(const Limits&, const vfs::Archive::Sink&)> stream{};
 };
 
 // Writes each item to `folder` / safeRelativePath(its stored name), creating folders as needed.
@@ -77,8 +79,9 @@ ExtractReport extractItems(std::span<const ExtractItem> items, const std::filesy
 std::vector<vfs::Node> selectFiles(const vfs::Archive& archive, std::span<const std::string> selectors,
                                    std::vector<std::string>* unmatched = nullptr);
 
-// Those files as items: stored under Archive::storedName, read with Archive::read. The items
-// keep the archive alive.
+// Those files as items: stored under Archive::storedName, read with Archive::stream (a large
+// pak entry in pieces, never held whole; written beside its target and renamed onto it once
+// whole). The items keep the archive alive.
 std::vector<ExtractItem> extractItemsOf(std::shared_ptr<const vfs::Archive> archive,
                                         std::span<const vfs::Node> files);
 

@@ -18,6 +18,8 @@ struct Limits {
   // A reader allocates at most allocationFactor bytes per input byte, plus allocationSlack.
   std::uint64_t allocationFactor = 64;
   std::uint64_t allocationSlack = 1ull << 20;
+  // Extraction (vfs::Archive::stream) writes a larger entry in pieces instead of holding it.
+  std::uint64_t maxWholeEntry = 64ull << 20;
 
   std::uint64_t maxAllocation(std::uint64_t inputSize) const {
     return inputSize * allocationFactor + allocationSlack;

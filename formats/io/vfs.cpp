@@ -65,6 +65,13 @@ std::string summary(std::span<const Figure> figures) {
   return out;
 }
 
+Result<std::uint64_t> Archive::stream(std::string_view path, const Limits& limits, const Sink& sink) const {
+  auto bytes = read(path, limits);
+  if (!bytes) return bytes.error();
+  if (!sink(*bytes)) return FormatError{std::string(path), "", kNoOffset, "stopped"};
+  return std::uint64_t{bytes->size()};
+}
+
 std::vector<Node> Archive::search(std::string_view text, std::size_t limit) const {
   std::vector<Node> found;
   const Query query = parseQuery(text);

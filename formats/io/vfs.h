@@ -10,6 +10,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <span>
@@ -80,6 +81,12 @@ class Archive {
   // The path of what `name` names (a texture, a skin's mesh): a full path first, then by file
   // name, case-insensitively, as the archive's own program finds it; nothing when absent.
   virtual std::optional<std::string> find(std::string_view name) const = 0;
+  // A node's bytes given to `sink` in pieces, in order, without holding them whole where the
+  // archive can (a pak entry larger than memory should hold: extraction); false from the sink
+  // stops. An error after some pieces were given still fails. Returns the bytes given. The
+  // default reads the node whole (read()) and gives it in one piece.
+  using Sink = std::function<bool(std::span<const std::byte>)>;
+  virtual Result<std::uint64_t> stream(std::string_view path, const Limits& limits, const Sink& sink) const;
   // The address a user types for a node ("A.pak::char/a.skn", "armour.brf::boots").
   virtual Address addressOf(std::string_view path) const = 0;
   // Every node (at any depth; containers too) that matches `text` as a Query (its name contains

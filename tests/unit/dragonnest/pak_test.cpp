@@ -547,6 +547,101 @@ TEST(Extract, WritesEntriesByteExactlyAndNothingOutsideTheTarget) {
                                            "resource/sub/b.txt"}));
 }
 
+// Entries over Limits::maxWholeEntry are extracted in pieces, never held whole, and checked
+// as a whole read checks them: a stream that ends short or runs past its size leaves no file,
+// not even a partial one.
+TEST(Extract, EntriesOverTheWholeLimitStreamToDiskAndAreCheckedTheSame) {
+  RawPacker p;
+  const Bytes big = sampleData(5u << 20, 9);
+  p.add("\\big.bin", big);
+  p.add("\\short.bin", sampleData(3u << 20, 10)).size = 4u << 20;        // ends short of its size
+  p.add("\\bomb.bin", Bytes(4u << 20, std::byte{2})).size = 2u << 20;   // runs past its size
+  p.add("\\small.bin", bytesOf("small"));
+  const Bytes bytes = p.bytes();
+  std::vector<Pak> paks;
+  paks.push_back(parsed(bytes));
+  const PakSet set(std::move(paks));
+
+  // Pieces of at most 1 MiB, in order, the whole checked.
+  std::size_t pieces = 0;
+  Bytes joined;
+  const PakRef bigRef = set.find("big.bin");
+  ASSERT_TRUE(bigRef);
+  auto given = bigRef.pak->stream(*bigRef.entry, [&](std::span<const std::byte> piece) {
+    ++pieces;
+    EXPECT_LE(piece.size(), 1u << 20);
+    joined.insert(joined.end(), piece.begin(), piece.end());
+    return true;
+  });
+  ASSERT_TRUE(given.ok()) << given.error().describe();
+  EXPECT_EQ(*given, big.size());
+  EXPECT_EQ(pieces, 5u);
+  EXPECT_TRUE(joined == big);
+
+  TempDir tmp;
+  ExtractOptions options;
+  options.limits.maxWholeEntry = 1u << 20;
+  options.limits.allocationFactor = 1;  // a whole read of the big entry would be refused
+  const ExtractReport report = extractEntries(set, selectEntries(set, {}), tmp.path, options);
+  EXPECT_EQ(report.written, 2u);
+  ASSERT_EQ(report.failed.size(), 2u);
+  std::string failures = report.failed[0].message + "\n" + report.failed[1].message;
+  EXPECT_NE(failures.find("short of its declared size of 4194304"), std::string::npos) << failures;
+  EXPECT_NE(failures.find("inflates past its declared size of 2097152"), std::string::npos) << failures;
+  EXPECT_TRUE(fileBytes(tmp.path / "big.bin") == big);
+  EXPECT_EQ(fileBytes(tmp.path / "small.bin"), bytesOf("small"));
+  EXPECT_EQ(treeOf(tmp.path), (std::set<std::string>{"big.bin", "small.bin"}));  // nothing partial
+}
+
+// With the default limits, an entry over 64 MiB streams (a pak of a client's movies).
+TEST(Extract, AnEntryOver64MiBIsExtractedWhole) {
+  RawPacker p;
+  const std::size_t size = (64u << 20) + 12345;
+  Bytes content(size, std::byte{7});
+  content[size - 1] = std::byte{9};
+  p.add("\\movie.bik", content);
+  const Bytes bytes = p.bytes();  // the pak reads it in place
+  std::vector<Pak> paks;
+  paks.push_back(parsed(bytes));
+  const PakSet set(std::move(paks));
+  TempDir tmp;
+  const ExtractReport report = extractEntries(set, selectEntries(set, {}), tmp.path);
+  ASSERT_EQ(report.written, 1u) << (report.failed.empty() ? "" : report.failed[0].message);
+  EXPECT_EQ(report.bytes, size);
+  EXPECT_TRUE(fileBytes(tmp.path / "movie.bik") == content);
+}
+
+// The writer's streams (libdeflate) are zlib streams: zlib's own uncompress gives the data back.
+TEST(PakWriter, ZlibReadsWhatItWrites) {
+  std::vector<PakFile> files;
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, std::size_t{300000}})
+    for (unsigned seed : {1u, 2u}) {
+      PakFile f;
+      f.path = "f" + std::to_string(n) + "_" + std::to_string(seed);
+      f.data = sampleData(n, seed);
+      if (seed == 2)  // noise: little to compress
+        for (std::size_t i = 0; i < n; ++i) f.data[i] = static_cast<std::byte>((i * 2654435761u) >> 13);
+      files.push_back(std::move(f));
+    }
+  for (int level : {0, 1, 6, 9}) {
+    auto bytes = writePak(files, {level, kPakVersion});
+    ASSERT_TRUE(bytes.ok());
+    const Pak pak = parsed(*bytes);
+    ASSERT_EQ(pak.entries().size(), files.size());
+    for (std::size_t k = 0; k < files.size(); ++k) {
+      const PakEntry& e = pak.entries()[k];
+      Bytes out(files[k].data.size() + 1);
+      uLongf n = static_cast<uLongf>(out.size());
+      ASSERT_EQ(uncompress(reinterpret_cast<Bytef*>(out.data()), &n,
+                           reinterpret_cast<const Bytef*>(bytes->data() + e.dataOffset), e.packedSize),
+                Z_OK)
+          << "level " << level << ", " << files[k].path;
+      out.resize(n);
+      EXPECT_TRUE(out == files[k].data) << "level " << level << ", " << files[k].path;
+    }
+  }
+}
+
 TEST(Extract, RefusesToWriteThroughASymbolicLink) {
   RawPacker p;
   p.add("\\link\\x.txt", bytesOf("x"));
