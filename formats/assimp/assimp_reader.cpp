@@ -2,6 +2,9 @@
 // in assimp_skeleton.cpp, assimp_clips.cpp, assimp_mesh.cpp, assimp_material.cpp).
 #include "formats/assimp/assimp_reader.h"
 
+#include <cctype>
+#include <cstring>
+
 #include <assimp/commonMetaData.h>
 #include <assimp/config.h>
 #include <assimp/importerdesc.h>
@@ -29,8 +32,7 @@ namespace {
 // the convention it serves), no PreTransformVertices (the hierarchy is the skeleton), no
 // ConvertToLeftHanded (it would mirror the data; the basis says what the coordinates are).
 // aiProcess_ValidateDataStructure runs on its own before these (see import()).
-constexpr unsigned kPostProcess = aiProcess_Triangulate | aiProcess_SortByPType |
-                                  aiProcess_GenSmoothNormals | aiProcess_JoinIdenticalVertices;
+constexpr unsigned kPostProcess = aiProcess_Triangulate | aiProcess_SortByPType | aiProcess_GenSmoothNormals;
 
 // The name the importer reads: the file's own name in the current folder. The "./" matters:
 // some importers (HL1 MDL, SMD) take everything before the last slash as the folder of the
@@ -121,6 +123,22 @@ Basis basisOf(const aiScene& s, std::string_view format, const std::string& file
   return b;
 }
 
+}  // namespace
+
+unsigned assimpVertexSteps(std::span<const std::byte> head, std::string_view name) {
+  const auto endsWith = [&](std::string_view ext) {
+    if (name.size() < ext.size()) return false;
+    for (std::size_t i = 0; i < ext.size(); ++i)
+      if (std::tolower(static_cast<unsigned char>(name[name.size() - ext.size() + i])) != ext[i]) return false;
+    return true;
+  };
+  const bool glb = head.size() >= 4 && std::memcmp(head.data(), "glTF", 4) == 0;
+  const bool gltf = glb || endsWith(".gltf") || endsWith(".glb");
+  return kPostProcess | (gltf ? 0u : static_cast<unsigned>(aiProcess_JoinIdenticalVertices));
+}
+
+namespace {
+
 Result<Scene> import(std::span<const std::byte> data, const ReadContext& ctx) {
   const std::string mainName = mainFileName(ctx.name);
   Assimp::Importer importer;
@@ -144,7 +162,7 @@ Result<Scene> import(std::span<const std::byte> data, const ReadContext& ctx) {
   if (scene && scene->mNumMeshes == 0)
     const_cast<aiScene*>(scene)->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
   if (scene) scene = importer.ApplyPostProcessing(aiProcess_ValidateDataStructure);
-  if (scene) scene = importer.ApplyPostProcessing(kPostProcess);
+  if (scene) scene = importer.ApplyPostProcessing(assimpVertexSteps(data, ctx.name));
   if (!scene) {
     std::string message = importer.GetErrorString();
     if (message.empty()) message = "assimp could not import the file";

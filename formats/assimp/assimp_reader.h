@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <span>
+#include <string_view>
 
 #include "formats/io/read_context.h"
 #include "formats/io/result.h"
@@ -19,7 +20,7 @@ namespace marrow::formats {
 //
 // What the result looks like (tests/reference/assimp_pose_test.cpp relies on it):
 // - Post-processing: validate, triangulate, sort by primitive type, smooth normals where the
-//   file has none, join identical vertices. Meshes of points or lines are dropped (warning);
+//   file has none, join identical vertices except in glTF (assimpVertexSteps). Meshes of points or lines are dropped (warning);
 //   bone weights are not limited (render/anim packs the 8 heaviest); nothing is pre-transformed
 //   or converted to left-handed. assimp's stand-in meshes for skeleton-only files are not made.
 // - Texture coordinates are flipped from assimp's v = 0 bottom to the model's v = 0 top.
@@ -50,5 +51,11 @@ namespace marrow::formats {
 //   give the basis.
 // - Scene::format is "assimp: " + the importer that ran ("assimp: glTF2").
 Result<Scene> readWithAssimp(std::span<const std::byte> data, const ReadContext& ctx);
+
+// The post-processing steps (aiPostProcessSteps) that change vertices or meshes for a file, by
+// its name and first bytes: triangulate, sort by primitive type, smooth normals where missing,
+// and join identical vertices, which glTF's indexed primitives make pointless (on a skinned mesh
+// of 500,000 vertices it costs seconds). The reference test imports with the same steps.
+unsigned assimpVertexSteps(std::span<const std::byte> head, std::string_view name);
 
 }  // namespace marrow::formats

@@ -148,6 +148,14 @@ void JsonWriter::number(T v) {
     return;
   }
   char buf[40];
+  // A whole number as one ("500000", not the shorter "5e+05"): glTF's integer members (counts,
+  // offsets, lengths) must read as integers in every parser. Up to 1e15 every whole double is
+  // exact; -0 keeps its sign.
+  if (std::abs(v) < static_cast<T>(1e15) && v == std::trunc(v) && !(v == 0 && std::signbit(v))) {
+    const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<long long>(v));
+    out_.append(buf, r.ptr);
+    return;
+  }
   const auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest round-trip form
   out_.append(buf, r.ptr);
 }

@@ -20,10 +20,13 @@
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <fstream>
+#include <span>
 #include <random>
 #include <string>
 #include <vector>
 
+#include "formats/assimp/assimp_reader.h"
 #include "formats/registry.h"
 #include "render/anim/pose.h"
 #include "render/anim/skinning.h"
@@ -36,10 +39,14 @@ using namespace marrow;
 
 const std::string kModels = MARROW_ASSIMP_MODELS_DIR;
 
-// The steps of assimp_reader.cpp's kPostProcess that change vertices or meshes (validation
-// changes nothing and is left out).
-constexpr unsigned kSameVertexSteps = aiProcess_Triangulate | aiProcess_SortByPType |
-                                      aiProcess_GenSmoothNormals | aiProcess_JoinIdenticalVertices;
+// The reader's steps that change vertices or meshes for a file (validation changes nothing and
+// is left out): formats::assimpVertexSteps, so that vertex i of assimp's is vertex i of ours.
+unsigned sameVertexSteps(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  char head[4] = {};
+  in.read(head, 4);
+  return formats::assimpVertexSteps(std::as_bytes(std::span(head, static_cast<std::size_t>(in.gcount()))), path);
+}
 
 constexpr double kTolerance = 1e-4;  // of the model's size
 
@@ -359,7 +366,7 @@ void compareModel(const std::string& relative, Report& report) {
 
   RefScene ref;
   ref.importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
-  ref.scene = ref.importer.ReadFile(path, kSameVertexSteps);
+  ref.scene = ref.importer.ReadFile(path, sameVertexSteps(path));
   ASSERT_NE(ref.scene, nullptr) << "assimp cannot read " << path << ": "
                                 << ref.importer.GetErrorString();
   ref.collect(ref.scene->mRootNode, -1);

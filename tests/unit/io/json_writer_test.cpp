@@ -33,5 +33,16 @@ TEST(JsonWriter, WritesShortestFloatsAndNullForNonFinite) {
   EXPECT_EQ(j.str(), "[0.1,1,-2.5e-07,null]");
 }
 
+// Shortest is not always right: 500000 is "5e+05" at its shortest, which glTF readers (assimp's
+// rapidjson) refuse for an integer member such as an accessor's count.
+TEST(JsonWriter, WholeNumbersAreWrittenAsIntegers) {
+  JsonWriter j(false);
+  j.beginArray();
+  for (double d : {500000.0, 1e14, -3e6, 0.0, -0.0, 1e20, 2.5e5 + 0.5}) j.value(d);
+  j.value(1e6f);
+  j.endArray();
+  EXPECT_EQ(j.str(), "[500000,100000000000000,-3000000,0,-0,1e+20,250000.5,1000000]");
+}
+
 }  // namespace
 }  // namespace marrow::formats
