@@ -24,6 +24,7 @@
 #include <QToolButton>
 #include <QtConcurrent/QtConcurrentRun>
 #include <algorithm>
+#include <map>
 
 #include "app/gui/archive_dock.h"
 #include "formats/format_table.h"
@@ -528,6 +529,7 @@ void MainWindow::setDocument(Document doc) {
       }
   const std::optional<ViewState> restore = std::exchange(restore_, std::nullopt);
   showModel(!restore);
+  if (restore) pickAgain(*restore);  // the records picked before a reload, picked again
   const auto& s = *doc_->scene;
   if (restore) {
     for (int c = 0; c < player_.clipCount(); ++c)
@@ -725,7 +727,36 @@ void MainWindow::rememberView() {
   const int bone = bones_->selectedBone();
   if (bone >= 0) v.bone = doc_->scene->skeleton.bones[static_cast<std::size_t>(bone)].name;
   v.camera = viewport_->camera();
+  const auto& archives = doc_->archives.archives();
+  for (const ArchiveDock::Picked& p : archive_->selectedNodes())
+    if (p.archive >= 0 && static_cast<std::size_t>(p.archive) < archives.size())
+      if (const auto node = archives[static_cast<std::size_t>(p.archive)]->node(p.path))
+        v.picked.push_back({p.archive, p.path, node->name});
+  if (!v.picked.empty()) v.skeleton = archive_->chosenSkeleton();
   restore_ = v;
+}
+
+void MainWindow::pickAgain(const ViewState& restore) {
+  if (restore.picked.empty() || !doc_) return;
+  const auto& archives = doc_->archives.archives();
+  std::map<int, std::vector<std::string>> byArchive;
+  for (const ViewState::Pick& p : restore.picked) {
+    if (p.archive < 0 || static_cast<std::size_t>(p.archive) >= archives.size()) continue;
+    const formats::vfs::Archive& a = *archives[static_cast<std::size_t>(p.archive)];
+    if (const auto node = a.node(p.path); node && node->name == p.name) {
+      byArchive[p.archive].push_back(p.path);
+      continue;
+    }
+    // The file changed: the record of that name beside where it was.
+    const auto slash = p.path.rfind('/');
+    for (const formats::vfs::Node& n : a.children(slash == std::string::npos ? std::string() : p.path.substr(0, slash)))
+      if (n.name == p.name) {
+        byArchive[p.archive].push_back(n.path);
+        break;
+      }
+  }
+  if (restore.skeleton) archive_->chooseSkeleton(restore.skeleton);
+  for (const auto& [archive, paths] : byArchive) archive_->selectNodes(archive, paths);
 }
 
 void MainWindow::openDemo() { openFiles({kDemoPath}); }
@@ -800,6 +831,10 @@ void MainWindow::readSettings() {
   QSettings s;
   restoreGeometry(s.value(QStringLiteral("window/geometry")).toByteArray());
   docksSized_ = restoreState(s.value(QStringLiteral("window/state")).toByteArray());
+  // The saved layout keeps the Archives and Tables docks where they were, not shown: they show
+  // when what is open has archives or tables (issue 19: the tab showed with nothing to browse).
+  archive_->setVisible(doc_ && !doc_->archives.empty());
+  tables_->setVisible(tables_->hasTables());
   wireframe_->setChecked(s.value(QStringLiteral("view/wireframe"), false).toBool());
   skeleton_->setChecked(s.value(QStringLiteral("view/skeleton"), false).toBool());
   grid_->setChecked(s.value(QStringLiteral("view/grid"), true).toBool());

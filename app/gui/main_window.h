@@ -243,7 +243,17 @@ class MainWindow : public QMainWindow {
     bool playing = false;
     std::string bone;
     render::Camera camera;
+    // The records picked in the Archives dock (by archive, path and name: a path that names
+    // another record after the reload is found again by its name) and the skeleton chosen there.
+    struct Pick {
+      int archive = -1;
+      std::string path, name;
+    };
+    std::vector<Pick> picked;
+    std::optional<std::string> skeleton;
   };
+  // Picks the records of restore->picked again (after a reload).
+  void pickAgain(const ViewState& restore);
   std::optional<ViewState> restore_;
   int material_ = -1;  // the material last selected in the Scene dock, for .crf exports
   ExportPathChooser chooseExportPath_;

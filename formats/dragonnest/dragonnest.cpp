@@ -182,6 +182,9 @@ Result<Scene> gatherAll(std::span<const Input> inputs) {
     const bool used = std::any_of(g.meshSources.begin(), g.meshSources.end(),
                                   [&](const MeshSource& m) { return m.skin == &s; });
     if (!used) {
+      // Named like the others ("Dragon Nest SKN v10"), with what is not there.
+      scene.format += (scene.format.empty() ? "Dragon Nest SKN v" : " + SKN v") + std::to_string(s.version) +
+                      " (its mesh not found)";
       MeshSource none{Msh{}, &s, "", nullptr};
       Scene materials = toScene(std::span(&none, 1), {});
       for (auto& m : materials.materials) scene.materials.push_back(std::move(m));

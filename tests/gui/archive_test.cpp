@@ -481,6 +481,47 @@ class ArchiveTest : public QObject {
     QCOMPARE(node->name, std::string("oim_bark_03"));
   }
 
+  // Issue 19: Reload (Ctrl+R) read the whole files again and showed them, dropping the records
+  // picked; now it picks them again, with the clip and the time.
+  void reloadKeepsTheRecordsPicked() {
+    MainWindow w;
+    w.resize(1100, 750);
+    w.show();
+    QVERIFY(openAndWait(w, {fixture("openbrf_redux_reference.brf")}));
+    const auto boots = record(w, "mesh", "light_leather_boots");
+    QVERIFY(boots);
+    pick(w, {*boots});
+    QCOMPARE(w.document()->scene->meshes.size(), std::size_t{1});
+    const int walk = clipNamed(w, "man_walk");
+    QVERIFY(walk >= 0);
+    w.timeline()->setClip(walk);
+    w.timeline()->pause();
+    w.timeline()->seek(0.4);
+    QVERIFY(marrow::testing::waitLoaded(w, [&] { w.reload(); }));
+    QCOMPARE(w.document()->scene->meshes.size(), std::size_t{1});
+    QCOMPARE(w.document()->scene->meshes[0].name.ends_with("light_leather_boots"), true);
+    QCOMPARE(w.archive()->selectedPaths(0), std::vector<std::string>{*boots});
+    QVERIFY(w.player().clip() && w.player().clip()->name == "man_walk");
+    QVERIFY(std::abs(w.player().time() - 0.4) < 1e-6);
+  }
+
+  // Issue 19: a layout saved with the Archives dock showing showed it again with nothing to browse.
+  void theArchivesDockShowsOnlyWithSomethingToBrowse() {
+    {
+      MainWindow w;
+      w.show();
+      QVERIFY(openAndWait(w, {fixture("openbrf_redux_reference.brf")}));
+      QVERIFY(w.archive()->isVisible());
+      w.close();  // saves the layout
+    }
+    MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(!w.archive()->isVisible());
+    QVERIFY(openAndWait(w, {fixture("wfas_boots_a.brf")}));
+    QVERIFY(w.archive()->isVisible());
+  }
+
   // File › Rig onto Skeleton (issue 17): a model from a tool (the game's boots, walk and
   // skeleton made into a glTF of 22 bones) rigged onto the game's skel_human, picked among the
   // file's skeletons; exported as BRF it has the game's bones in the game's order; a reload rigs

@@ -117,6 +117,20 @@ TEST(DragonNestFixture, FreezeSknBringsItsMeshAndMaterial) {
   EXPECT_TRUE(validate(*scene).empty());
 }
 
+// Issue 19: a skin opened without its mesh said "format: " and nothing more.
+TEST(DragonNestFixture, ASkinWithoutItsMeshSaysWhatItIsAndWhatIsMissing) {
+  LOAD_OR_SKIP(bytes, "dnpak_py_tests/freeze.skn");
+  ReadContext alone;
+  alone.name = "freeze.skn";
+  auto scene = readScene(bytes, alone);
+  ASSERT_TRUE(scene) << scene.error().describe();
+  EXPECT_EQ(scene->format, "Dragon Nest SKN v10 (its mesh not found)");
+  EXPECT_TRUE(scene->meshes.empty());
+  EXPECT_EQ(scene->materials.size(), 1u);
+  ASSERT_EQ(scene->diagnostics.items.size(), 1u);
+  EXPECT_NE(scene->diagnostics.items[0].message.find("'freeze.msh' was not found beside the skin"), std::string::npos);
+}
+
 struct TableCase {
   const char* file;
   std::size_t columns, rows;
