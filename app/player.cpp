@@ -9,12 +9,29 @@
 
 namespace marrow::app {
 
+int openingClip(const formats::Scene& scene, const std::vector<anim::Binding>& bindings) {
+  const auto& clips = scene.clips;
+  const auto fits = [&](std::size_t c) {
+    if (!clips[c].morphTracks.empty()) return true;
+    return c < bindings.size() && !bindings[c].otherSkeleton && bindings[c].matched() > 0;
+  };
+  if (!scene.actions.empty())
+    for (std::size_t c = 0; c < clips.size(); ++c)
+      if (clips[c].sourceFrames && fits(c)) return static_cast<int>(c);
+  int best = -1;
+  for (std::size_t c = 0; c < clips.size(); ++c)
+    if (!clips[c].sourceFrames && clips[c].duration > 0.0f && fits(c) &&
+        (best < 0 || clips[c].duration < clips[static_cast<std::size_t>(best)].duration))
+      best = static_cast<int>(c);
+  return best >= 0 ? best : clips.empty() ? -1 : 0;
+}
+
 void Player::setScene(std::shared_ptr<const formats::Scene> scene) {
   scene_ = std::move(scene);
   bindings_.clear();
   if (scene_)
     for (const auto& c : scene_->clips) bindings_.push_back(anim::bind(c, scene_->skeleton));
-  clip_ = scene_ && !scene_->clips.empty() ? 0 : -1;
+  clip_ = scene_ ? openingClip(*scene_, bindings_) : -1;
   playhead_ = 0.0;
   playing_ = false;
   cache_.reset();

@@ -11,6 +11,12 @@
 
 namespace marrow::app {
 
+// The clip a model opens on (issue 19): with Warband actions, the first clip an action cut;
+// otherwise the shortest whole clip (not a piece cut at gaps) that plays on the skeleton (or
+// animates meshes), so that a walk given beside the skeletons' 3,333-second anim_human plays;
+// otherwise the first clip; -1 without clips. `bindings`: one per clip.
+int openingClip(const formats::Scene& scene, const std::vector<anim::Binding>& bindings);
+
 class Player {
  public:
   void setScene(std::shared_ptr<const formats::Scene> scene);

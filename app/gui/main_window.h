@@ -144,7 +144,8 @@ class MainWindow : public QMainWindow {
   bool openBesideModel(const Document& entry);
   void showTables();
   void setDocument(Document doc);
-  // Shows doc_->scene in the viewport and the docks, from the start of its first clip.
+  // Shows doc_->scene in the viewport and the docks, from the start of its opening clip
+  // (app/player.h: openingClip).
   void showModel(bool frame);
   void updatePose();
   // The viewport's morph weights: the sliders', with the targets the playing clip animates

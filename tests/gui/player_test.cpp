@@ -180,6 +180,44 @@ class PlayerTest : public QObject {
     QCOMPARE(marrow::app::sourceFrameIndex(7, 9, 5, 0), 7);  // no frames to share out
     QCOMPARE(marrow::app::sourceFrameIndex(7, 9, 9, 2), 9);  // past the end: the last
   }
+
+  // Issue 19: Warband's skeletons with an armour and walk_backward opened on anim_human
+  // (3,333 s). The model opens on the shortest whole clip that plays on it; with actions, on the
+  // first clip an action cut.
+  void aModelOpensOnItsShortestWholeClipThatFits() {
+    auto s = std::make_shared<Scene>();
+    for (const char* name : {"root", "spine"}) {
+      marrow::formats::Bone b;
+      b.name = name;
+      b.parent = s->skeleton.bones.empty() ? -1 : 0;
+      s->skeleton.bones.push_back(b);
+    }
+    const auto animated = [](const char* name, float duration, const char* bone) {
+      Clip c = clip(name, std::nullopt, duration);
+      marrow::formats::Track t;
+      t.bone = bone;
+      t.rotation.add(0.0f, glm::quat(1, 0, 0, 0));
+      c.tracks.push_back(t);
+      return c;
+    };
+    Clip piece = animated("anim_human:270-290", 0.667f, "spine");
+    piece.sourceFrames = Clip::FrameSpan{270, 290};
+    s->clips = {animated("anim_human", 3333.0f, "root"), animated("tail_wag", 0.3f, "tail"),
+                animated("walk_backward", 1.0f, "spine"), piece, animated("idle", 2.0f, "root")};
+    Player p;
+    p.setScene(s);
+    QCOMPARE(p.clipIndex(), 2);  // not the piece cut at a gap, not the tail's clip
+    // With actions, the first clip an action cut.
+    auto withActions = std::make_shared<Scene>(*s);
+    withActions->actions.push_back({});
+    p.setScene(withActions);
+    QCOMPARE(p.clipIndex(), 3);
+    // No clip that fits: the first.
+    auto none = std::make_shared<Scene>(*s);
+    none->clips = {animated("a", 2.0f, "x"), animated("b", 1.0f, "y")};
+    p.setScene(none);
+    QCOMPARE(p.clipIndex(), 0);
+  }
 };
 
 QTEST_GUILESS_MAIN(PlayerTest)
