@@ -33,9 +33,9 @@ const std::vector<CommandSpec>& commands() {
        {"--find", "--kind", "--encoding"}, {"--json"}},
       {"pose",
        "pose INPUT... [--clip NAME|INDEX|none] [--time SECONDS] [--space native|display] "
-       "[--mode once|loop|ping-pong] [--animations FILE[,FILE...]] [--bone-map FILE] "
+       "[--mode once|loop|ping-pong] [--level N] [--animations FILE[,FILE...]] [--bone-map FILE] "
        "[--encoding CODEPAGE] [--as-frames [--frame-rate F]] [--json]",
-       {"--clip", "--time", "--space", "--mode", "--animations", "--bone-map", "--encoding", "--frame-rate"},
+       {"--clip", "--time", "--space", "--mode", "--level", "--animations", "--bone-map", "--encoding", "--frame-rate"},
        {"--json", "--as-frames"}},
       {"convert",
        "convert INPUT... -o OUTPUT.(" + formats::outputExtensions() + ") [--version N] "
@@ -51,11 +51,11 @@ const std::vector<CommandSpec>& commands() {
        {"--target", "--encoding", "--frame-rate"}, {"--json", "--as-frames"}},
       {"render",
        "render INPUT... -o OUT.png [--clip NAME|INDEX|none] [--time SECONDS] [--size WxH] "
-       "[--mode once|loop|ping-pong] [--yaw DEG] [--pitch DEG] [--lod 0..1] [--wireframe] "
+       "[--mode once|loop|ping-pong] [--yaw DEG] [--pitch DEG] [--lod 0..1] [--level N] [--wireframe] "
        "[--no-grid] [--skeleton] [--bone NAME] [--no-bodies] [--frames N] [--fps F] "
        "[--animations FILE[,FILE...]] [--bone-map FILE] [--encoding CODEPAGE] [--as-frames [--frame-rate F]]",
        {"-o", "--output", "--clip", "--time", "--size", "--yaw", "--pitch", "--bone", "--mode",
-        "--lod", "--frames", "--fps", "--animations", "--bone-map", "--encoding", "--frame-rate"},
+        "--lod", "--level", "--frames", "--fps", "--animations", "--bone-map", "--encoding", "--frame-rate"},
        {"--wireframe", "--no-grid", "--no-skeleton", "--skeleton", "--no-bodies", "--as-frames"}},
       {"extract",
        "extract ARCHIVE.pak... -o DIR [PATH|FOLDER...] [--quiet] [--encoding CODEPAGE]",

@@ -1,5 +1,9 @@
 #include "app/cli/common.h"
 
+#include <cmath>
+
+#include "formats/model/lod.h"
+
 #include <cctype>
 #include <charconv>
 #include <cmath>
@@ -101,6 +105,17 @@ bool playModeOption(const Args& args, anim::PlayMode& mode) {
     usageError(args.command, "--mode is once, loop or ping-pong, not '" + *m + "'");
     return false;
   }
+  return true;
+}
+
+bool levelOption(const Args& args, const formats::Scene& scene, std::vector<bool>& drawn) {
+  double level = 0.0;
+  if (!numberOption(args, "--level", level)) return false;
+  if (level != std::floor(level) || level < 0.0 || level > 9.0) {
+    usageError(args.command, "--level is a level of level meshes (NAME.lod1 … NAME.lod9): 0 to 9");
+    return false;
+  }
+  drawn = formats::drawnAtLevel(formats::meshLevels(scene), static_cast<int>(level));
   return true;
 }
 

@@ -28,6 +28,10 @@ std::optional<Document> loadInputs(const Args& args, Textures textures = Texture
 // clip: a usage error.
 bool chooseClip(const Args& args, const formats::Scene& scene, int& clipIndex);
 
+// --level N: of level meshes (BRF NAME.lodN, formats/model/lod.h), the level drawn (default 0);
+// `drawn` gets one flag per mesh. False (after printing why) when N is not a level 0 to 9.
+bool levelOption(const Args& args, const formats::Scene& scene, std::vector<bool>& drawn);
+
 // Parses --mode (once, loop, ping-pong; default once); false (after printing why) when unknown.
 bool playModeOption(const Args& args, anim::PlayMode& mode);
 

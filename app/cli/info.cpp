@@ -1,10 +1,12 @@
 // marrow-cli info: what a model holds.
+#include <algorithm>
 #include <cstdio>
 
 #include <map>
 
 #include "app/cli/animations.h"
 #include "app/cli/common.h"
+#include "formats/model/lod.h"
 #include "app/cli/records.h"
 #include "render/anim/pose.h"
 
@@ -45,8 +47,10 @@ void printJson(const Args& args, const Document& doc, const Retargeting& retarge
       .field("unit_meters", s.basis.unitMeters)
       .endObject();
 
+  const formats::MeshLevels levels = formats::meshLevels(s);
   j.key("meshes").beginArray();
-  for (const auto& m : s.meshes) {
+  for (std::size_t k = 0; k < s.meshes.size(); ++k) {
+    const formats::Mesh& m = s.meshes[k];
     j.beginObject()
         .field("name", m.name)
         .field("vertices", static_cast<std::uint64_t>(m.vertexCount()))
@@ -59,6 +63,9 @@ void printJson(const Args& args, const Document& doc, const Retargeting& retarge
         .field("normals", !m.normals.empty())
         .field("colors", !m.colors.empty())
         .field("morph_targets", static_cast<std::uint64_t>(m.morphs.size()));
+    // Level meshes (NAME.lodN): the level and the mesh it is a level of.
+    j.field("level", static_cast<std::int64_t>(levels.level[k]));
+    if (levels.level[k] > 0) j.field("level_of", s.meshes[static_cast<std::size_t>(levels.of[k])].name);
     j.endObject();
   }
   j.endArray();
@@ -201,12 +208,19 @@ void printText(const Document& doc, const Retargeting& retargeting) {
   if (s.partial) std::printf("  PARTIAL: the file is damaged; what was read before the damage (see the diagnostics)\n");
   std::size_t verts = 0, tris = 0;
   for (const auto& m : s.meshes) verts += m.vertexCount(), tris += m.triangleCount();
-  std::printf("meshes: %zu (%zu vertices, %zu triangles)\n", s.meshes.size(), verts, tris);
-  for (const auto& m : s.meshes) {
+  const formats::MeshLevels levels = formats::meshLevels(s);
+  const auto levelMeshes = static_cast<std::size_t>(std::count_if(levels.level.begin(), levels.level.end(), [](int l) { return l > 0; }));
+  std::printf("meshes: %zu (%zu vertices, %zu triangles)", s.meshes.size(), verts, tris);
+  if (levelMeshes) std::printf(", %zu of them levels of detail (NAME.lod1 … NAME.lod%d; --level picks one)", levelMeshes, levels.deepest);
+  std::printf("\n");
+  for (std::size_t k = 0; k < s.meshes.size(); ++k) {
+    const formats::Mesh& m = s.meshes[k];
     const std::string mat = materialName(s, m.material);
-    std::printf("  %-24s %7zu vertices %7zu triangles  influences <= %u%s%s\n", m.name.c_str(),
+    std::printf("  %-24s %7zu vertices %7zu triangles  influences <= %u%s%s", m.name.c_str(),
                 m.vertexCount(), m.triangleCount(), m.maxInfluences(),
                 mat.empty() ? "" : "  material ", mat.c_str());
+    if (levels.level[k] > 0) std::printf("  (level %d of %s)", levels.level[k], s.meshes[static_cast<std::size_t>(levels.of[k])].name.c_str());
+    std::printf("\n");
   }
   std::printf("skeleton: %s%s%zu bones, %zu roots\n", s.skeleton.name.c_str(),
               s.skeleton.name.empty() ? "" : ", ", s.skeleton.bones.size(), s.skeleton.rootCount());

@@ -23,6 +23,8 @@ int runPose(const Args& args) {
   const formats::Scene& s = *doc->scene;
   int clipIndex = -1;
   if (!chooseClip(args, s, clipIndex)) return kUsage;
+  std::vector<bool> drawn;
+  if (!levelOption(args, s, drawn)) return kUsage;
   if (!args.option("--clip") && firstRetargetedClip(retargeting) >= 0)
     clipIndex = firstRetargetedClip(retargeting);
   const formats::Clip* clip = clipIndex >= 0 ? &s.clips[clipIndex] : nullptr;
@@ -92,6 +94,7 @@ int runPose(const Args& args) {
   std::vector<glm::mat4> palette;
   std::vector<glm::vec3> morphed, morphedNormals, skinned;
   for (std::size_t m = 0; m < s.meshes.size(); ++m) {
+    if (!drawn[m]) continue;  // another level of a mesh's level meshes
     const formats::Mesh& mesh = s.meshes[m];
     anim::skinPalette(s.skeleton, mesh, pose, palette);
     if (mesh.morphs.empty()) {

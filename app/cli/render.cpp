@@ -141,6 +141,9 @@ int runRender(int argc, char** argv, const Args& args) {
   renderer.setBodiesVisible(!args.has("--no-bodies"));
   for (std::size_t m = 0; m < s.meshes.size() && lod < 1.0; ++m)
     renderer.setLevelOfDetail(m, static_cast<float>(lod));
+  std::vector<bool> drawn;
+  if (!levelOption(args, s, drawn)) return kUsage;
+  for (std::size_t m = 0; m < drawn.size(); ++m) renderer.setMeshVisible(m, drawn[m]);
 
   render::ViewOptions view;
   view.wireframe = args.has("--wireframe");

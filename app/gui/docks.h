@@ -80,6 +80,7 @@ struct MeshControls {
   // they move together.
   std::map<std::string, float> morphWeights;
   std::vector<float> levels;  // per mesh, 1 = full detail
+  int meshLevel = 0;          // the level of level meshes (BRF NAME.lodN, formats/model/lod.h) drawn
 
   void reset(const formats::Scene& scene);
   // One weight per morph target of `mesh`, from the weights by name.
@@ -107,6 +108,7 @@ class PropertiesDock : public QDockWidget {
  signals:
   void morphWeightChanged(const std::string& target, float weight);
   void levelOfDetailChanged(int mesh, float level);  // mesh -1: every mesh
+  void meshLevelChanged(int level);                   // the level of level meshes drawn
 
  private:
   void addSlider(QTreeWidgetItem* item, float value, float lo, float hi,

@@ -27,6 +27,7 @@
 #include <map>
 
 #include "app/gui/archive_dock.h"
+#include "formats/model/lod.h"
 #include "formats/format_table.h"
 #include "formats/io/address.h"
 #include "formats/model/model_archive.h"
@@ -157,6 +158,10 @@ void MainWindow::createDocks() {
             controls_.morphWeights[target] = w;
             updateMorphs(true);
           });
+  connect(properties_, &PropertiesDock::meshLevelChanged, this, [this](int level) {
+    controls_.meshLevel = level;
+    showMeshLevel();
+  });
   connect(properties_, &PropertiesDock::levelOfDetailChanged, this, [this](int mesh, float level) {
     for (std::size_t m = 0; m < controls_.levels.size(); ++m)
       if (mesh < 0 || static_cast<int>(m) == mesh) {
@@ -608,7 +613,16 @@ void MainWindow::showModel(bool frame) {
   viewport_->setPose(pose);  // before the upload: framing sees the first frame
   bones_->setPose(pose);
   viewport_->setDocument(*doc_, frame);
+  showMeshLevel();
   updateMorphs(true);  // the upload reset them
+}
+
+void MainWindow::showMeshLevel() {
+  if (!doc_) return;
+  const formats::MeshLevels levels = formats::meshLevels(*doc_->scene);
+  if (levels.deepest == 0) return;
+  const std::vector<bool> drawn = formats::drawnAtLevel(levels, controls_.meshLevel);
+  for (std::size_t m = 0; m < drawn.size(); ++m) viewport_->setMeshVisible(m, drawn[m]);
 }
 
 void MainWindow::updatePose() {

@@ -147,6 +147,8 @@ class MainWindow : public QMainWindow {
   // Shows doc_->scene in the viewport and the docks, from the start of its opening clip
   // (app/player.h: openingClip).
   void showModel(bool frame);
+  // Of level meshes (NAME.lodN), the level the Properties dock chose is drawn (0 at first).
+  void showMeshLevel();
   void updatePose();
   // The viewport's morph weights: the sliders', with the targets the playing clip animates
   // following it. `force`: even when no clip animates any (after an upload, a slider moved).

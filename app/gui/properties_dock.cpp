@@ -1,6 +1,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QSlider>
+#include <QSpinBox>
 #include <QStringDecoder>
 #include <QTreeWidget>
 
@@ -10,6 +11,7 @@
 #include <cmath>
 
 #include "app/gui/docks.h"
+#include "formats/model/lod.h"
 #include "render/gl/surface_look.h"
 
 namespace marrow::app {
@@ -46,6 +48,7 @@ class Rows {
 void MeshControls::reset(const formats::Scene& scene) {
   morphWeights.clear();
   levels.assign(scene.meshes.size(), 1.0f);
+  meshLevel = 0;
 }
 
 std::vector<float> MeshControls::weightsFor(const formats::Mesh& mesh) const {
@@ -153,6 +156,17 @@ void PropertiesDock::show(const Document& doc, const MeshControls& controls, Ite
         addSlider(rows.add(tr("Level of detail (all)")), level, 0.0f, 1.0f,
                   [this](float picked) { emit levelOfDetailChanged(-1, picked); });
       }
+      if (const formats::MeshLevels levels = formats::meshLevels(s); levels.deepest > 0) {
+        // Level meshes (NAME.lod1 …): one level of each is drawn, 0 the full mesh.
+        auto* spin = new QSpinBox;
+        spin->setRange(0, levels.deepest);
+        spin->setValue(std::min(controls.meshLevel, levels.deepest));
+        spin->setObjectName(QStringLiteral("meshLevel"));
+        spin->setToolTip(tr("Meshes NAME.lod1 … NAME.lod%1 are levels of NAME: the level drawn (0: NAME itself)")
+                             .arg(levels.deepest));
+        connect(spin, &QSpinBox::valueChanged, this, [this](int level) { emit meshLevelChanged(level); });
+        tree_->setItemWidget(rows.add(tr("Level meshes drawn")), 1, spin);
+      }
       break;
     }
     case ItemKind::Mesh: {
@@ -181,6 +195,18 @@ void PropertiesDock::show(const Document& doc, const MeshControls& controls, Ite
       }
       if (!m.springs.empty())
         rows.add(tr("Springs"), tr("%1 (cloth/hair; drawn skinned, not simulated)").arg(m.springs.size()));
+      if (const formats::MeshLevels levels = formats::meshLevels(s); levels.deepest > 0) {
+        const int of = levels.of[static_cast<std::size_t>(index)];
+        if (of != index)
+          rows.add(tr("Level"), tr("%1 of %2").arg(levels.level[static_cast<std::size_t>(index)]).arg(str(s.meshes[of].name)));
+        // Each level's figures, the mesh's own first.
+        QStringList figures;
+        for (int level = 0; level <= levels.deepest; ++level)
+          for (std::size_t k = 0; k < s.meshes.size(); ++k)
+            if (levels.of[k] == of && levels.level[k] == level)
+              figures << tr("%1: %2 vertices, %3 triangles").arg(level).arg(s.meshes[k].vertexCount()).arg(s.meshes[k].triangleCount());
+        if (figures.size() > 1) rows.add(tr("Levels"), figures.join(QStringLiteral("; ")))->setToolTip(1, figures.join('\n'));
+      }
       if (!m.lod.empty()) {
         const float level = static_cast<std::size_t>(index) < controls.levels.size() ? controls.levels[index] : 1.0f;
         addSlider(rows.add(tr("Level of detail"), {}), level, 0.0f, 1.0f,

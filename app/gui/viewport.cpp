@@ -102,6 +102,7 @@ void Viewport::setDocument(const Document& doc, bool frame) {
   levels_.assign(doc.scene->meshes.size(), 1.0f);
   hiddenBones_.clear();
   hiddenMaterials_.clear();
+  hiddenMeshes_.clear();
   options_.hoveredBone = -1;
   frameOnUpload_ = frame;
   if (glReady_) {
@@ -124,6 +125,8 @@ void Viewport::upload() {
   renderer_.setHiddenBones(hiddenBones_);
   for (std::size_t i = 0; i < hiddenMaterials_.size(); ++i)
     if (hiddenMaterials_[i]) renderer_.setMaterialVisible(static_cast<int>(i), false);
+  for (std::size_t i = 0; i < hiddenMeshes_.size(); ++i)
+    if (hiddenMeshes_[i]) renderer_.setMeshVisible(i, false);
   if (frameOnUpload_) {
     frameOnUpload_ = false;
     resetView();
@@ -200,6 +203,16 @@ void Viewport::setMaterialVisible(int material, bool visible) {
     hiddenMaterials_.resize(static_cast<std::size_t>(material) + 1, false);
   hiddenMaterials_[material] = !visible;
   renderer_.setMaterialVisible(material, visible);  // a flag read when drawing
+  update();
+}
+
+void Viewport::setMeshVisible(std::size_t mesh, bool visible) {
+  if (mesh >= hiddenMeshes_.size()) {
+    if (visible) return;
+    hiddenMeshes_.resize(mesh + 1, false);
+  }
+  hiddenMeshes_[mesh] = !visible;
+  renderer_.setMeshVisible(mesh, visible);  // a flag read when drawing
   update();
 }
 

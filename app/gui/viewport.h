@@ -50,6 +50,8 @@ class Viewport : public QOpenGLWidget {
   // Per bone (see Renderer::setHiddenBones); kept across uploads, reset by a new document.
   void setHiddenBones(const std::vector<bool>& hidden);
   void setMaterialVisible(int material, bool visible);
+  // Whether a mesh is drawn (one level of level meshes is); every mesh is after setDocument.
+  void setMeshVisible(std::size_t mesh, bool visible);
 
   // The bone under a point of the widget: a joint or segment of the skeleton overlay when it is
   // drawn, else the owner of the surface there (Renderer::pickSurface); -1 for none.
@@ -106,6 +108,7 @@ class Viewport : public QOpenGLWidget {
   std::vector<float> levels_;
   std::vector<bool> hiddenBones_;
   std::vector<bool> hiddenMaterials_;
+  std::vector<bool> hiddenMeshes_;
   render::SkinningMethod skinning_ = render::SkinningMethod::LinearBlend;
   bool glReady_ = false;
   bool frameOnUpload_ = false;

@@ -9,6 +9,7 @@
 
 #include "formats/io/glob.h"
 #include "formats/model/actions.h"
+#include "formats/model/lod.h"
 
 namespace marrow::formats::brf {
 
@@ -590,25 +591,22 @@ Pick pickRecords(std::span<const Source> sources, std::span<const RecordRef> pic
 
 std::vector<std::string> BrfArchive::openingPick() const {
   if (library_) return {};  // a module: the user finds what to look at
-  std::vector<std::string> full;
-  bool lods = false;
   for (std::size_t s = 0; s < sources_.size(); ++s) {
-    std::vector<std::string> fileFull;  // counted per file: several small files are no heap
-    for (std::size_t i = 0; i < sources_[s].doc->meshes.size(); ++i) {
-      const std::string& name = sources_[s].doc->meshes[i].name;
-      const auto dot = name.rfind(".lod");
-      if (dot != std::string::npos && dot + 4 < name.size() &&
-          std::all_of(name.begin() + static_cast<std::ptrdiff_t>(dot + 4), name.end(),
-                      [](char c) { return c >= '0' && c <= '9'; })) {
-        lods = true;
-        continue;
-      }
-      fileFull.push_back(pathOf({s, Section::Mesh, i}));
-    }
-    if (fileFull.size() > kHeap) return {fileFull.front()};
-    full.insert(full.end(), fileFull.begin(), fileFull.end());
+    // Counted per file (several small files are no heap), without level meshes (NAME.lodN:
+    // the viewer draws one level of each mesh).
+    const auto& meshes = sources_[s].doc->meshes;
+    std::vector<std::size_t> full;
+    for (std::size_t i = 0; i < meshes.size(); ++i)
+      if (!levelName(meshes[i].name)) full.push_back(i);
+    if (full.size() <= kHeap) continue;
+    // A heap: its first mesh, with its levels.
+    std::vector<std::string> pick{pathOf({s, Section::Mesh, full.front()})};
+    for (std::size_t i = 0; i < meshes.size(); ++i)
+      if (const auto level = levelName(meshes[i].name); level && level->of == meshes[full.front()].name)
+        pick.push_back(pathOf({s, Section::Mesh, i}));
+    return pick;
   }
-  return lods ? full : std::vector<std::string>{};
+  return {};
 }
 
 Result<ModelArchive::Shown> BrfArchive::show(std::span<const std::string> picked,

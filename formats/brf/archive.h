@@ -57,9 +57,9 @@ class BrfArchive final : public vfs::Archive, public ModelArchive {
   Result<Shown> show(std::span<const std::string> picked,
                      const std::optional<std::vector<std::string>>& onScreen,
                      const std::optional<std::string>& skeleton) const override;
-  // A file of more than kHeap meshes (an armour pack) opens on its first mesh; fewer meshes
-  // with levels of detail ("boots.lod1") open on their full-detail meshes only; else the whole
-  // files.
+  // A file of more than kHeap meshes (an armour pack; level meshes "boots.lod1" not counted)
+  // opens on its first mesh and its levels; else the whole files (the viewer draws one level of
+  // level meshes: formats/model/lod.h).
   static constexpr std::size_t kHeap = 8;
   std::vector<std::string> openingPick() const override;
 

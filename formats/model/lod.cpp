@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string_view>
 #include <unordered_map>
 
 namespace marrow::formats {
@@ -81,6 +82,49 @@ Mesh meshOfTriangles(const Mesh& mesh, std::span<const std::uint32_t> indices) {
     o.morphs.push_back(std::move(n));
   }
   return o;
+}
+
+std::optional<LevelName> levelName(std::string_view name) {
+  if (name.size() < 6 || name.substr(name.size() - 5, 4) != ".lod") return std::nullopt;
+  const char digit = name.back();
+  if (digit < '1' || digit > '9') return std::nullopt;
+  return LevelName{name.substr(0, name.size() - 5), digit - '0'};
+}
+
+MeshLevels meshLevels(const Scene& scene) {
+  MeshLevels out;
+  const std::size_t n = scene.meshes.size();
+  out.level.assign(n, 0);
+  out.of.resize(n);
+  std::unordered_map<std::string_view, std::size_t> byName;
+  for (std::size_t m = 0; m < n; ++m) {
+    out.of[m] = static_cast<int>(m);
+    byName.emplace(scene.meshes[m].name, m);
+  }
+  for (std::size_t m = 0; m < n; ++m) {
+    const auto level = levelName(scene.meshes[m].name);
+    if (!level) continue;
+    const auto base = byName.find(level->of);
+    if (base == byName.end()) continue;
+    out.level[m] = level->level;
+    out.of[m] = static_cast<int>(base->second);
+    out.deepest = std::max(out.deepest, out.level[m]);
+  }
+  return out;
+}
+
+std::vector<bool> drawnAtLevel(const MeshLevels& levels, int level) {
+  const std::size_t n = levels.level.size();
+  // Per mesh of its own, the level drawn: the deepest it has up to `level`.
+  std::vector<int> chosen(n, 0);
+  for (std::size_t m = 0; m < n; ++m)
+    if (levels.level[m] <= level) {
+      int& c = chosen[static_cast<std::size_t>(levels.of[m])];
+      c = std::max(c, levels.level[m]);
+    }
+  std::vector<bool> drawn(n);
+  for (std::size_t m = 0; m < n; ++m) drawn[m] = levels.level[m] == chosen[static_cast<std::size_t>(levels.of[m])];
+  return drawn;
 }
 
 }  // namespace marrow::formats

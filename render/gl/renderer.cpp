@@ -76,6 +76,7 @@ void Renderer::Impl::freeScene() {
   state.clear();
   hiddenBones.clear();
   hiddenMaterials.clear();
+  hiddenMeshes.clear();
   for (GLuint t : textures)
     if (t) gl->glDeleteTextures(1, &t);
   textures.clear();
@@ -136,6 +137,7 @@ void Renderer::setScene(std::shared_ptr<const formats::Scene> scene,
   d.morphWeights.assign(s.meshes.size(), {});
   d.levels.assign(s.meshes.size(), 1.0f);
   d.hiddenMaterials.assign(s.materials.size(), false);
+  d.hiddenMeshes.assign(s.meshes.size(), false);
   for (const auto& mesh : s.meshes)
     for (const auto& p : mesh.positions) extend(d.rest, glm::vec3(d.display * glm::vec4(p, 1.0f)));
   d.bodies = tessellateBodies(s.bodies, d.display);
@@ -285,6 +287,7 @@ bool Renderer::Impl::anyBoneHidden() const {
 }
 
 bool Renderer::Impl::meshHidden(std::size_t mesh) const {
+  if (mesh < hiddenMeshes.size() && hiddenMeshes[mesh]) return true;
   const int mat = scene->meshes[mesh].material;
   return mat >= 0 && static_cast<std::size_t>(mat) < hiddenMaterials.size() && hiddenMaterials[mat];
 }
@@ -309,6 +312,16 @@ void Renderer::setMaterialVisible(int material, bool visible) {
   Impl& d = *d_;
   if (material < 0 || static_cast<std::size_t>(material) >= d.hiddenMaterials.size()) return;
   d.hiddenMaterials[material] = !visible;
+}
+
+void Renderer::setMeshVisible(std::size_t mesh, bool visible) {
+  Impl& d = *d_;
+  if (mesh < d.hiddenMeshes.size()) d.hiddenMeshes[mesh] = !visible;
+}
+
+bool Renderer::meshVisible(std::size_t mesh) const {
+  const Impl& d = *d_;
+  return mesh >= d.hiddenMeshes.size() || !d.hiddenMeshes[mesh];
 }
 
 bool Renderer::materialVisible(int material) const {

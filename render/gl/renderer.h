@@ -121,6 +121,11 @@ class Renderer {
   void setHiddenBones(std::vector<bool> hidden);
   const std::vector<bool>& hiddenBones() const;
 
+  // A hidden mesh (one level of a mesh's levels of detail that is not the level shown) is
+  // neither drawn nor picked. Every mesh shows by default, and again after setScene.
+  void setMeshVisible(std::size_t mesh, bool visible);
+  bool meshVisible(std::size_t mesh) const;
+
   // Meshes of a hidden material are neither drawn nor picked. Every material shows by default.
   void setMaterialVisible(int material, bool visible);
   bool materialVisible(int material) const;

@@ -71,6 +71,7 @@ struct Renderer::Impl {
   SkinningMethod skinning = SkinningMethod::LinearBlend;
   std::vector<bool> hiddenBones;
   std::vector<bool> hiddenMaterials;
+  std::vector<bool> hiddenMeshes;  // one per mesh (Renderer::setMeshVisible)
   std::vector<LineVertex> lineScratch;
 
   // CPU skinning of the current pose, made when picking or an overlay needs it.

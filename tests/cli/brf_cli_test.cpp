@@ -7,6 +7,7 @@
 #include <QTemporaryDir>
 
 #include <map>
+#include <set>
 
 #include "cli_util.h"
 
@@ -155,6 +156,51 @@ TEST(BrfCli, ConvertToBrfGivesBackTheBytes) {
     ++converted;
   }
   MARROW_EXPECT_ALL_USED(converted, std::size(files));
+}
+
+// Issue 19: a BRF's level meshes (NAME.lod1 …) were posed and drawn on top of their mesh. info
+// says which mesh each is a level of; pose gives one level (0 unless --level asks).
+TEST(BrfCli, LevelMeshesArePosedOneLevelAtATime) {
+  const QString paladin = fixture("cal3d/paladin/paladin.cfg");
+  if (paladin.isEmpty()) MARROW_SKIP() << "the cal3d fixtures are absent (../shared/fixtures/cal3d)";
+  QTemporaryDir dir;
+  const QString brf = dir.filePath("paladin.brf");
+  ASSERT_EQ(cli({"convert", paladin, "-o", brf}).code, 0);  // a progressive mesh: NAME.lod1 … lod3
+  const CliRun info = cli({"info", brf, "--json"});
+  ASSERT_EQ(info.code, 0);
+  std::map<QString, int> levelOf;  // mesh → level
+  std::map<QString, QString> baseOf;
+  for (const auto& m : info.json().value("meshes").toArray()) {
+    const QJsonObject o = m.toObject();
+    levelOf[o.value("name").toString()] = o.value("level").toInt(-1);
+    if (o.contains("level_of")) baseOf[o.value("name").toString()] = o.value("level_of").toString();
+  }
+  ASSERT_FALSE(baseOf.empty());
+  for (const auto& [mesh, base] : baseOf) {
+    EXPECT_EQ(mesh, base + ".lod" + QString::number(levelOf[mesh]));
+    EXPECT_EQ(levelOf[base], 0) << base.toStdString();
+  }
+  const auto posedNames = [&](const QStringList& extra) {
+    QStringList args{"pose", brf, "--json"};
+    const CliRun r = cli(args + extra);
+    EXPECT_EQ(r.code, 0) << r.err.toStdString();
+    std::set<QString> names;
+    for (const auto& m : r.json().value("meshes").toArray()) names.insert(m.toObject().value("name").toString());
+    return names;
+  };
+  // Level 0: the meshes themselves; level 3: each at its deepest up to 3.
+  std::set<QString> zero, three;
+  for (const auto& [mesh, level] : levelOf)
+    if (level == 0) zero.insert(mesh);
+  for (const QString& base : zero) {
+    QString deepest = base;
+    for (int l = 1; l <= 3; ++l)
+      if (levelOf.count(base + ".lod" + QString::number(l))) deepest = base + ".lod" + QString::number(l);
+    three.insert(deepest);
+  }
+  EXPECT_EQ(posedNames({}), zero);
+  EXPECT_EQ(posedNames({"--level", "3"}), three);
+  EXPECT_EQ(cli({"pose", brf, "--level", "10"}).code, 2);
 }
 
 TEST(BrfCli, ConvertChosenRecordsAndVersions) {

@@ -10,6 +10,7 @@
 #include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -520,6 +521,54 @@ class ArchiveTest : public QObject {
     QVERIFY(!w.archive()->isVisible());
     QVERIFY(openAndWait(w, {fixture("wfas_boots_a.brf")}));
     QVERIFY(w.archive()->isVisible());
+  }
+
+  // Issue 19: a BRF's level meshes (NAME.lod1 …) were drawn on top of their mesh. Level 0 is
+  // drawn; the Properties dock picks another; the mesh's Properties list each level's figures.
+  void levelMeshesAreDrawnOneLevelAtATime() {
+    const QString cliPath = qEnvironmentVariable("MARROW_CLI");
+    const QString paladin = QStringLiteral(MARROW_FIXTURES_DIR "/cal3d/paladin/paladin.cfg");
+    if (cliPath.isEmpty() || !QFile::exists(paladin)) MARROW_QSKIP("needs marrow-cli and the cal3d fixtures");
+    QTemporaryDir dir;
+    const QString brf = dir.filePath("paladin.brf");
+    QProcess convert;
+    convert.start(cliPath, {"convert", paladin, "-o", brf});
+    QVERIFY(convert.waitForFinished(60000));
+    QCOMPARE(convert.exitCode(), 0);
+    MainWindow w;
+    w.resize(1100, 750);
+    w.show();
+    QVERIFY(openAndWait(w, {brf}));
+    // 21 meshes: a heap, opened on its first mesh and its level; picking nothing shows them all.
+    QCOMPARE(w.document()->scene->meshes.size(), std::size_t{2});
+    QCOMPARE(w.document()->scene->meshes[1].name, w.document()->scene->meshes[0].name + ".lod1");
+    pick(w, {});
+    const auto& s = *w.document()->scene;
+    const auto drawn = [&] {
+      std::vector<std::string> out;
+      for (std::size_t m = 0; m < s.meshes.size(); ++m)
+        if (w.viewport()->renderer().meshVisible(m)) out.push_back(s.meshes[m].name);
+      return out;
+    };
+    for (const std::string& name : drawn()) QVERIFY2(name.find(".lod") == std::string::npos, name.c_str());
+    const std::size_t levelZero = drawn().size();
+    QVERIFY(levelZero > 0 && levelZero < s.meshes.size());
+    // The whole model's Properties: the level drawn (the last pick's rows are deleted first).
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+    auto* spin = w.properties()->findChild<QSpinBox*>("meshLevel");
+    QVERIFY(spin);
+    QCOMPARE(spin->maximum(), 3);
+    spin->setValue(3);
+    const auto deepest = drawn();
+    QCOMPARE(deepest.size(), levelZero);
+    QVERIFY(std::count_if(deepest.begin(), deepest.end(), [](const std::string& n) { return n.ends_with(".lod3"); }) > 0);
+    // A mesh's Properties: its levels' figures.
+    int head = -1;  // a mesh with three levels
+    for (std::size_t m = 0; m < s.meshes.size() && head < 0; ++m)
+      if (std::find(deepest.begin(), deepest.end(), s.meshes[m].name + ".lod3") != deepest.end()) head = static_cast<int>(m);
+    QVERIFY(head >= 0);
+    w.properties()->show(*w.document(), {}, marrow::app::ItemKind::Mesh, head);
+    QVERIFY2(marrow::testing::treeText(*w.properties()).contains("3: "), qPrintable(marrow::testing::treeText(*w.properties())));
   }
 
   // File › Rig onto Skeleton (issue 17): a model from a tool (the game's boots, walk and

@@ -52,15 +52,18 @@ inline bool openAndWait(app::MainWindow& w, const QStringList& files, int timeou
       w, [&] { w.openFiles(files); }, timeoutMs, failure);
 }
 
-// Every cell of the Log, row by row, a line each.
-inline QString logText(app::MainWindow& w) {
+// Every cell of the first tree under `widget` (a dock), row by row, a line each.
+inline QString treeText(const QWidget& widget) {
   QString all;
-  const auto* tree = w.log()->findChild<QTreeWidget*>();
+  const auto* tree = widget.findChild<QTreeWidget*>();
   for (int i = 0; tree && i < tree->topLevelItemCount(); ++i)
     for (int c = 0; c < tree->columnCount(); ++c)
       all += tree->topLevelItem(i)->text(c) + QLatin1Char('\n');
   return all;
 }
+
+// Every cell of the Log, row by row, a line each.
+inline QString logText(app::MainWindow& w) { return treeText(*w.log()); }
 
 // For main(): -1 where there is a display; else says why not and gives the exit code, 77
 // ("skipped" to ctest), or 1 under CI=true, where the GUI tests must run.

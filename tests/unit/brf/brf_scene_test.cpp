@@ -432,8 +432,13 @@ TEST(BrfScene, ManyMeshesOpenOnTheFirstAndLevelsOfDetailStayOut) {
   for (int i = 0; i < 12; ++i) pack.push_back("armour_" + std::to_string(i));
   const auto many = archiveOf(pack);
   EXPECT_EQ(names(many, many.openingPick()), (std::vector<std::string>{"armour_0"}));
-  const auto lods = archiveOf({"helmet", "helmet.lod1", "helmet.lod2", "visor", "visor.lod1"});
-  EXPECT_EQ(names(lods, lods.openingPick()), (std::vector<std::string>{"helmet", "visor"}));
+  // Level meshes are no heap: the whole file, whose levels the viewer draws one at a time.
+  const auto lods = archiveOf({"helmet", "helmet.lod1", "helmet.lod2", "visor", "visor.lod1", "a", "b", "c", "d", "e"});
+  EXPECT_TRUE(lods.openingPick().empty());
+  // A heap opens on its first mesh with its levels.
+  pack.insert(pack.begin() + 3, "armour_0.lod1");
+  const auto withLevels = archiveOf(pack);
+  EXPECT_EQ(names(withLevels, withLevels.openingPick()), (std::vector<std::string>{"armour_0", "armour_0.lod1"}));
   const auto few = archiveOf({"body", "head", "hands", "helmet.lodge"});  // ".lodge" is no level of detail
   EXPECT_TRUE(few.openingPick().empty());
   // What the pick shows is that mesh alone.
