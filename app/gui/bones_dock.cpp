@@ -123,6 +123,15 @@ void BonesDock::setScene(const formats::Scene* scene) {
   }
   tree_->expandAll();
   tree_->resizeColumnToContents(0);
+  // A skeleton of roots only has no hierarchy in the files read (a Dragon Nest mesh keeps its
+  // in the character's .ani): said here, where the flat list is seen.
+  const bool flat = bones.size() > 1 && scene->skeleton.rootCount() == bones.size();
+  transforms_->setPlaceholderText(
+      flat ? tr("Each of the %1 bones is a root: the files read hold no hierarchy (a Dragon Nest mesh "
+                "keeps its in the character's .ani: open it with the mesh).\n\nSelect a bone to see its "
+                "transforms at the current time.")
+                 .arg(bones.size())
+           : tr("Select a bone to see its transforms at the current time."));
 }
 
 void BonesDock::setPose(const anim::Pose& pose) {

@@ -191,6 +191,12 @@ Result<Scene> gatherAll(std::span<const Input> inputs) {
       for (auto& t : materials.textures) scene.textures.push_back(std::move(t));
     }
   }
+  // §5: the hierarchy lives in the .ani; a mesh read without one has bones but no parents.
+  if (g.anis.empty() && scene.skeleton.bones.size() > 1 && scene.skeleton.rootCount() == scene.skeleton.bones.size())
+    g.diagnostics.warn(inputs.front().ctx.name, "skeleton", kNoOffset,
+                       "no .ani was given: the hierarchy of the " + std::to_string(scene.skeleton.bones.size()) +
+                           " bones is in the character's animation file, so each is a root and the mesh shows "
+                           "only its bind pose; open the .ani with it");
   g.diagnostics.append(scene.diagnostics);
   scene.diagnostics = std::move(g.diagnostics);
   return scene;

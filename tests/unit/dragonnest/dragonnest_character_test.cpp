@@ -222,6 +222,11 @@ TEST(DragonNestCharacter, AMeshAloneHasRootBonesAtTheBindPose) {
   const int spine = s->skeleton.find("Spine");
   EXPECT_NEAR(glm::length(glm::vec3(model[spine][3]) - glm::vec3(testing::worldOf("Spine")[3])), 0,
               1e-4);
+  // Issue 19: says why every bone is a root, and what to open.
+  bool said = false;
+  for (const auto& d : s->diagnostics.items)
+    said = said || (d.field == "skeleton" && d.message.find("open the .ani with it") != std::string::npos);
+  EXPECT_TRUE(said);
 }
 
 TEST(DragonNestCharacter, AMeshAndAnAniGivenTogetherShareTheAniHierarchy) {
