@@ -185,6 +185,7 @@ void MainWindow::createActions() {
   openLibraryAction_->setEnabled(false);
   recentMenu_ = file->addMenu(tr("Open &Recent"));
   file->addAction(tr("&Reload"), QKeySequence(Qt::CTRL | Qt::Key_R), this, &MainWindow::reload);
+  createWatching(file);
   cancelLoadAction_ = file->addAction(tr("&Cancel Loading"), QKeySequence(Qt::Key_Escape), this,
                                       &MainWindow::cancelLoading);
   cancelLoadAction_->setEnabled(false);
@@ -554,6 +555,7 @@ void MainWindow::setDocument(Document doc) {
                            : tr("%1 — Marrow").arg(doc_->title()));
   openLibraryAction_->setEnabled(libraryOfDocument(doc_.get()).has_value());
   ownSkeletonAction_->setEnabled(!doc_->rig.isEmpty());
+  watchFiles();
   const bool nothingShown = s.meshes.empty() && s.skeleton.empty() && s.clips.empty() && s.tables.empty() &&
                             s.bodies.empty();
   if (nothingShown && !doc_->archives.empty()) {

@@ -18,7 +18,9 @@
 
 class QAction;
 class QActionGroup;
+class QFileSystemWatcher;
 class QMenu;
+class QTimer;
 
 namespace marrow::app {
 
@@ -67,6 +69,10 @@ class MainWindow : public QMainWindow {
   // Which of a file's skeletons (their addresses) File › Rig onto Skeleton rigs onto: asked in a
   // dialog; an empty answer cancels. Tests put their own.
   using SkeletonChooser = std::function<QString(const QStringList& skeletons)>;
+  // How long the files of a changed model must stay the same before File › Watch Files reloads
+  // it (twice this, at most: it is checked at the end of each interval). Tests shorten it.
+  void setSettleInterval(int ms) { settleMs_ = ms; }
+  const QStringList& watchedFiles() const { return watched_; }
   void setSkeletonChooser(SkeletonChooser chooser) { chooseSkeleton_ = std::move(chooser); }
 
  signals:
@@ -149,6 +155,11 @@ class MainWindow : public QMainWindow {
   void showModel(bool frame);
   // Of level meshes (NAME.lodN), the level the Properties dock chose is drawn (0 at first).
   void showMeshLevel();
+  // File › Watch Files (main_window_watch.cpp).
+  void createWatching(QMenu* file);
+  void watchFiles();  // the files of the model shown, when watching is on
+  QStringList fileStamps() const;
+  void filesSettled();
   void updatePose();
   // The viewport's morph weights: the sliders', with the targets the playing clip animates
   // following it. `force`: even when no clip animates any (after an upload, a slider moved).
@@ -261,6 +272,12 @@ class MainWindow : public QMainWindow {
   int material_ = -1;  // the material last selected in the Scene dock, for .crf exports
   ExportPathChooser chooseExportPath_;
   SkeletonChooser chooseSkeleton_;
+  QFileSystemWatcher* files_ = nullptr;
+  QTimer* settle_ = nullptr;
+  QAction* watchAction_ = nullptr;
+  QStringList watched_, stamps_, settledStamps_;  // the files, as loaded, as last seen settling
+  bool changed_ = false;
+  int settleMs_ = 400;
   QList<QFutureWatcher<std::shared_ptr<ExportJob>>*> exports_;  // running
 };
 

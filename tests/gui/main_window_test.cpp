@@ -1,5 +1,6 @@
 // The viewer as a user meets it: the demo opens, plays on the GPU and moves; a bad file leaves
 // the model open and shows its error; the transport controls drive the clock.
+#include <QAction>
 #include <QApplication>
 #include <QFile>
 #include <QFocusEvent>
@@ -346,6 +347,52 @@ class MainWindowTest : public QObject {
     check();
     QVERIFY(marrow::testing::waitLoaded(w, [&] { w.reload(); }, 30000));
     check();
+  }
+  // File › Watch Files (issue 19): a model whose file changes is read again once the file has
+  // settled; a half-written file is never read; with watching off nothing happens.
+  void aChangedFileIsReloadedOnceItSettles() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("wave.obj"));
+    const auto write = [&](const QByteArray& text) {
+      QFile f(path);
+      QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+      f.write(text);
+    };
+    const QByteArray three("v 0 0 0\nv 1 0 0\nv 0 1 0\nf 1 2 3\n");
+    const QByteArray four("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nf 1 2 3\nf 2 4 3\n");
+    const QByteArray five("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 2 1 0\nf 1 2 3\nf 2 4 3\nf 2 5 4\n");
+    write(three);
+    MainWindow w;
+    w.setSettleInterval(150);
+    w.show();
+    QVERIFY(openAndWait(w, {path}));
+    QVERIFY(w.findChild<QAction*>("watchAction")->isChecked());  // on by default
+    QCOMPARE(w.watchedFiles(), QStringList{path});
+    const auto vertices = [&] { return w.document()->scene->meshes.front().vertexCount(); };
+    QCOMPARE(vertices(), std::size_t{3});
+    const auto camera = w.viewport()->camera();
+
+    QTest::qWait(50);  // a later modification time than the first write's
+    write(four);
+    QVERIFY(QTest::qWaitFor([&] { return !w.loading() && vertices() == 4; }, 15000));
+    QVERIFY(marrow::testing::logText(w).contains("its files changed on disk"));
+    QCOMPARE(w.viewport()->camera().distance(), camera.distance());  // the view kept
+
+    // Written in two goes, 30 ms apart: only the whole file is read.
+    QSignalSpy failed(&w, &MainWindow::loadFailed);
+    write("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 2 1 0\nf 1 2 3\nf 2 4 ");
+    QTest::qWait(30);
+    write(five);
+    QVERIFY(QTest::qWaitFor([&] { return !w.loading() && vertices() == 5; }, 15000));
+    QVERIFY(failed.isEmpty());
+
+    // Watching off: a change is left alone.
+    w.findChild<QAction*>("watchAction")->setChecked(false);
+    QVERIFY(w.watchedFiles().isEmpty());
+    write(three);
+    QTest::qWait(600);
+    QCOMPARE(vertices(), std::size_t{5});
+    w.findChild<QAction*>("watchAction")->setChecked(true);  // the setting is kept: back on
   }
 };
 
