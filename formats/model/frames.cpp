@@ -146,7 +146,10 @@ std::size_t joinNumberedMeshes(Scene& scene, float framesPerSecond) {
     if (auto n = numberedName(scene.meshes[i].name)) stems[n->stem].push_back({n->number, i});
   std::vector<bool> drop(scene.meshes.size(), false);
   std::size_t made = 0;
-  for (auto& [stem, members] : stems) {
+  for (auto& entry : stems) {
+    // Named, not bound: clang 14 refuses lambdas that capture structured bindings.
+    const std::string& stem = entry.first;
+    auto& members = entry.second;
     if (members.size() < 2) continue;
     std::stable_sort(members.begin(), members.end());
     Mesh& first = scene.meshes[members.front().second];
