@@ -44,6 +44,13 @@ const QString kBrfDir = QStringLiteral(MARROW_FIXTURES_DIR "/brf/");
 
 QString fixture(const char* name) { return kBrfDir + QString::fromLatin1(name); }
 
+// Runs marrow-cli (the one built here: $MARROW_CLI) to make a test's input; whether it succeeded.
+bool runCli(const QString& program, const QStringList& args) {
+  QProcess p;
+  p.start(program, args);
+  return p.waitForFinished(60000) && p.exitStatus() == QProcess::NormalExit && p.exitCode() == 0;
+}
+
 // The open BRF files, the archive the dock shows first.
 const marrow::formats::vfs::Archive& brfArchive(const MainWindow& w) {
   return *w.archive()->archiveAt(0);
@@ -531,10 +538,7 @@ class ArchiveTest : public QObject {
     if (cliPath.isEmpty() || !QFile::exists(paladin)) MARROW_QSKIP("needs marrow-cli and the cal3d fixtures");
     QTemporaryDir dir;
     const QString brf = dir.filePath("paladin.brf");
-    QProcess convert;
-    convert.start(cliPath, {"convert", paladin, "-o", brf});
-    QVERIFY(convert.waitForFinished(60000));
-    QCOMPARE(convert.exitCode(), 0);
+    QVERIFY(runCli(cliPath, {"convert", paladin, "-o", brf}));
     MainWindow w;
     w.resize(1100, 750);
     w.show();
@@ -585,12 +589,8 @@ class ArchiveTest : public QObject {
     for (const QStringList& args : {QStringList{"convert", fixture("wfas_boots_a.brf"), fixture("wfas_skeletons.brf"),
                                                 fixture("wfas_ani_walk_backward.brf"), "-o", glb},
                                     QStringList{"convert", fixture("wfas_horse_skeleton.brf"),
-                                                fixture("wfas_skeletons.brf"), "-o", skeletons}}) {
-      QProcess convert;
-      convert.start(cliPath, args);
-      QVERIFY(convert.waitForFinished(60000));
-      QCOMPARE(convert.exitCode(), 0);
-    }
+                                                fixture("wfas_skeletons.brf"), "-o", skeletons}})
+      QVERIFY(runCli(cliPath, args));
     MainWindow w;
     w.resize(1000, 700);
     w.show();
