@@ -240,7 +240,8 @@ std::vector<std::string> stdStrings(const QStringList& list) {
 }  // namespace
 
 formats::WriteSource Document::writeSource() const {
-  if (!rig.isEmpty()) return {scene.get(), nullptr, {}};
+  // A rigged model, or files joined as frames, is made from the files: no record of them is it.
+  if (!rig.isEmpty() || asFrames) return {scene.get(), nullptr, {}};
   return {scene.get(), &archives, stdStrings(paths)};
 }
 

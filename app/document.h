@@ -35,8 +35,8 @@ struct Document {
   // and a reload rigs it again. Empty: the files as read.
   QString rig;
   QString title() const;                           // "cally.csf + 3 more"
-  // What writers write from: the scene, the archives, the paths as given (a rigged model: the
-  // scene alone).
+  // What writers write from: the scene, the archives, the paths as given (a rigged model or
+  // files joined as frames: the scene alone).
   formats::WriteSource writeSource() const;
 };
 

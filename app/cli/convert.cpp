@@ -37,7 +37,7 @@ int runConvert(const Args& args) {
   // BRF records read from BRF files are written as they are; anything else is a model (and a
   // model rigged onto another skeleton is no longer its records).
   const std::string* skeletonFile = args.option("--skeleton");
-  const bool records = !skeletonFile && formats::writesRecordsAsRead(output, args.inputs, options);
+  const bool records = !skeletonFile && !args.has("--as-frames") && formats::writesRecordsAsRead(output, args.inputs, options);
   // A game's output is checked against the game's limits (formats/check.h) and, with --fix,
   // fixed first; BRF records read from BRF files are written as they are.
   const formats::CheckTarget* target = records ? nullptr : formats::checkTargetFor(output.kind->extension, options.version);
@@ -87,6 +87,7 @@ int runConvert(const Args& args) {
     printDiagnostics(rigged.diagnostics);
     source.scene = &rigged;
     source.archives = nullptr;  // records made from the rigged model, not the files' own
+    source.addresses.clear();
   }
   formats::Scene fixed;
   if (args.has("--fix")) {

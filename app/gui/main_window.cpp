@@ -502,6 +502,7 @@ void MainWindow::showTables() {
 }
 
 void MainWindow::setDocument(Document doc) {
+  ++documents_;
   if (!restore_) animations_.clearSources();  // a new model: other files' clips do not carry over
   if (doc.rig.isEmpty()) unrigged_.reset();   // the files' own model: nothing to go back to
   doc.scene = animations_.apply(doc.scene);

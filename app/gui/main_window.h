@@ -4,6 +4,7 @@
 #include <QFutureWatcher>
 #include <QMainWindow>
 #include <atomic>
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -278,6 +279,7 @@ class MainWindow : public QMainWindow {
   QStringList watched_, stamps_, settledStamps_;  // the files, as loaded, as last seen settling
   bool changed_ = false;
   int settleMs_ = 400;
+  std::uint64_t documents_ = 0;  // counts setDocument: work begun on one model is dropped for the next
   QList<QFutureWatcher<std::shared_ptr<ExportJob>>*> exports_;  // running
 };
 

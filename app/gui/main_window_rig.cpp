@@ -84,11 +84,12 @@ void MainWindow::rigOntoSkeleton(const QString& address) {
   auto* watcher = new QFutureWatcher<Job>(this);
   statusBar()->showMessage(tr("Rigging onto %1…").arg(address));
   QApplication::setOverrideCursor(Qt::BusyCursor);
-  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, address, model] {
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, address, model, generation = documents_] {
     watcher->deleteLater();
     QApplication::restoreOverrideCursor();
     const Job job = watcher->result();
-    if (!doc_) return;
+    // Another model was shown meanwhile (opened, reloaded, rigged): this rig is of one no longer shown.
+    if (!doc_ || generation != documents_) return;
     if (!job->skeletons.isEmpty()) {
       const QString chosen = chooseSkeleton_ ? chooseSkeleton_(job->skeletons) : [&] {
         QStringList names;

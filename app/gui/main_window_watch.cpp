@@ -68,9 +68,16 @@ QStringList MainWindow::fileStamps() const {
 
 void MainWindow::watchFiles() {
   if (!files_) return;
+  const QStringList before = watched_;
   if (!files_->files().isEmpty()) files_->removePaths(files_->files());
   watched_ = doc_ && watchAction_->isChecked() ? diskFiles(*doc_) : QStringList();
   if (!watched_.isEmpty()) files_->addPaths(watched_);
+  // A change that came while these files were being read again is not taken as read: the files
+  // are compared with how they were before it, once they settle.
+  if (changed_ && watched_ == before && !watched_.isEmpty()) {
+    settle_->start(settleMs_);
+    return;
+  }
   stamps_ = fileStamps();
   changed_ = false;
   settle_->stop();

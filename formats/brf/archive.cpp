@@ -6,6 +6,8 @@
 #include <filesystem>
 #include <cctype>
 #include <map>
+#include <string_view>
+#include <unordered_set>
 
 #include "formats/io/glob.h"
 #include "formats/model/actions.h"
@@ -595,9 +597,15 @@ std::vector<std::string> BrfArchive::openingPick() const {
     // Counted per file (several small files are no heap), without level meshes (NAME.lodN:
     // the viewer draws one level of each mesh).
     const auto& meshes = sources_[s].doc->meshes;
+    std::unordered_set<std::string_view> names;
+    for (const auto& m : meshes) names.insert(m.name);
+    const auto isLevel = [&](const std::string& name) {  // as meshLevels: NAME.lodN beside NAME
+      const auto level = levelName(name);
+      return level && names.count(level->of) > 0;
+    };
     std::vector<std::size_t> full;
     for (std::size_t i = 0; i < meshes.size(); ++i)
-      if (!levelName(meshes[i].name)) full.push_back(i);
+      if (!isLevel(meshes[i].name)) full.push_back(i);
     if (full.size() <= kHeap) continue;
     // A heap: its first mesh, with its levels.
     std::vector<std::string> pick{pathOf({s, Section::Mesh, full.front()})};

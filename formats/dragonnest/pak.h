@@ -130,7 +130,9 @@ class Pak {
   // The bytes of an entry given to `sink` a piece (up to 1 MiB) at a time, never held whole
   // (an entry larger than memory should hold: extraction), checked as read() checks them: the
   // whole stream is inflated, and an error after some pieces were given still fails. False from
-  // the sink stops. Returns the bytes given.
+  // the sink stops. Returns the bytes given. Nothing is allocated for the whole, so the limits'
+  // allocation cap does not apply: the declared size (a uint32) is capped only by what a stream
+  // of the entry's packed size can inflate to (1032 bytes a byte).
   Result<std::uint64_t> stream(const PakEntry& e, const std::function<bool(std::span<const std::byte>)>& sink) const;
 
  private:

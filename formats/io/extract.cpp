@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <algorithm>
+#include <cstdio>
 #include <fstream>
 #include <unordered_set>
 
@@ -107,28 +108,46 @@ ExtractReport extractItems(std::span<const ExtractItem> items, const fs::path& f
     }
     std::uint64_t size = 0;
     if (item.stream) {
-      // In pieces into a file beside the target, renamed onto it once whole: a failure halfway
-      // leaves no partial file.
+      // In pieces into a file of its own beside the target, renamed onto it once whole: a
+      // failure halfway leaves no partial file. A stale one of that name (a link, a file) is
+      // removed first, and the new one made only if nothing else takes its place meanwhile.
       const fs::path part = target.parent_path() / ("." + target.filename().string() + ".marrow-part");
-      if (fs::is_symlink(fs::symlink_status(part, ec))) {
-        problem(report.refused, "'" + part.string() + "' is a symbolic link");
+      const auto partStatus = fs::symlink_status(part, ec);
+      if (fs::is_directory(partStatus)) {
+        problem(report.failed, "'" + part.string() + "' is a folder");
         continue;
       }
-      std::ofstream out(part, std::ios::binary | std::ios::trunc);
+      fs::remove(part, ec);
+      std::FILE* out = std::fopen(part.c_str(), "wbx");  // exclusive: never an existing file or link
+      if (!out) {
+        problem(report.failed, "cannot create '" + part.string() + "'");
+        continue;
+      }
+      bool writeFailed = false, stopped = false;
+      std::size_t pieces = 0;
+      const std::uint64_t before = report.bytes;
       auto given = item.stream(options.limits, [&](std::span<const std::byte> piece) {
-        out.write(reinterpret_cast<const char*>(piece.data()), static_cast<std::streamsize>(piece.size()));
-        return static_cast<bool>(out);
+        if (std::fwrite(piece.data(), 1, piece.size(), out) != piece.size()) return !(writeFailed = true);
+        // An entry in several pieces reports its progress, and a cancel stops it, from its
+        // second piece on (an entry read whole is one piece: reported as before).
+        progress.bytes += piece.size();
+        if (pieces++ > 0 && options.progress && !options.progress(progress)) return !(stopped = true);
+        return true;
       });
-      out.close();
-      const bool written = given && out;
-      if (written) fs::rename(part, target, ec);
-      if (!written || ec) {
-        fs::remove(part, ec);
-        // A sink that could not write stopped the stream: the write is what failed.
-        problem(report.failed, given && !out ? "cannot write '" + target.string() + "'"
-                               : given       ? "cannot write '" + target.string() + "': " + ec.message()
-                               : out         ? given.error().describe()
-                                             : "cannot write '" + target.string() + "'");
+      progress.bytes = before;
+      writeFailed = std::fclose(out) != 0 || writeFailed;
+      std::error_code renamed;
+      if (given && !writeFailed) fs::rename(part, target, renamed);
+      if (!given || writeFailed || renamed) {
+        std::error_code removed;
+        fs::remove(part, removed);
+        if (stopped) {
+          report.cancelled = true;
+          return report;
+        }
+        problem(report.failed, writeFailed ? "cannot write '" + target.string() + "'"
+                               : renamed   ? "cannot write '" + target.string() + "': " + renamed.message()
+                                           : given.error().describe());
         continue;
       }
       size = *given;

@@ -39,7 +39,8 @@ struct ExtractProgress {
 };
 
 struct ExtractOptions {
-  // Called before each entry and once at the end; returning false cancels what is left.
+  // Called before each entry, after the second and later pieces of an entry written in pieces,
+  // and once at the end; returning false cancels what is left (a piece-written entry leaves nothing).
   std::function<bool(const ExtractProgress&)> progress;
   Limits limits;
 };

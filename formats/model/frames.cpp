@@ -99,7 +99,24 @@ Clip frameClip(const std::string& name, const std::vector<float>& times, float f
 Result<Scene> joinFrames(std::vector<Scene> frames, const std::vector<std::string>& names, float framesPerSecond) {
   if (frames.empty()) return Scene{};
   if (frames.size() < 2) return std::move(frames.front());
-  const auto nameOf = [&](std::size_t k) { return k < names.size() ? names[k] : "frame " + std::to_string(k + 1); };
+  // In the order of their numbers (a shell lists flag_10 before flag_2), when all have one;
+  // else as given.
+  std::vector<std::size_t> order(frames.size());
+  for (std::size_t k = 0; k < order.size(); ++k) order[k] = k;
+  std::vector<std::int64_t> numbers;
+  for (std::size_t k = 0; k < frames.size(); ++k)
+    if (const auto n = k < names.size() ? numberedName(names[k]) : std::nullopt) numbers.push_back(n->number);
+  const bool numbered = numbers.size() == frames.size();
+  if (numbered)
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return numbers[a] < numbers[b]; });
+  std::vector<Scene> sorted;
+  std::vector<std::string> sortedNames;
+  for (std::size_t k : order) {
+    sorted.push_back(std::move(frames[k]));
+    sortedNames.push_back(k < names.size() ? names[k] : "frame " + std::to_string(k + 1));
+  }
+  frames = std::move(sorted);
+  const auto nameOf = [&](std::size_t k) { return sortedNames[k]; };
   Scene out = std::move(frames.front());
   if (out.meshes.empty()) return FormatError{nameOf(0), "meshes", kNoOffset, "has no mesh to animate by frames"};
   std::vector<std::string> frameNames(frames.size());
@@ -124,14 +141,18 @@ Result<Scene> joinFrames(std::vector<Scene> frames, const std::vector<std::strin
       for (const Diagnostic& d : frames[k].diagnostics.items)
         if (d.severity != Severity::Info) out.diagnostics.items.push_back(d);
   }
-  const auto numbered = numberedName(nameOf(0));
-  Clip clip = frameClip((numbered && !numbered->stem.empty() ? numbered->stem : "vertex animation") + " (frames)",
+  const auto first = numberedName(nameOf(0));
+  Clip clip = frameClip((first && !first->stem.empty() ? first->stem : "vertex animation") + " (frames)",
                         times, framesPerSecond);
   for (std::size_t i = 0; i < out.meshes.size(); ++i) {
     for (MorphTarget& t : targets[i]) out.meshes[i].morphs.push_back(std::move(t));
     addFrameTracks(clip, out.meshes[i].name, times);
   }
   out.clips.insert(out.clips.begin(), std::move(clip));
+  if (!numbered)
+    out.diagnostics.warn(nameOf(0), "frames", kNoOffset,
+                         "not every file name ends in a frame number: the frames play in the order given, one each 1/" +
+                             std::to_string(static_cast<int>(framesPerSecond)) + " s");
   out.diagnostics.info(nameOf(0), "frames", kNoOffset,
                        std::to_string(frames.size()) + " files joined as the frames of one vertex animation (" +
                            std::to_string(out.meshes.size()) + (out.meshes.size() == 1 ? " mesh, " : " meshes, ") +
@@ -180,7 +201,10 @@ std::size_t joinNumberedMeshes(Scene& scene, float framesPerSecond) {
   }
   std::size_t at = 0;
   for (std::size_t i = 0; i < scene.meshes.size(); ++i)
-    if (!drop[i]) scene.meshes[at++] = std::move(scene.meshes[i]);
+    if (!drop[i]) {
+      if (at != i) scene.meshes[at] = std::move(scene.meshes[i]);  // never onto itself: that empties it
+      ++at;
+    }
   scene.meshes.resize(at);
   return made;
 }

@@ -30,8 +30,9 @@ std::optional<NumberedName> numberedName(std::string_view name);
 // the order given.
 std::vector<float> frameTimes(const std::vector<std::string>& names, float framesPerSecond);
 
-// Models that are one model at successive times, in order (`names` one per frame: the files
-// they came from). The first frame gives everything; mesh i of every frame becomes the target
+// Models that are one model at successive times (`names` one per frame: the files they came
+// from), ordered by the numbers the names end in when all have one (else as given, with a
+// warning). The first frame gives everything; mesh i of every frame becomes the target
 // "frame K" of the first frame's mesh i, and one clip (named after the frames' common stem)
 // plays the targets in turn, each at weight 1 at its time and 0 at its neighbours'. Fails,
 // naming the frame and the mesh, where a frame's meshes differ from the first frame's in number,

@@ -208,6 +208,38 @@ TEST(BrfMorphCli, AnObjSequenceBecomesTheSameFrames) {
   EXPECT_LT(worst, 1e-6f);
 }
 
+// Frames given as BRF files are joined too, not copied as the records they are (and named
+// f_2 … f_10, they play in the order of their numbers).
+TEST(BrfMorphCli, BrfFramesAreJoinedNotCopied) {
+  marrow::testing::TempDir dir;
+  QStringList brfs;
+  for (int f : {10, 1, 2}) {
+    const std::string obj = "v 0 0 0\nv 1 0 0\nv 0 1 " + std::to_string(f) + "\nf 1 2 3\n";
+    const std::string name = "f_" + std::to_string(f);
+    const QString objPath = QString::fromStdString(dir.write(name + ".obj", {reinterpret_cast<const std::byte*>(obj.data()),
+                                                                             reinterpret_cast<const std::byte*>(obj.data() + obj.size())}));
+    const QString brf = QString::fromStdString((dir.path / (name + ".brf")).string());
+    ASSERT_EQ(cli({QStringLiteral("convert"), objPath, QStringLiteral("-o"), brf}).code, 0);
+    brfs << brf;
+  }
+  const std::string out = (dir.path / "joined.brf").string();
+  const CliRun r = cli(QStringList{QStringLiteral("convert")} + brfs +
+                       QStringList{QStringLiteral("--as-frames"), QStringLiteral("-o"), QString::fromStdString(out)});
+  ASSERT_EQ(r.code, 0) << r.err.toStdString();
+  const brf::Document back = parseFile(out);
+  ASSERT_EQ(back.meshes.size(), 1u);
+  ASSERT_EQ(back.meshes[0].frames.size(), 3u);
+  float heights[3];
+  for (std::size_t k = 0; k < 3; ++k) {
+    float top = 0.0f;
+    for (const auto& p : back.meshes[0].frames[k].positions) top = std::max(top, std::abs(p.y) + std::abs(p.z));
+    heights[k] = top;
+  }
+  EXPECT_LT(heights[0], heights[1]);  // 1, 2, 10
+  EXPECT_LT(heights[1], heights[2]);
+  EXPECT_EQ(back.meshes[0].frames[2].time - back.meshes[0].frames[0].time, 9);
+}
+
 TEST(BrfMorphCli, FramesOfOtherVerticesAreAnErrorNamingTheFrame) {
   marrow::testing::TempDir dir;
   const auto file = [&](const char* name, const std::string& text) {

@@ -380,10 +380,13 @@ class MainWindowTest : public QObject {
 
     // Written in two goes, 30 ms apart: only the whole file is read.
     QSignalSpy failed(&w, &MainWindow::loadFailed);
+    QSignalSpy loaded(&w, &MainWindow::documentLoaded);
     write("v 0 0 0\nv 1 0 0\nv 0 1 0\nv 1 1 0\nv 2 1 0\nf 1 2 3\nf 2 4 ");
     QTest::qWait(30);
     write(five);
     QVERIFY(QTest::qWaitFor([&] { return !w.loading() && vertices() == 5; }, 15000));
+    QTest::qWait(400);   // a second reload, had the half file been read, would have come by now
+    QCOMPARE(loaded.size(), 1);  // the whole file, read once
     QVERIFY(failed.isEmpty());
 
     // Watching off: a change is left alone.

@@ -591,6 +591,24 @@ TEST(Extract, EntriesOverTheWholeLimitStreamToDiskAndAreCheckedTheSame) {
   EXPECT_TRUE(fileBytes(tmp.path / "big.bin") == big);
   EXPECT_EQ(fileBytes(tmp.path / "small.bin"), bytesOf("small"));
   EXPECT_EQ(treeOf(tmp.path), (std::set<std::string>{"big.bin", "small.bin"}));  // nothing partial
+
+  // A link where the piece file goes is removed, not written through; a cancel in the middle of
+  // an entry leaves nothing of it.
+  TempDir again;
+  const fs::path outside = again.path / "outside.txt";
+  std::ofstream(outside) << "keep";
+  fs::create_directories(again.path / "out");
+  fs::create_symlink(outside, again.path / "out" / ".big.bin.marrow-part");
+  const ExtractReport linked = extractEntries(set, std::vector<PakRef>{bigRef}, again.path / "out", options);
+  EXPECT_EQ(linked.written, 1u);
+  EXPECT_TRUE(fileBytes(again.path / "out" / "big.bin") == big);
+  EXPECT_EQ(fileBytes(outside), bytesOf("keep"));
+  fs::remove(again.path / "out" / "big.bin");
+  int calls = 0;
+  options.progress = [&](const ExtractProgress&) { return ++calls < 3; };  // stops during the big entry
+  const ExtractReport cancelled = extractEntries(set, std::vector<PakRef>{bigRef}, again.path / "out", options);
+  EXPECT_TRUE(cancelled.cancelled);
+  EXPECT_EQ(treeOf(again.path / "out"), std::set<std::string>{});
 }
 
 // With the default limits, an entry over 64 MiB streams (a pak of a client's movies).

@@ -82,6 +82,23 @@ TEST(Frames, ModelsJoinIntoTargetsAndAClipThatPlaysThem) {
   EXPECT_EQ(c.morphTracks[1].weight.values, (std::vector<float>{0.0f, 1.0f, 0.0f}));
 }
 
+// A shell lists flag_10 before flag_2: the frames play by their numbers.
+TEST(Frames, FramesPlayInTheOrderOfTheirNumbers) {
+  std::vector<Scene> frames;
+  for (float lift : {0.0f, 10.0f, 2.0f}) frames.push_back(frameOf(lift));
+  auto s = joinFrames(std::move(frames), {"f_1.obj", "f_10.obj", "f_2.obj"}, 10.0f);
+  ASSERT_TRUE(s.ok());
+  const Mesh& m = s->meshes[0];
+  EXPECT_EQ(m.morphs[1].positions[1].z, 2.0f);
+  EXPECT_EQ(m.morphs[2].positions[1].z, 10.0f);
+  EXPECT_FLOAT_EQ(s->clips[0].duration, 0.9f);
+  EXPECT_EQ(s->diagnostics.count(Severity::Warning), 0u);
+  std::vector<Scene> unnumbered{frameOf(0.0f), frameOf(1.0f)};
+  s = joinFrames(std::move(unnumbered), {"first.obj", "second.obj"}, 10.0f);
+  ASSERT_TRUE(s.ok());
+  EXPECT_EQ(s->diagnostics.count(Severity::Warning), 1u);
+}
+
 TEST(Frames, AFrameOfOtherMeshesIsRefusedByName) {
   std::vector<Scene> frames{frameOf(0.0f), frameOf(1.0f, true)};
   auto s = joinFrames(std::move(frames), {"w_1.obj", "w_2.obj"}, 30.0f);
@@ -118,6 +135,25 @@ TEST(Frames, NumberedMeshesOfOneModelJoinPerStem) {
   EXPECT_EQ(s.clips[0].name, "cape (frames)");
   EXPECT_EQ(s.clips[0].morphTracks[0].mesh, "cape");
   EXPECT_EQ(s.diagnostics.count(Severity::Warning), 1u);
+}
+
+// The meshes kept keep their data, the first of them included, and with nothing to join nothing
+// changes (the first version moved each kept mesh onto itself, which emptied it).
+TEST(Frames, MeshesNotJoinedAreKeptWhole) {
+  Scene s;
+  s.meshes = {triangle("body", 0.5f), triangle("cape_1", 0.0f), triangle("cape_2", 1.0f)};
+  EXPECT_EQ(joinNumberedMeshes(s, 30.0f), 1u);
+  ASSERT_EQ(s.meshes.size(), 2u);
+  EXPECT_EQ(s.meshes[0].name, "body");
+  EXPECT_EQ(s.meshes[0].positions.size(), 3u);
+  EXPECT_EQ(s.meshes[1].name, "cape");
+  EXPECT_EQ(s.meshes[1].indices.size(), 3u);
+  Scene plain;
+  plain.meshes = {triangle("body", 0.5f), triangle("hat", 0.0f)};
+  EXPECT_EQ(joinNumberedMeshes(plain, 30.0f), 0u);
+  ASSERT_EQ(plain.meshes.size(), 2u);
+  EXPECT_EQ(plain.meshes[0].name, "body");
+  EXPECT_EQ(plain.meshes[1].positions.size(), 3u);
 }
 
 }  // namespace
