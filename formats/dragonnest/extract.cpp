@@ -35,7 +35,6 @@ ExtractReport extractEntries(const PakSet& set, std::span<const PakRef> entries,
   items.reserve(entries.size());
   for (const PakRef& ref : entries)
     items.push_back({set.displayName(ref.pak->storedPath(*ref.entry)),
-                     [ref](const Limits& limits) { return PakSet::read(ref, limits); },
                      [ref](const Limits& limits, const vfs::Archive::Sink& sink) { return PakSet::stream(ref, limits, sink); }});
   return extractItems(items, folder, options);
 }

@@ -3,7 +3,6 @@
 #include <cctype>
 #include <algorithm>
 #include <cstdio>
-#include <fstream>
 #include <unordered_set>
 
 namespace marrow::formats {
@@ -106,70 +105,53 @@ ExtractReport extractItems(std::span<const ExtractItem> items, const fs::path& f
       problem(report.failed, "'" + target.string() + "' is a folder");
       continue;
     }
-    std::uint64_t size = 0;
-    if (item.stream) {
-      // In pieces into a file of its own beside the target, renamed onto it once whole: a
-      // failure halfway leaves no partial file. A stale one of that name (a link, a file) is
-      // removed first, and the new one made only if nothing else takes its place meanwhile.
-      const fs::path part = target.parent_path() / ("." + target.filename().string() + ".marrow-part");
-      const auto partStatus = fs::symlink_status(part, ec);
-      if (fs::is_directory(partStatus)) {
-        problem(report.failed, "'" + part.string() + "' is a folder");
-        continue;
+    if (!item.stream) {
+      problem(report.failed, "cannot be read");
+      continue;
+    }
+    // In pieces into a file of its own beside the target, renamed onto it once whole: a failure
+    // halfway leaves no partial file. A stale one of that name (a link, a file) is removed
+    // first, and the new one made only if nothing else takes its place meanwhile.
+    const fs::path part = target.parent_path() / ("." + target.filename().string() + ".marrow-part");
+    if (fs::is_directory(fs::symlink_status(part, ec))) {
+      problem(report.failed, "'" + part.string() + "' is a folder");
+      continue;
+    }
+    fs::remove(part, ec);
+    std::FILE* out = std::fopen(part.c_str(), "wbx");  // exclusive: never an existing file or link
+    if (!out) {
+      problem(report.failed, "cannot create '" + part.string() + "'");
+      continue;
+    }
+    bool writeFailed = false, stopped = false;
+    std::size_t pieces = 0;
+    const std::uint64_t before = report.bytes;
+    auto given = item.stream(options.limits, [&](std::span<const std::byte> piece) {
+      if (std::fwrite(piece.data(), 1, piece.size(), out) != piece.size()) return !(writeFailed = true);
+      // An entry in several pieces reports its progress, and a cancel stops it, from its second
+      // piece on (an entry read whole is one piece: reported before it, as any entry).
+      progress.bytes += piece.size();
+      if (pieces++ > 0 && options.progress && !options.progress(progress)) return !(stopped = true);
+      return true;
+    });
+    progress.bytes = before;
+    writeFailed = std::fclose(out) != 0 || writeFailed;
+    std::error_code renamed;
+    if (given && !writeFailed) fs::rename(part, target, renamed);
+    if (!given || writeFailed || renamed) {
+      std::error_code removed;
+      fs::remove(part, removed);
+      if (stopped) {
+        report.cancelled = true;
+        return report;
       }
-      fs::remove(part, ec);
-      std::FILE* out = std::fopen(part.c_str(), "wbx");  // exclusive: never an existing file or link
-      if (!out) {
-        problem(report.failed, "cannot create '" + part.string() + "'");
-        continue;
-      }
-      bool writeFailed = false, stopped = false;
-      std::size_t pieces = 0;
-      const std::uint64_t before = report.bytes;
-      auto given = item.stream(options.limits, [&](std::span<const std::byte> piece) {
-        if (std::fwrite(piece.data(), 1, piece.size(), out) != piece.size()) return !(writeFailed = true);
-        // An entry in several pieces reports its progress, and a cancel stops it, from its
-        // second piece on (an entry read whole is one piece: reported as before).
-        progress.bytes += piece.size();
-        if (pieces++ > 0 && options.progress && !options.progress(progress)) return !(stopped = true);
-        return true;
-      });
-      progress.bytes = before;
-      writeFailed = std::fclose(out) != 0 || writeFailed;
-      std::error_code renamed;
-      if (given && !writeFailed) fs::rename(part, target, renamed);
-      if (!given || writeFailed || renamed) {
-        std::error_code removed;
-        fs::remove(part, removed);
-        if (stopped) {
-          report.cancelled = true;
-          return report;
-        }
-        problem(report.failed, writeFailed ? "cannot write '" + target.string() + "'"
-                               : renamed   ? "cannot write '" + target.string() + "': " + renamed.message()
-                                           : given.error().describe());
-        continue;
-      }
-      size = *given;
-    } else {
-      auto bytes = item.read ? item.read(options.limits)
-                             : Result<std::vector<std::byte>>(FormatError{item.stored, "", kNoOffset, "cannot be read"});
-      if (!bytes) {
-        problem(report.failed, bytes.error().describe());
-        continue;
-      }
-      std::ofstream out(target, std::ios::binary | std::ios::trunc);
-      out.write(reinterpret_cast<const char*>(bytes->data()),
-                static_cast<std::streamsize>(bytes->size()));
-      out.close();
-      if (!out) {
-        problem(report.failed, "cannot write '" + target.string() + "'");
-        continue;
-      }
-      size = bytes->size();
+      problem(report.failed, writeFailed ? "cannot write '" + target.string() + "'"
+                             : renamed   ? "cannot write '" + target.string() + "': " + renamed.message()
+                                         : given.error().describe());
+      continue;
     }
     ++report.written;
-    report.bytes += size;
+    report.bytes += *given;
     progress.bytes = report.bytes;
   }
   progress.current = {};
@@ -200,9 +182,7 @@ std::vector<ExtractItem> extractItemsOf(std::shared_ptr<const vfs::Archive> arch
   std::vector<ExtractItem> items;
   items.reserve(files.size());
   for (const vfs::Node& n : files)
-    items.push_back({archive->storedName(n),
-                     [archive, path = n.path](const Limits& limits) { return archive->read(path, limits); },
-                     [archive, path = n.path](const Limits& limits, const vfs::Archive::Sink& sink) {
+    items.push_back({archive->storedName(n), [archive, path = n.path](const Limits& limits, const vfs::Archive::Sink& sink) {
                        return archive->stream(path, limits, sink);
                      }});
   return items;

@@ -59,18 +59,17 @@ struct ExtractReport {
   bool ok() const { return refused.empty() && failed.empty() && !cancelled; }
 };
 
-// One file to write: its stored name and how to read its bytes (within the limits): whole, or
-// (when `stream` is set, which extraction then uses) in pieces given to a sink.
+// One file to write: its stored name and how to read its bytes (within the limits), given to a
+// sink in pieces (vfs::Archive::stream: a large pak entry is never held whole).
 struct ExtractItem {
   std::string stored;
-  std::function<Result<std::vector<std::byte>>(const Limits&)> read;
-  std::function<Result<std::uint64_t>(const Limits&, const vfs::Archive::Sink&)> stream{};
+  std::function<Result<std::uint64_t>(const Limits&, const vfs::Archive::Sink&)> stream;
 };
 
 // Writes each item to `folder` / safeRelativePath(its stored name), creating folders as needed.
 // Refuses a name that is not safe, and a path through a symbolic link or onto one that exists
-// under the folder; existing files are overwritten. An item is read (within its limits) before
-// anything is written for it.
+// under the folder; existing files are overwritten. An item is written to a file beside its
+// target and renamed onto it once whole: nothing of an item that fails is left.
 ExtractReport extractItems(std::span<const ExtractItem> items, const std::filesystem::path& folder,
                            const ExtractOptions& options = {});
 
@@ -80,9 +79,8 @@ ExtractReport extractItems(std::span<const ExtractItem> items, const std::filesy
 std::vector<vfs::Node> selectFiles(const vfs::Archive& archive, std::span<const std::string> selectors,
                                    std::vector<std::string>* unmatched = nullptr);
 
-// Those files as items: stored under Archive::storedName, read with Archive::stream (a large
-// pak entry in pieces, never held whole; written beside its target and renamed onto it once
-// whole). The items keep the archive alive.
+// Those files as items: stored under Archive::storedName, read with Archive::stream. The items
+// keep the archive alive.
 std::vector<ExtractItem> extractItemsOf(std::shared_ptr<const vfs::Archive> archive,
                                         std::span<const vfs::Node> files);
 
