@@ -13,6 +13,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "formats/brf/convert_internal.h"
+#include "formats/model/frames.h"
 #include "formats/model/texture_table.h"
 #include "formats/model/validate.h"
 
@@ -330,7 +331,7 @@ std::optional<formats::Mesh> buildMesh(const MeshContext& ctx, const Mesh& m, in
   // Vertex animation (§7.3): every stored frame is a morph target (frame 0 is the mesh itself).
   for (std::size_t k = 0; k < m.frames.size(); ++k) {
     const VertexFrame& fr = m.frames[k];
-    const std::string name = "frame " + std::to_string(k + 1);
+    const std::string name = frameTarget(k);
     bool ok = fr.positions.size() == m.positions.size() && fr.normals.size() == V;
     for (const auto& p : fr.positions) ok = ok && finite(p);
     for (const auto& n : fr.normals) ok = ok && finite(n);
@@ -354,8 +355,7 @@ std::optional<formats::Mesh> buildMesh(const MeshContext& ctx, const Mesh& m, in
   return out;
 }
 
-// A vertex-animated mesh's frames as a clip (§7.3): each frame's weight is 1 at its time and
-// falls to 0 at its neighbours' times, so playing blends one frame into the next.
+// A vertex-animated mesh's frames as a clip (§7.3), as formats/model/frames.h makes one.
 std::optional<Clip> frameClip(const Source& src, const Mesh& m, Diagnostics& diag) {
   if (m.frames.size() < 2) return std::nullopt;
   std::vector<float> times;
@@ -369,19 +369,8 @@ std::optional<Clip> frameClip(const Source& src, const Mesh& m, Diagnostics& dia
               "the frame times do not increase; the frames play one per frame in file order");
     for (std::size_t k = 0; k < times.size(); ++k) times[k] = seconds(static_cast<std::int32_t>(k));
   }
-  Clip clip;
-  clip.name = m.name + " (frames)";
-  clip.frameRate = kFramesPerSecond;
-  clip.duration = std::max(0.0f, times.back());
-  for (std::size_t k = 0; k < times.size(); ++k) {
-    MorphTrack t;
-    t.mesh = m.name;
-    t.target = "frame " + std::to_string(k + 1);
-    if (k > 0) t.weight.add(times[k - 1], 0.0f);
-    t.weight.add(times[k], 1.0f);
-    if (k + 1 < times.size()) t.weight.add(times[k + 1], 0.0f);
-    clip.morphTracks.push_back(std::move(t));
-  }
+  Clip clip = formats::frameClip(m.name + " (frames)", times, kFramesPerSecond);
+  addFrameTracks(clip, m.name, times);
   return clip;
 }
 

@@ -44,6 +44,28 @@ std::vector<float> frameTimes(const std::vector<std::string>& names, float frame
   return times;
 }
 
+std::string frameTarget(std::size_t k) { return "frame " + std::to_string(k + 1); }
+
+Clip frameClip(std::string name, const std::vector<float>& times, float framesPerSecond) {
+  Clip clip;
+  clip.name = std::move(name);
+  clip.frameRate = framesPerSecond > 0.0f ? framesPerSecond : 30.0f;
+  clip.duration = times.empty() ? 0.0f : std::max(0.0f, times.back());
+  return clip;
+}
+
+void addFrameTracks(Clip& clip, const std::string& mesh, const std::vector<float>& times) {
+  for (std::size_t k = 0; k < times.size(); ++k) {
+    MorphTrack t;
+    t.mesh = mesh;
+    t.target = frameTarget(k);
+    if (k > 0) t.weight.add(times[k - 1], 0.0f);
+    t.weight.add(times[k], 1.0f);
+    if (k + 1 < times.size()) t.weight.add(times[k + 1], 0.0f);
+    clip.morphTracks.push_back(std::move(t));
+  }
+}
+
 namespace {
 
 // Why `frame` cannot be a shape of `first`, or nothing.
@@ -60,38 +82,16 @@ std::optional<std::string> differs(const Mesh& first, const Mesh& frame) {
 
 MorphTarget targetOf(const Mesh& frame, std::size_t k) {
   MorphTarget t;
-  t.name = "frame " + std::to_string(k + 1);
+  t.name = frameTarget(k);
   t.positions = frame.positions;
   if (frame.normals.size() == frame.vertexCount()) t.normals = frame.normals;
   return t;
-}
-
-// The tracks that play the targets "frame 1" … of `mesh` at `times`: each at weight 1 at its
-// time, 0 at its neighbours' (as a BRF's frames are read).
-void addFrameTracks(Clip& clip, const std::string& mesh, const std::vector<float>& times) {
-  for (std::size_t k = 0; k < times.size(); ++k) {
-    MorphTrack t;
-    t.mesh = mesh;
-    t.target = "frame " + std::to_string(k + 1);
-    if (k > 0) t.weight.add(times[k - 1], 0.0f);
-    t.weight.add(times[k], 1.0f);
-    if (k + 1 < times.size()) t.weight.add(times[k + 1], 0.0f);
-    clip.morphTracks.push_back(std::move(t));
-  }
 }
 
 std::string seconds(float s) {
   char text[32];
   std::snprintf(text, sizeof text, "%.4g s", static_cast<double>(s));
   return text;
-}
-
-Clip frameClip(const std::string& name, const std::vector<float>& times, float framesPerSecond) {
-  Clip clip;
-  clip.name = name;
-  clip.frameRate = framesPerSecond > 0.0f ? framesPerSecond : 30.0f;
-  clip.duration = times.empty() ? 0.0f : times.back();
-  return clip;
 }
 
 }  // namespace
@@ -119,9 +119,7 @@ Result<Scene> joinFrames(std::vector<Scene> frames, const std::vector<std::strin
   const auto nameOf = [&](std::size_t k) { return sortedNames[k]; };
   Scene out = std::move(frames.front());
   if (out.meshes.empty()) return FormatError{nameOf(0), "meshes", kNoOffset, "has no mesh to animate by frames"};
-  std::vector<std::string> frameNames(frames.size());
-  for (std::size_t k = 0; k < frames.size(); ++k) frameNames[k] = nameOf(k);
-  const std::vector<float> times = frameTimes(frameNames, framesPerSecond);
+  const std::vector<float> times = frameTimes(sortedNames, framesPerSecond);
   for (std::size_t k = 0; k < frames.size(); ++k) {
     const Scene& f = k == 0 ? out : frames[k];
     if (f.meshes.size() != out.meshes.size())

@@ -30,6 +30,15 @@ std::optional<NumberedName> numberedName(std::string_view name);
 // the order given.
 std::vector<float> frameTimes(const std::vector<std::string>& names, float framesPerSecond);
 
+// Vertex animation as morph weights, as BRF frames are read and the joins below make it: the
+// target of frame k (from 0) is named frameTarget(k), "frame K+1"; a frame clip (frameClip: its
+// name, frame rate and length, the last time) holds, per mesh, tracks (addFrameTracks) in which
+// each frame's target has weight 1 at its time and 0 at its neighbours', so that playing blends
+// one frame into the next.
+std::string frameTarget(std::size_t k);
+Clip frameClip(std::string name, const std::vector<float>& times, float framesPerSecond);
+void addFrameTracks(Clip& clip, const std::string& mesh, const std::vector<float>& times);
+
 // Models that are one model at successive times (`names` one per frame: the files they came
 // from), ordered by the numbers the names end in when all have one (else as given, with a
 // warning). The first frame gives everything; mesh i of every frame becomes the target
