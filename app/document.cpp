@@ -282,7 +282,6 @@ formats::Result<Document> loadDocument(const QStringList& paths, const LoadOptio
   doc.paths = paths;
   doc.archives = std::move(loaded->archives);
   doc.asFrames = options.asFrames;
-  doc.framesPerSecond = options.framesPerSecond;
   if (options.textures == Textures::Decode) doc.textures = decodeTextures(loaded->scene);
   doc.scene = std::make_shared<const formats::Scene>(std::move(loaded->scene));
   return doc;

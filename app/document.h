@@ -29,7 +29,6 @@ struct Document {
   formats::vfs::FileSystem archives;
   // Read as the frames of one vertex animation (LoadOptions::asFrames): a reload reads them so.
   bool asFrames = false;
-  float framesPerSecond = 30.0f;
   // The skeleton (an address: "skeletons.brf::skel_human") the model was rigged onto (File ›
   // Rig onto Skeleton, app/rig.h): the scene is made from the files, no longer their records,
   // and a reload rigs it again. Empty: the files as read.

@@ -396,7 +396,6 @@ void MainWindow::startLoad(const QStringList& paths, bool entry, bool asFrames) 
   }
   loadingPaths_ = paths;
   loadingEntry_ = entry;
-  loadingFrames_ = asFrames;
   statusBar()->showMessage(tr("Loading %1…").arg(paths.join(QStringLiteral(", "))));
   QApplication::setOverrideCursor(Qt::BusyCursor);
   loadCancelled_ = std::make_shared<std::atomic<bool>>(false);
@@ -443,7 +442,6 @@ void MainWindow::loadFinished() {
   cancelLoadButton_->hide();
   LoadResult r = watcher_->result();
   const bool entry = std::exchange(loadingEntry_, false);
-  loadingFrames_ = false;
   if (r && r->ok()) {
     if (!entry || !openBesideModel(r->value())) {
       setDocument(std::move(*r).value());
@@ -662,24 +660,26 @@ void MainWindow::onBoneSelected(int bone) {
   if (doc_ && bone >= 0) properties_->showBone(*doc_->scene, bone);
 }
 
-void MainWindow::openDialog() {
+// Model files picked in a file dialog that starts in the last folder opened, which it updates.
+QStringList MainWindow::askModelFiles(const QString& title) {
   QSettings settings;
   const QStringList files = QFileDialog::getOpenFileNames(
-      this, tr("Open model files (several files form one model)"),
-      settings.value(QStringLiteral("lastDirectory")).toString(), openFilter());
-  if (files.isEmpty()) return;
-  settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(files.front()).absolutePath());
-  openFiles(files);
+      this, title, settings.value(QStringLiteral("lastDirectory")).toString(), openFilter());
+  if (!files.isEmpty())
+    settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(files.front()).absolutePath());
+  return files;
+}
+
+void MainWindow::openDialog() {
+  const QStringList files = askModelFiles(tr("Open model files (several files form one model)"));
+  if (!files.isEmpty()) openFiles(files);
 }
 
 void MainWindow::openFramesDialog() {
-  QSettings settings;
-  QStringList files = QFileDialog::getOpenFileNames(
-      this, tr("Open the frames of one vertex animation (one file per frame, numbered)"),
-      settings.value(QStringLiteral("lastDirectory")).toString(), openFilter());
+  QStringList files = askModelFiles(tr("Open the frames of one vertex animation (one file per frame, numbered)"));
   if (files.isEmpty()) return;
-  settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(files.front()).absolutePath());
-  // In frame order: flag_2 before flag_10.
+  // In the order of their names (numbered ones play by their numbers in any case, formats/
+  // model/frames.h): the dialog gives them in the order they were picked.
   QCollator order;
   order.setNumericMode(true);
   std::sort(files.begin(), files.end(), [&](const QString& a, const QString& b) { return order.compare(a, b) < 0; });

@@ -140,6 +140,7 @@ class MainWindow : public QMainWindow {
 
  private:
   void createActions();
+  QStringList askModelFiles(const QString& title);
   // The View menu's inspection part: looks, overlays, weight views, skinning method.
   void createInspectionActions();
   void createDocks();
@@ -236,8 +237,8 @@ class MainWindow : public QMainWindow {
   QStringList queuedPaths_;
   // Whether the running and the queued load are archive entries double-clicked (openEntries).
   bool loadingEntry_ = false, queuedEntry_ = false;
-  // Whether they are read as the frames of one vertex animation (openFrames).
-  bool loadingFrames_ = false, queuedFrames_ = false;
+  // Whether the queued load reads its files as the frames of one vertex animation (openFrames).
+  bool queuedFrames_ = false;
   // The skeleton a reload rigs the files onto again once read (Document::rig).
   QString rigAfterLoad_;
   // The model as its files make it while a rigged one is shown (File › Own Skeleton).
