@@ -88,6 +88,12 @@ const std::vector<std::byte>& fixturePakBytes() {
   return bytes;
 }
 
+std::uint64_t inflatedSize(const std::vector<PakFile>& files) {
+  std::uint64_t total = 0;
+  for (const auto& f : files) total += f.data.size();
+  return total;
+}
+
 const std::vector<std::byte>& pakBytes() {
   static const std::vector<std::byte> bytes = [] {
     auto r = writePak(pakFiles());
@@ -209,8 +215,7 @@ template <const std::vector<PakFile>& (*Files)()>
 void packAll(benchmark::State& state) {
   const auto& files = Files();
   if (files.empty()) return state.SkipWithError("no files (../shared/fixtures is absent)");
-  std::uint64_t total = 0;
-  for (const auto& f : files) total += f.data.size();
+  const std::uint64_t total = inflatedSize(files);
   for (auto _ : state) {
     Discard sink;
     std::ostream out(&sink);
@@ -230,8 +235,7 @@ template <const std::vector<PakFile>& (*Files)()>
 void zlibCompressAll(benchmark::State& state) {
   const auto& files = Files();
   if (files.empty()) return state.SkipWithError("no files (../shared/fixtures is absent)");
-  std::uint64_t total = 0;
-  for (const auto& f : files) total += f.data.size();
+  const std::uint64_t total = inflatedSize(files);
   std::vector<unsigned char> out;
   for (auto _ : state) {
     for (const auto& f : files) {
