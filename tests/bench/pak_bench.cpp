@@ -80,11 +80,14 @@ const std::vector<PakFile>& fixtureFiles() {
   return all;
 }
 
+// The files as one pak, written by the project's writer; empty when it fails.
+std::vector<std::byte> packed(const std::vector<PakFile>& files) {
+  auto r = writePak(files);
+  return r.ok() ? std::move(r).value() : std::vector<std::byte>{};
+}
+
 const std::vector<std::byte>& fixturePakBytes() {
-  static const std::vector<std::byte> bytes = [] {
-    auto r = writePak(fixtureFiles());
-    return r.ok() ? std::move(r).value() : std::vector<std::byte>{};
-  }();
+  static const std::vector<std::byte> bytes = packed(fixtureFiles());
   return bytes;
 }
 
@@ -95,10 +98,7 @@ std::uint64_t inflatedSize(const std::vector<PakFile>& files) {
 }
 
 const std::vector<std::byte>& pakBytes() {
-  static const std::vector<std::byte> bytes = [] {
-    auto r = writePak(pakFiles());
-    return r.ok() ? std::move(r).value() : std::vector<std::byte>{};
-  }();
+  static const std::vector<std::byte> bytes = packed(pakFiles());
   return bytes;
 }
 
