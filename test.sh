@@ -10,5 +10,7 @@ ctest_cmd=(ctest --test-dir build --output-on-failure --parallel "$jobs" "$@")
 if [[ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ]]; then
   "${ctest_cmd[@]}"
 else
-  xvfb-run -a -s "-screen 0 1400x900x24" "${ctest_cmd[@]}"
+  # -noreset: Xvfb otherwise resets whenever its last client leaves, and a GL test starting
+  # during that reset fails to connect ("could not connect to display"), about one run in three.
+  xvfb-run -a -s "-screen 0 1400x900x24 -noreset" "${ctest_cmd[@]}"
 fi

@@ -169,7 +169,7 @@ case "$cmd" in
       paste -sd'|')
     ctest_cmd=(ctest --test-dir "$dir" --output-on-failure --parallel "$jobs")
     run=()
-    [[ -z "${DISPLAY:-}" ]] && run=(xvfb-run -a -s "-screen 0 1400x900x24")
+    [[ -z "${DISPLAY:-}" ]] && run=(xvfb-run -a -s "-screen 0 1400x900x24 -noreset")
     status=0
     ASAN_OPTIONS=detect_leaks=1 "${run[@]}" "${ctest_cmd[@]}" -L "unit|reference" -E "^($cli)\." ||
       status=1

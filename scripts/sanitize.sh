@@ -10,6 +10,6 @@ if [[ ! -f build-asan/build.ninja ]]; then
 fi
 cmake --build build-asan --parallel "$(nproc 2>/dev/null || echo 2)"
 export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
-run() { if [[ -n "${DISPLAY:-}" ]]; then "$@"; else xvfb-run -a -s "-screen 0 1400x900x24" "$@"; fi; }
+run() { if [[ -n "${DISPLAY:-}" ]]; then "$@"; else xvfb-run -a -s "-screen 0 1400x900x24 -noreset" "$@"; fi; }
 ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-asan --output-on-failure -L "unit|reference" "$@"
 ASAN_OPTIONS=detect_leaks=0 run ctest --test-dir build-asan --output-on-failure -L "gl|gui" "$@"

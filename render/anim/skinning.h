@@ -5,6 +5,11 @@
 //   M   = identity                         when the weights sum to 0 (vertex not skinned)
 //   p'  = M * p
 //   n'  = normalize(mat3(M) * n)
+//
+// Computed three ways that agree within kSkinningTolerance: plain SSE (the very floats of the
+// glm expressions vec3(M * vec4(p, 1)) and normalize(mat3(M) * n)), AVX2 with fused
+// multiply-adds and a refined reciprocal square root (chosen at run time where the CPU has it),
+// and the GPU.
 #pragma once
 
 #include <cstdint>
@@ -17,6 +22,11 @@
 namespace marrow::anim {
 
 inline constexpr int kMaxInfluences = 8;
+
+// How far two skinnings of the same vertices may lie apart — CPU paths against each other, GPU
+// against CPU (the GL tests use it): the largest distance between corresponding positions as a
+// fraction of the mesh's extent, and between corresponding unit normals.
+inline constexpr float kSkinningTolerance = 1e-4f;
 
 // Per-vertex influences in the fixed layout the GPU reads: two groups of four (bone, weight).
 // More than 8 influences keep the 8 heaviest, renormalised; a rigidly attached mesh

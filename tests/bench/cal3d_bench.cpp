@@ -151,13 +151,15 @@ struct MarrowPlayer {
     time = anim::clipTime(time + kFrame, clip->duration, anim::PlayMode::Loop);
     anim::sample(*clip, binding, scene.skeleton, time, pose, &cache, true);
     anim::computeModel(scene.skeleton, pose);
-  }
-  void skinned() {
+    // The skinning palette belongs to the pose half: libcal3d's updateSkeleton builds its
+    // bones' skinning transforms too.
     static const formats::Mesh kUsesSkeletonBinds;
     anim::skinPalette(scene.skeleton, kUsesSkeletonBinds, pose, palettes[0]);
     for (std::size_t m = 0; m < scene.meshes.size(); ++m)
       if (paletteOfMesh[m] != 0)
         anim::skinPalette(scene.skeleton, scene.meshes[m], pose, palettes[paletteOfMesh[m]]);
+  }
+  void skinned() {
     for (std::size_t m = 0; m < scene.meshes.size(); ++m)
       anim::skin(scene.meshes[m], packed[m], palettes[paletteOfMesh[m]], positions[m], &normals[m]);
   }

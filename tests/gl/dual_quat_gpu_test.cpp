@@ -60,7 +60,7 @@ class DualQuatGpu : public testing::GlTest {
     renderer_.setPose(pose);
     EXPECT_LT(
         worstRelative(capture(render::SkinningMethod::DualQuaternion), cpuDualQuat(*scene, pose)),
-        1e-4f);
+        anim::kSkinningTolerance);
   }
 };
 

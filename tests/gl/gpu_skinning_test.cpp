@@ -51,7 +51,7 @@ TEST_F(GpuSkinning, UniformBlockPaletteMatchesCpuSkinning) {
   renderer_.setScene(scene, {});
   const anim::Pose pose = randomPose(scene->skeleton, 2);
   renderer_.setPose(pose);
-  EXPECT_LT(gpuCpuError(renderer_, *scene, pose, 0), 1e-4f);
+  EXPECT_LT(gpuCpuError(renderer_, *scene, pose, 0), anim::kSkinningTolerance);
 }
 
 TEST_F(GpuSkinning, EightInfluencesPerVertexMatchCpuSkinning) {
@@ -60,7 +60,7 @@ TEST_F(GpuSkinning, EightInfluencesPerVertexMatchCpuSkinning) {
   renderer_.setScene(scene, {});
   const anim::Pose pose = randomPose(scene->skeleton, 4);
   renderer_.setPose(pose);
-  EXPECT_LT(gpuCpuError(renderer_, *scene, pose, 0), 1e-4f);
+  EXPECT_LT(gpuCpuError(renderer_, *scene, pose, 0), anim::kSkinningTolerance);
 }
 
 TEST_F(GpuSkinning, TextureBufferPaletteBeyond256BonesMatchesCpuSkinning) {
@@ -72,7 +72,7 @@ TEST_F(GpuSkinning, TextureBufferPaletteBeyond256BonesMatchesCpuSkinning) {
   std::uint32_t highest = 0;
   for (const auto& i : scene->meshes[0].influences) highest = std::max(highest, i.bone);
   ASSERT_GT(highest, 600u);
-  EXPECT_LT(gpuCpuError(renderer_, *scene, pose, 0), 1e-4f);
+  EXPECT_LT(gpuCpuError(renderer_, *scene, pose, 0), anim::kSkinningTolerance);
 }
 
 TEST_F(GpuSkinning, MoreThanEightInfluencesAreTruncatedTheSameWayOnBothPaths) {
@@ -82,7 +82,7 @@ TEST_F(GpuSkinning, MoreThanEightInfluencesAreTruncatedTheSameWayOnBothPaths) {
   renderer_.setScene(scene, {});
   const anim::Pose pose = randomPose(scene->skeleton, 8);
   renderer_.setPose(pose);
-  EXPECT_LT(gpuCpuError(renderer_, *scene, pose, 0), 1e-4f);
+  EXPECT_LT(gpuCpuError(renderer_, *scene, pose, 0), anim::kSkinningTolerance);
 }
 
 TEST_F(GpuSkinning, RigidlyAttachedAndUnskinnedMeshesMatchCpuSkinning) {
@@ -97,8 +97,8 @@ TEST_F(GpuSkinning, RigidlyAttachedAndUnskinnedMeshesMatchCpuSkinning) {
   renderer_.setScene(scene, {});
   const anim::Pose pose = randomPose(scene->skeleton, 10);
   renderer_.setPose(pose);
-  EXPECT_LT(gpuCpuError(renderer_, *scene, pose, 0), 1e-4f);
-  EXPECT_LT(gpuCpuError(renderer_, *scene, pose, 1), 1e-4f);
+  EXPECT_LT(gpuCpuError(renderer_, *scene, pose, 0), anim::kSkinningTolerance);
+  EXPECT_LT(gpuCpuError(renderer_, *scene, pose, 1), anim::kSkinningTolerance);
 }
 
 TEST_F(GpuSkinning, RealAnimatedModelMatchesCpuSkinningAtSeveralTimes) {
@@ -114,7 +114,7 @@ TEST_F(GpuSkinning, RealAnimatedModelMatchesCpuSkinningAtSeveralTimes) {
     const anim::Pose pose = anim::evaluate(scene->skeleton, &clip, clip.duration * f);
     renderer_.setPose(pose);
     for (std::size_t m = 0; m < scene->meshes.size(); ++m)
-      EXPECT_LT(gpuCpuError(renderer_, *scene, pose, m), 1e-4f) << "mesh " << m << " at " << f;
+      EXPECT_LT(gpuCpuError(renderer_, *scene, pose, m), anim::kSkinningTolerance) << "mesh " << m << " at " << f;
   }
 }
 
@@ -165,7 +165,7 @@ TEST_F(GpuSkinning, UpToFourMorphTargetsBlendOnTheGpuAsOnTheCpu) {
   renderer_.setScene(scene, {});
   const anim::Pose pose = randomPose(scene->skeleton, 23);
   renderer_.setPose(pose);
-  EXPECT_LT(morphedError(renderer_, *scene, pose, {0.0f, 0.7f, 0.0f, 0.3f, 1.0f, 0.0f, -0.5f}), 1e-4f);
+  EXPECT_LT(morphedError(renderer_, *scene, pose, {0.0f, 0.7f, 0.0f, 0.3f, 1.0f, 0.0f, -0.5f}), anim::kSkinningTolerance);
 }
 
 TEST_F(GpuSkinning, MoreMorphTargetsThanSlotsAreSummedOnTheCpuAndStillMatch) {
@@ -173,9 +173,9 @@ TEST_F(GpuSkinning, MoreMorphTargetsThanSlotsAreSummedOnTheCpuAndStillMatch) {
   renderer_.setScene(scene, {});
   const anim::Pose pose = randomPose(scene->skeleton, 24);
   renderer_.setPose(pose);
-  EXPECT_LT(morphedError(renderer_, *scene, pose, {0.2f, 0.7f, 0.4f, 0.3f, 1.0f, 0.6f, -0.5f}), 1e-4f);
+  EXPECT_LT(morphedError(renderer_, *scene, pose, {0.2f, 0.7f, 0.4f, 0.3f, 1.0f, 0.6f, -0.5f}), anim::kSkinningTolerance);
   // And back to none: the base shape.
-  EXPECT_LT(morphedError(renderer_, *scene, pose, {}), 1e-4f);
+  EXPECT_LT(morphedError(renderer_, *scene, pose, {}), anim::kSkinningTolerance);
 }
 
 }  // namespace

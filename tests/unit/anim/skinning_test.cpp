@@ -1,9 +1,13 @@
 #include <gtest/gtest.h>
 
+#include <cstdio>
+#include <iterator>
+
 #include <glm/gtc/quaternion.hpp>
 #include <glm/gtx/transform.hpp>
 
 #include "render/anim/skinning.h"
+#include "tests/support/random_scenes.h"
 
 namespace marrow::anim {
 namespace {
@@ -106,6 +110,77 @@ TEST(SkinPalette, UsesTheMeshsOwnInverseBindsWhenItHasThem) {
   std::vector<glm::mat4> palette;
   skinPalette(s, m, p, palette);
   EXPECT_NEAR(palette[0][3][1], -3.0f, 1e-6f);
+}
+
+// The skinning formula (skinning.h) written out with plain glm, vertex by vertex: the scalar
+// reference every faster path must stay within kSkinningTolerance of.
+void referenceSkin(const Mesh& m, const PackedInfluences& p, const std::vector<glm::mat4>& palette,
+                   std::vector<glm::vec3>& pos, std::vector<glm::vec3>& nrm) {
+  pos.resize(m.positions.size());
+  nrm.resize(m.normals.size());
+  for (std::size_t v = 0; v < m.positions.size(); ++v) {
+    glm::mat4 sum(0.0f);
+    float total = 0.0f;
+    for (int g = 0; g < p.groups; ++g)
+      for (int k = 0; k < 4; ++k) {
+        const std::uint32_t bone = g == 0 ? p.bones0[v][k] : p.bones1[v][k];
+        const float w = g == 0 ? p.weights0[v][k] : p.weights1[v][k];
+        if (w == 0.0f || bone >= palette.size()) continue;
+        sum += palette[bone] * w;
+        total += w;
+      }
+    const glm::mat4 M = total == 0.0f ? glm::mat4(1.0f) : sum;
+    pos[v] = glm::vec3(M * glm::vec4(m.positions[v], 1.0f));
+    const glm::vec3 n = glm::mat3(M) * m.normals[v];
+    const float len = glm::length(n);
+    nrm[v] = len > 0.0f ? n / len : n;
+  }
+}
+
+// Every influence count from none to eight (and rigid meshes), vertex counts that leave odd ones
+// out of the pairs and eights, normals of every length the fast normalisation has to fall back
+// on: whichever path this CPU takes agrees with the reference within kSkinningTolerance.
+TEST(Skin, FastPathsStayWithinTheToleranceOfThePlainFormula) {
+  float worstPosition = 0.0f, worstNormal = 0.0f;
+  const std::size_t counts[] = {1, 2, 7, 9, 17, 1001, 4099};
+  for (std::uint32_t seed = 1; seed <= 14; ++seed) {
+    testing::RandomSceneOptions o;
+    o.bones = 48;
+    o.minInfluences = seed % 3 == 0 ? 1 : 0;
+    o.maxInfluences = seed % 2 == 0 ? 8 : 4;
+    o.rigid = seed % 7 == 0;
+    o.vertices = counts[seed % std::size(counts)];
+    o.seed = seed;
+    formats::Scene scene = testing::randomSkinnedScene(o);
+    Mesh& m = scene.meshes[0];
+    // Normals the reciprocal square root cannot take: zero, denormal-small, huge; and unit ones
+    // scaled, which must come out unit.
+    for (std::size_t v = 0; v < m.normals.size(); v += 5) {
+      const float scales[] = {0.0f, 1e-20f, 1e20f, 3.0f, 0.25f};
+      m.normals[v] *= scales[(v / 5 + seed) % std::size(scales)];
+    }
+    const Pose pose = testing::randomPose(scene.skeleton, seed, 0.2f);
+    std::vector<glm::mat4> palette;
+    skinPalette(scene.skeleton, m, pose, palette);
+    const PackedInfluences packed = packInfluences(m);
+    std::vector<glm::vec3> pos, nrm, refPos, refNrm;
+    skin(m, packed, palette, pos, &nrm);
+    referenceSkin(m, packed, palette, refPos, refNrm);
+    ASSERT_EQ(pos.size(), refPos.size());
+    ASSERT_EQ(nrm.size(), refNrm.size());
+    worstPosition = std::max(worstPosition, testing::worstRelativeDistance(pos, refPos));
+    for (std::size_t v = 0; v < nrm.size(); ++v) {
+      if (refNrm[v] == glm::vec3(0.0f)) {
+        EXPECT_EQ(nrm[v], glm::vec3(0.0f)) << "vertex " << v << ", seed " << seed;
+        continue;
+      }
+      worstNormal = std::max(worstNormal, glm::length(nrm[v] - refNrm[v]));
+    }
+  }
+  EXPECT_LT(worstPosition, kSkinningTolerance);
+  EXPECT_LT(worstNormal, kSkinningTolerance);
+  std::printf("worst position error %.3g of the extent, worst normal error %.3g\n", worstPosition,
+              worstNormal);
 }
 
 }  // namespace
