@@ -23,8 +23,8 @@ build=${BUILD:-build-fuzz}
 dict_of() {
   case "$1" in
     omf) echo omf ;;
-    csf | cmf | caf | crf) echo cal3d_binary ;;
-    xsf | xmf | xaf | xrf) echo cal3d_xml ;;
+    csf | cmf | caf | crf | cpf) echo cal3d_binary ;;
+    xsf | xmf | xaf | xrf | xpf) echo cal3d_xml ;;
     cfg) echo cal3d_cfg ;;
     brf | brf_document) echo brf ;;
     pak_index | pak_entry) echo pak ;;

@@ -92,7 +92,8 @@ void printJson(const Args& args, const Document& doc, const Retargeting& retarge
         .field("duration", c.duration)
         .field("frame_rate", c.frameRate)
         .field("tracks", static_cast<std::uint64_t>(c.tracks.size()))
-        .field("keys", static_cast<std::uint64_t>(c.keyCount()));
+        .field("keys", static_cast<std::uint64_t>(c.keyCount()))
+        .field("morph_tracks", static_cast<std::uint64_t>(c.morphTracks.size()));
     j.key("unmatched_tracks").beginArray();
     for (const auto& n : b.tracksWithoutBone) j.value(n);
     j.endArray();
@@ -230,6 +231,7 @@ void printText(const Document& doc, const Retargeting& retargeting) {
     const std::size_t unbound = anim::bind(c, s.skeleton).tracksWithoutBone.size();
     std::printf("  %-24s %8.3f s  %6.2f fps  %4zu tracks  %7zu keys", c.name.c_str(), c.duration,
                 c.frameRate, c.tracks.size(), c.keyCount());
+    if (!c.morphTracks.empty()) std::printf("  %zu morph tracks", c.morphTracks.size());
     if (unbound) std::printf("  (%zu tracks without a bone)", unbound);
     std::printf("\n");
     if (const RetargetedClip* r = retargeting.find(static_cast<int>(i)))

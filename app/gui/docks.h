@@ -11,7 +11,9 @@
 #include "app/document.h"
 #include "render/anim/pose.h"
 
+
 class QPlainTextEdit;
+class QSlider;
 class QTreeWidget;
 class QTreeWidgetItem;
 
@@ -104,6 +106,10 @@ class PropertiesDock : public QDockWidget {
   void showNode(const formats::vfs::Archive& archive, const std::string& path,
                 const QString& imagePath, const QImage& image);
   void clear();
+  // While a clip drives morph targets (`driven`: target name → the weight playing now), their
+  // sliders follow it and are disabled (the clip sets them); the others, and all of them when
+  // `driven` is empty, show and take their own weights (`controls`).
+  void followMorphWeights(const std::map<std::string, float>& driven, const MeshControls& controls);
 
  signals:
   void morphWeightChanged(const std::string& target, float weight);
@@ -111,12 +117,14 @@ class PropertiesDock : public QDockWidget {
   void meshLevelChanged(int level);                   // the level of level meshes drawn
 
  private:
-  void addSlider(QTreeWidgetItem* item, float value, float lo, float hi,
-                 std::function<void(float)> changed);
+  QSlider* addSlider(QTreeWidgetItem* item, float value, float lo, float hi,
+                     std::function<void(float)> changed);
   void addMorphSliders(const std::vector<const formats::Mesh*>& meshes, const MeshControls& controls);
+  static void setSliderValue(QSlider* slider, float value);
   // A row under `item` showing the image, at most kThumbnail pixels on a side.
   void addThumbnail(QTreeWidgetItem* item, const QImage& image);
   QTreeWidget* tree_;
+  std::map<std::string, QSlider*> morphSliders_;  // of the morph targets shown, by name
 };
 
 // Every diagnostic and error, with file, field and offset.

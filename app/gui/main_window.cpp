@@ -645,12 +645,24 @@ void MainWindow::updateMorphs(bool force) {
   const auto weights = player_.morphWeights(std::move(base));
   for (std::size_t m = 0; m < meshes.size(); ++m)
     if (!meshes[m].morphs.empty()) viewport_->setMorphWeights(m, weights[m]);
+  // The sliders of the targets the clip drives show the weights playing (the first mesh's, of a
+  // target several meshes have).
+  drivenMorphs_.clear();
+  if (const formats::Clip* clip = animated ? player_.clip() : nullptr)
+    for (const formats::MorphTrack& t : clip->morphTracks)
+      for (std::size_t m = 0; m < meshes.size(); ++m) {
+        if (meshes[m].name != t.mesh) continue;
+        for (std::size_t k = 0; k < meshes[m].morphs.size(); ++k)
+          if (meshes[m].morphs[k].name == t.target) drivenMorphs_.try_emplace(t.target, weights[m][k]);
+      }
+  properties_->followMorphWeights(drivenMorphs_, controls_);
 }
 
 void MainWindow::onItemSelected(ItemKind kind, int index) {
   if (!doc_) return;
   if (kind == ItemKind::Material) material_ = index;
   properties_->show(*doc_, controls_, kind, index);
+  properties_->followMorphWeights(drivenMorphs_, controls_);
   if (kind == ItemKind::Clip) timeline_->setClip(index);
 }
 

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -229,6 +230,7 @@ class MainWindow : public QMainWindow {
   std::optional<std::vector<std::string>> onScreen_;
   std::set<std::string> logged_;  // diagnostics already in the log, not repeated per pick
   bool morphsFromClip_ = false;   // the viewport's weights came from a clip, not the sliders
+  std::map<std::string, float> drivenMorphs_;  // target → weight, of those the clip drives now
   Player player_;
   MeshControls controls_;
   using LoadResult = std::shared_ptr<formats::Result<Document>>;

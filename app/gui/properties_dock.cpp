@@ -84,14 +84,38 @@ void PropertiesDock::addMorphSliders(const std::vector<const formats::Mesh*>& me
   auto* group = new QTreeWidgetItem(tree_, {tr("Morph targets"), QString::number(names.size())});
   for (const auto& name : names) {
     const auto it = controls.morphWeights.find(name);
-    addSlider(new QTreeWidgetItem(group, {morphDisplayName(name), {}}),
-              it == controls.morphWeights.end() ? 0.0f : it->second, 0.0f, 1.0f,
-              [this, name](float weight) { emit morphWeightChanged(name, weight); });
+    morphSliders_[name] =
+        addSlider(new QTreeWidgetItem(group, {morphDisplayName(name), {}}),
+                  it == controls.morphWeights.end() ? 0.0f : it->second, 0.0f, 1.0f,
+                  [this, name](float weight) { emit morphWeightChanged(name, weight); });
   }
 }
 
-void PropertiesDock::addSlider(QTreeWidgetItem* item, float value, float lo, float hi,
-                               std::function<void(float)> changed) {
+void PropertiesDock::setSliderValue(QSlider* slider, float value) {
+  const QSignalBlocker quiet(slider);  // a weight shown, not one picked
+  slider->setValue(static_cast<int>(std::lround(std::clamp(value, 0.0f, 1.0f) * 1000.0f)));
+  slider->setToolTip(QString::number(static_cast<double>(value), 'f', 3));
+}
+
+void PropertiesDock::followMorphWeights(const std::map<std::string, float>& driven,
+                                        const MeshControls& controls) {
+  for (const auto& [name, slider] : morphSliders_) {
+    const auto playing = driven.find(name);
+    if (playing != driven.end()) {
+      setSliderValue(slider, playing->second);
+      slider->setToolTip(tr("%1 (set by the clip playing)")
+                             .arg(static_cast<double>(playing->second), 0, 'f', 3));
+      slider->setEnabled(false);
+    } else if (!slider->isEnabled()) {
+      const auto own = controls.morphWeights.find(name);
+      setSliderValue(slider, own == controls.morphWeights.end() ? 0.0f : own->second);
+      slider->setEnabled(true);
+    }
+  }
+}
+
+QSlider* PropertiesDock::addSlider(QTreeWidgetItem* item, float value, float lo, float hi,
+                                   std::function<void(float)> changed) {
   auto* slider = new QSlider(Qt::Horizontal);
   slider->setRange(0, 1000);
   const auto toSlider = [lo, hi](float v) { return static_cast<int>(std::lround((v - lo) / (hi - lo) * 1000.0f)); };
@@ -103,6 +127,7 @@ void PropertiesDock::addSlider(QTreeWidgetItem* item, float value, float lo, flo
     changed(picked);
   });
   tree_->setItemWidget(item, 1, slider);
+  return slider;
 }
 
 PropertiesDock::PropertiesDock(QWidget* parent) : QDockWidget(tr("Properties"), parent) {
@@ -114,12 +139,16 @@ PropertiesDock::PropertiesDock(QWidget* parent) : QDockWidget(tr("Properties"), 
   setWidget(tree_);
 }
 
-void PropertiesDock::clear() { tree_->clear(); }
+void PropertiesDock::clear() {
+  morphSliders_.clear();
+  tree_->clear();
+}
 
 void PropertiesDock::show(const Document& doc, const MeshControls& controls, ItemKind kind,
                           int index) {
   if (!doc.scene) return clear();
   const auto& s = *doc.scene;
+  morphSliders_.clear();
   Rows rows(tree_);
   switch (kind) {
     case ItemKind::Scene:
@@ -275,6 +304,7 @@ void PropertiesDock::show(const Document& doc, const MeshControls& controls, Ite
 
 void PropertiesDock::showBone(const formats::Scene& s, int bone) {
   if (bone < 0 || static_cast<std::size_t>(bone) >= s.skeleton.bones.size()) return clear();
+  morphSliders_.clear();
   Rows rows(tree_);
   const auto& b = s.skeleton.bones[bone];
   rows.add(tr("Bone"), str(b.name));
@@ -305,6 +335,7 @@ void PropertiesDock::addThumbnail(QTreeWidgetItem* item, const QImage& image) {
 
 void PropertiesDock::showNode(const formats::vfs::Archive& archive, const std::string& path,
                               const QString& imagePath, const QImage& image) {
+  morphSliders_.clear();
   tree_->clear();
   for (const auto& [name, value] : archive.properties(path))
     new QTreeWidgetItem(tree_, {str(name), str(value)});

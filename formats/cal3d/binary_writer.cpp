@@ -118,6 +118,39 @@ Result<std::vector<std::byte>> writeCaf(const Scene& scene, std::size_t clipInde
   return w.take();
 }
 
+// ---- morph animation (§7.5) ----
+
+// Target names, as IMVU's loader (and the fork's, until it numbered them without saying which
+// mesh) reads them, at version 919: both refuse later numbers in a .cpf.
+constexpr int kCpfVersion = 919;
+
+Result<std::vector<std::byte>> writeCpf(const Scene& scene, std::size_t clipIndex, int version,
+                                        Diagnostics& d) {
+  if (!holdsMorphAnimations(version))
+    return error("version", "is " + to_string(version) + "; cal3d morph animations exist in "
+                            "IMVU's versions 911–999 and in 1300 and 1301, not in the official "
+                            "700–1200");
+  const auto clip = calMorphClipOf(scene, clipIndex, true, d);
+  if (!clip) return clip.error();
+  if (version != kCpfVersion)
+    d.info("", "version", kNoOffset,
+           "a binary morph animation is written at version 919, the one cal3d's loaders of "
+           "binary morph animations read, whatever the model's version");
+  ByteWriter w;
+  header(w, std::string_view("CPF\0", 4), kCpfVersion);
+  w.f32(clip->duration);
+  w.i32(i32(clip->tracks.size()));
+  for (const CalMorphTrack& t : clip->tracks) {
+    writeString(w, t.name);
+    w.i32(i32(t.keys.size()));
+    for (const auto& [time, weight] : t.keys) {
+      w.f32(time);
+      w.f32(weight);
+    }
+  }
+  return w.take();
+}
+
 // ---- mesh ----
 
 namespace {

@@ -27,6 +27,9 @@
 //   keep the file's bone id in Track::sourceIndex; wrapsToFirstKey when the first track's last
 //   key comes before the duration, as cal3d decides whether a cycle loops back to the first key
 //   (§11).
+// - Morph animation (.xpf / .cpf): one clip per file, named after it, of MorphTracks naming the
+//   meshes and targets they drive (parts.h resolveMorphAnimation says how the file's names and
+//   numbers find them).
 #pragma once
 
 #include <cstddef>
@@ -41,7 +44,7 @@
 
 namespace marrow::formats::cal3d {
 
-enum class FileKind { Unknown, Skeleton, Animation, Mesh, Material, Config };
+enum class FileKind { Unknown, Skeleton, Animation, Mesh, Material, Config, MorphAnimation };
 
 // By content first ("CSF\0"…, or the XML magic / root element), then by extension.
 FileKind detectKind(std::span<const std::byte> head, std::string_view fileName);
@@ -63,7 +66,7 @@ struct Input {
 // (diagnostics say so); a model of only a skeleton, only meshes or only animations is fine.
 Result<Scene> readModel(std::span<const Input> inputs, float scale = 1.0f);
 
-// A .cfg model file: its skeleton=, mesh=, material=, animation= files are fetched through
+// A .cfg model file: its skeleton=, mesh=, material=, animation=, morphanim= files are fetched through
 // ctx.resolve, relative to `path=` when given and found there, else relative to the .cfg.
 // `extra` files (an animation opened beside the .cfg, say) join the model.
 Result<Scene> readConfig(std::span<const std::byte> data, const ReadContext& ctx,

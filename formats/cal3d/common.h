@@ -151,4 +151,35 @@ struct CalClip {
 // a duration that is not over 0, or a clip with no track to store.
 Result<CalClip> calClipOf(const Scene& scene, std::size_t clip, Diagnostics& diagnostics);
 
+// Whether a clip has a track cal3d can store as an animation file: keys for a bone of the skeleton.
+bool hasBoneKeys(const Clip& clip, const Skeleton& skeleton);
+
+// Morph animations (§7.5) exist in the versions whose meshes hold morph targets: IMVU's
+// (911–999) and the 0.13 trunk and fork (1300, 1301); not in the official 700–1200.
+inline constexpr bool holdsMorphAnimations(int version) {
+  return (version >= 911 && version <= 999) || version >= 1300;
+}
+
+// A clip's morph tracks as a morph animation file holds them (morph_animation.cpp). Named: one
+// track per target name (IMVU sets it in every submesh having that target; of tracks naming one
+// target with different keys the first is kept, reported). Numbered (the fork): one track per
+// mesh and target, MESHID the mesh's file in the order writeModel writes them ("name" and
+// "name#i" make one file), SUBMESH its place there, MORPHID the target's index; tracks kept
+// from a file whose meshes were not loaded ("#MESHID#SUBMESH", "#MORPHID") keep their numbers.
+// Fails for a clip index out of range, a duration not over 0, or no track to store.
+struct CalMorphTrack {
+  std::string name;             // named form
+  std::int64_t morphId = -1;    // numbered form
+  std::int64_t meshId = -1;
+  std::int64_t submesh = -1;
+  std::vector<std::pair<float, float>> keys;  // time, weight
+};
+struct CalMorphClip {
+  float duration = 0.0f;
+  std::vector<CalMorphTrack> tracks;
+  std::size_t unplaced = 0;  // numbered: tracks of meshes or targets the model does not have
+};
+Result<CalMorphClip> calMorphClipOf(const Scene& scene, std::size_t clip, bool named,
+                                    Diagnostics& diagnostics);
+
 }  // namespace marrow::formats::cal3d

@@ -88,7 +88,8 @@ class ConfigParser {
       // A prefix of the file names after it (cally's demo joins them as they are): a folder.
       path_ = withSlashes(value);
       if (!path_.empty() && path_.back() != '/') path_ += '/';
-    } else if (key == "skeleton" || key == "mesh" || key == "material" || key == "animation") {
+    } else if (key == "skeleton" || key == "mesh" || key == "material" || key == "animation" ||
+               key == "morphanim") {
       if (value.empty()) {
         warn(line, offset, std::string(rawKey) + "= names no file; ignored");
         return std::nullopt;
@@ -101,16 +102,19 @@ class ConfigParser {
       auto& list = key == "skeleton"   ? cfg_.skeletons
                    : key == "mesh"     ? cfg_.meshes
                    : key == "material" ? cfg_.materials
+                   : key == "morphanim" ? cfg_.morphAnimations
                                        : cfg_.animations;
-      const std::uint64_t max = key == "animation" ? ctx_.limits.maxClips : ctx_.limits.maxMeshes;
+      const std::uint64_t max = key == "animation" || key == "morphanim" ? ctx_.limits.maxClips
+                                                                         : ctx_.limits.maxMeshes;
       if (list.size() >= max)
         return FormatError{ctx_.name, "line " + std::to_string(line), offset,
                            "is one " + key + " too many: the limit is " + std::to_string(max)};
       list.push_back(ConfigEntry{withSlashes(value), path_, line});
-    } else if (key == "blendmesh" || key == "morphanim") {
-      // §9: the fork's morph-target extras.
+    } else if (key == "blendmesh") {
+      // §9: the fork's morph targets as whole meshes of their own.
       warn(line, offset,
-           std::string(rawKey) + "= (morph targets of the cal3d fork) is not supported; ignored");
+           std::string(rawKey) + "= (morph targets as separate meshes, the cal3d fork) is not "
+                                 "supported; ignored");
     } else {
       warn(line, offset, "unknown key '" + std::string(rawKey) + "'; ignored");
     }

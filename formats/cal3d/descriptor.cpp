@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "formats/cal3d/cal3d.h"
+#include "formats/cal3d/common.h"
 #include "formats/cal3d/parts.h"
 #include "formats/cal3d/writer.h"
 #include "formats/write_support.h"
@@ -19,12 +20,13 @@ namespace fs = std::filesystem;
 namespace cal3d = formats::cal3d;
 
 bool recognise(std::span<const std::byte> head) {
-  for (const char* magic : {"CSF", "CAF", "CMF", "CRF"})  // with the NUL
+  for (const char* magic : {"CSF", "CAF", "CMF", "CRF", "CPF"})  // with the NUL
     if (head.size() >= 4 && std::memcmp(head.data(), magic, 4) == 0) return true;
   return false;
 }
 
-constexpr std::string_view kExtensions[] = {"csf", "caf", "cmf", "crf", "xsf", "xaf", "xmf", "xrf", "cfg"};
+constexpr std::string_view kExtensions[] = {"csf", "caf", "cmf", "crf", "cpf", "xsf",
+                                            "xaf", "xmf", "xrf", "xpf", "cfg"};
 
 bool claims(std::string_view ext) {
   return std::find(std::begin(kExtensions), std::end(kExtensions), ext) != std::end(kExtensions);
@@ -140,13 +142,17 @@ std::vector<std::vector<std::string>> modelsInFolder(std::span<const std::string
 
 // ---- writing ----
 
-// Whether cal3d can store a clip at all: a duration, and a key for a bone of the skeleton
-// (calClipOf refuses others, which would fail a whole model).
-bool canStore(const Clip& c, const Skeleton& skeleton) {
+// Whether cal3d can store a clip at all at `version`: a duration, and a key for a bone of the
+// skeleton or morph target weights (at versions that hold them) (the writers refuse others, which would fail a
+// whole model).
+bool canStore(const Clip& c, const Skeleton& skeleton, int version) {
   if (!(c.duration > 0.0f)) return false;
-  return std::any_of(c.tracks.begin(), c.tracks.end(), [&](const Track& t) {
-    return skeleton.find(t.bone) >= 0 && (!t.translation.empty() || !t.rotation.empty());
-  });
+  return cal3d::hasBoneKeys(c, skeleton) ||
+         (!c.morphTracks.empty() && cal3d::holdsMorphAnimations(version));
+}
+
+bool isMorphOutput(const OutputKind& kind) {
+  return kind.extension == "cpf" || kind.extension == "xpf";
 }
 
 // The version the files are written at, and what choosing it for the model means.
@@ -199,25 +205,38 @@ WriteResult write(const WriteSource& source, const OutputKind& kind, const std::
                  "which belong beside the .cfg");
     // A clip cal3d cannot store at all would fail the whole model: it is left out instead.
     for (const auto& c : s.clips)
-      if (!canStore(c, s.skeleton))
+      if (!canStore(c, s.skeleton, options.version))
         d.warn(out, "clip '" + c.name + "'", kNoOffset,
                !(c.duration > 0.0f)     ? "lasts no time; cal3d needs a duration over 0: not written"
-               : !c.morphTracks.empty() ? "animates morph targets only (vertex animation), which "
-                                          "cal3d animations cannot: not written"
+               : !c.morphTracks.empty() ? "animates morph targets only, which cal3d morph "
+                                          "animations hold at IMVU's versions and 1300/1301, "
+                                          "not at version " +
+                                              std::to_string(options.version) + ": not written"
                                         : "moves no bone of the skeleton: not written");
-    std::erase_if(s.clips, [&](const Clip& c) { return !canStore(c, s.skeleton); });
+    std::erase_if(s.clips, [&](const Clip& c) { return !canStore(c, s.skeleton, options.version); });
   }
-  if (kind.holds == Holds::Model || kind.holds == Holds::Clip) {
-    std::size_t morphed = clipsWithMorphTracks(s);
-    if (kind.holds == Holds::Clip) {  // a clip of morph weights only: the writer refuses it
-      const Clip& one = s.clips[static_cast<std::size_t>(p.clip)];
-      morphed = !one.morphTracks.empty() && canStore(one, s.skeleton);
-    }
+  if (kind.holds == Holds::Model && !cal3d::holdsMorphAnimations(options.version)) {
+    const std::size_t morphed = static_cast<std::size_t>(std::count_if(
+        s.clips.begin(), s.clips.end(), [](const Clip& c) { return !c.morphTracks.empty(); }));
     if (morphed)
       d.warn(out, "clips", kNoOffset,
              plural(morphed, "clip animates", "clips animate") +
-                 " morph targets besides bones; cal3d animations move bones only: those "
-                 "weights are not written");
+                 " morph targets besides bones; cal3d morph animations exist at IMVU's versions "
+                 "and 1300/1301, not at version " + std::to_string(options.version) + ": those weights are not "
+                 "written");
+  }
+  if (kind.holds == Holds::Clip) {
+    // An animation file holds bones, a morph animation file weights: what the other holds is
+    // said to be left out.
+    const Clip& one = s.clips[static_cast<std::size_t>(p.clip)];
+    if (!isMorphOutput(kind) && !one.morphTracks.empty() && cal3d::hasBoneKeys(one, s.skeleton))
+      d.warn(out, "clip '" + one.name + "'", kNoOffset,
+             "animates morph targets besides bones; a cal3d animation moves bones only: those "
+             "weights are not written (a .cpf or .xpf holds them)");
+    if (isMorphOutput(kind) && cal3d::hasBoneKeys(one, s.skeleton))
+      d.warn(out, "clip '" + one.name + "'", kNoOffset,
+             "moves bones besides morph targets; a cal3d morph animation holds weights only: the "
+             "bones are not written (a .caf or .xaf holds them)");
   }
   const fs::path target(out);
   if (kind.holds == Holds::Model) {
@@ -235,7 +254,11 @@ WriteResult write(const WriteSource& source, const OutputKind& kind, const std::
   Result<std::vector<std::byte>> bytes = std::vector<std::byte>{};
   switch (kind.holds) {
     case Holds::Skeleton: bytes = cal3d::writeSkeleton(s, options, d); break;
-    case Holds::Clip: bytes = cal3d::writeAnimation(s, static_cast<std::size_t>(p.clip), options, d); break;
+    case Holds::Clip:
+      bytes = isMorphOutput(kind)
+                  ? cal3d::writeMorphAnimation(s, static_cast<std::size_t>(p.clip), options, d)
+                  : cal3d::writeAnimation(s, static_cast<std::size_t>(p.clip), options, d);
+      break;
     case Holds::Meshes: {
       std::vector<std::size_t> all(s.meshes.size());
       for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
@@ -263,6 +286,7 @@ const FormatDescriptor& cal3dFormat() {
       .name = "cal3d",
       .notes = "every version 699–1301 (plain, IMVU/0.13 colour + morphs, 2017 count-prefixed morphs), "
           "compressed animations (0.12 quantised, IMVU bit-packed), LOD, springs, morph targets, "
+          "morph animations (.xpf / .cpf, target names or the fork's numbers), "
           "several uv sets; `.cfg` model files; writers at 700–1100, 1300, 1301, binary or XML; "
           "checked against libcal3d 0.11",
       .extensions = {std::begin(kExtensions), std::end(kExtensions)},
@@ -270,25 +294,28 @@ const FormatDescriptor& cal3dFormat() {
       .mimeTypes = {"model/x-cal3d-skeleton", "model/x-cal3d-animation", "model/x-cal3d-mesh",
                     "model/x-cal3d-material", "model/x-cal3d-skeleton+xml",
                     "model/x-cal3d-animation+xml", "model/x-cal3d-mesh+xml",
-                    "model/x-cal3d-material+xml", "model/x-cal3d-config"},
+                    "model/x-cal3d-material+xml", "model/x-cal3d-config",
+                    "model/x-cal3d-morph-animation", "model/x-cal3d-morph-animation+xml"},
       .recognise = recognise,
       .claimsExtension = claims,
       .read = readOne,
       .readGroup = readGroup,
-      .animationExtensions = {"caf", "xaf"},
+      .animationExtensions = {"caf", "xaf", "cpf", "xpf"},
       .modelsInFolder = modelsInFolder,
       .outputs = {{"cfg", "cal3d model (.cfg and its files beside it)", Holds::Model},
                   {"csf", "cal3d skeleton", Holds::Skeleton},
                   {"cmf", "cal3d meshes", Holds::Meshes},
                   {"caf", "cal3d animation (the current clip)", Holds::Clip},
                   {"crf", "cal3d material", Holds::Material},
+                  {"cpf", "cal3d morph animation (the current clip's morph target weights)", Holds::Clip},
                   {"xsf", "cal3d XML skeleton", Holds::Skeleton},
                   {"xmf", "cal3d XML meshes", Holds::Meshes},
                   {"xaf", "cal3d XML animation (the current clip)", Holds::Clip},
-                  {"xrf", "cal3d XML material", Holds::Material}},
+                  {"xrf", "cal3d XML material", Holds::Material},
+                  {"xpf", "cal3d XML morph animation (the current clip's morph target weights)", Holds::Clip}},
       .write = write,
       .cannotHold = "collision bodies, attachment points, tables; vertex colours before 1300, "
-                    "morph targets before 1300, morph-target animation",
+                    "morph targets and morph animations before 1300 (IMVU's 911–999 for a lone .xpf/.cpf)",
       .checkOptions = checkOptions,
   };
   return d;

@@ -36,10 +36,15 @@ FileKind xmlKind(std::span<const std::byte> head) {
   const auto start = text.find_first_not_of(" \t\r\n\xef\xbb\xbf");
   if (start == std::string::npos || text[start] != '<') return FileKind::Unknown;
   for (const auto& [magic, kind] : {std::pair{"\"xsf\"", FileKind::Skeleton},
+                                    std::pair{"\"xpf\"", FileKind::MorphAnimation},
                                     std::pair{"\"xaf\"", FileKind::Animation},
                                     std::pair{"\"xmf\"", FileKind::Mesh},
                                     std::pair{"\"xrf\"", FileKind::Material}})
     if (text.find(std::string("magic=") + magic) != std::string::npos) return kind;
+  // An ANIMATION without a magic: its tracks say which kind (BONEID or MORPHNAME / MORPHID).
+  if (text.find("<animation") != std::string::npos &&
+      (text.find("morphname=") != std::string::npos || text.find("morphid=") != std::string::npos))
+    return FileKind::MorphAnimation;
   for (const auto& [element, kind] : {std::pair{"<skeleton", FileKind::Skeleton},
                                       std::pair{"<animation", FileKind::Animation},
                                       std::pair{"<mesh", FileKind::Mesh},
@@ -68,6 +73,7 @@ FileKind kindByExtension(std::string_view name) {
   if (ext == "cmf" || ext == "xmf") return FileKind::Mesh;
   if (ext == "crf" || ext == "xrf") return FileKind::Material;
   if (ext == "cfg") return FileKind::Config;
+  if (ext == "cpf" || ext == "xpf") return FileKind::MorphAnimation;
   return FileKind::Unknown;
 }
 
@@ -132,6 +138,7 @@ const char* kindName(FileKind kind) {
     case FileKind::Mesh: return "mesh";
     case FileKind::Material: return "material";
     case FileKind::Config: return "model configuration";
+    case FileKind::MorphAnimation: return "morph animation";
   }
   return "unknown";
 }
@@ -141,6 +148,7 @@ FileKind detectKind(std::span<const std::byte> head, std::string_view fileName) 
   if (hasMagic(head, "CAF")) return FileKind::Animation;
   if (hasMagic(head, "CMF")) return FileKind::Mesh;
   if (hasMagic(head, "CRF")) return FileKind::Material;
+  if (hasMagic(head, "CPF")) return FileKind::MorphAnimation;
   const FileKind byExtension = kindByExtension(fileName);
   if (byExtension == FileKind::Config) return byExtension;
   const FileKind byContent = xmlKind(head);
@@ -165,14 +173,20 @@ Result<MaterialPart> readMaterial(std::span<const std::byte> data, const ReadCon
   return isXml(data) ? readXrf(data, ctx) : readCrf(data, ctx);
 }
 
+Result<MorphAnimationPart> readMorphAnimation(std::span<const std::byte> data,
+                                              const ReadContext& ctx) {
+  return isXml(data) ? readXpf(data, ctx) : readCpf(data, ctx);
+}
+
 Result<Scene> readModel(std::span<const Input> inputs, float scale) {
-  std::vector<const Input*> skeletons, materials, meshes, animations;
+  std::vector<const Input*> skeletons, materials, meshes, animations, morphAnimations;
   for (const Input& in : inputs) {
     switch (detectKind(in.bytes.first(std::min<std::size_t>(in.bytes.size(), 1024)), in.ctx.name)) {
       case FileKind::Skeleton: skeletons.push_back(&in); break;
       case FileKind::Material: materials.push_back(&in); break;
       case FileKind::Mesh: meshes.push_back(&in); break;
       case FileKind::Animation: animations.push_back(&in); break;
+      case FileKind::MorphAnimation: morphAnimations.push_back(&in); break;
       case FileKind::Config:
         return FormatError{in.ctx.name, "", kNoOffset,
                            "a .cfg names a whole model: open it on its own"};
@@ -221,9 +235,11 @@ Result<Scene> readModel(std::span<const Input> inputs, float scale) {
   }
 
   std::size_t unknownThreads = 0;
+  std::vector<MeshFileRange> meshFiles;  // for the morph animations' mesh numbers
   for (const Input* in : meshes) {
     auto part = readMesh(in->bytes, in->ctx, bones);
     if (!part) return part.error();
+    meshFiles.push_back({scene.meshes.size(), part->meshes.size()});
     for (std::size_t i = 0; i < part->meshes.size(); ++i) {
       Mesh& m = part->meshes[i];
       const int thread = i < part->materialThreads.size() ? part->materialThreads[i] : -1;
@@ -248,6 +264,13 @@ Result<Scene> readModel(std::span<const Input> inputs, float scale) {
     if (!part) return part.error();
     scene.clips.push_back(std::move(part->clip));
     scene.diagnostics.append(part->diagnostics);
+    formats.push_back(part->format);
+  }
+  for (const Input* in : morphAnimations) {
+    auto part = readMorphAnimation(in->bytes, in->ctx);
+    if (!part) return part.error();
+    scene.diagnostics.append(part->diagnostics);
+    scene.clips.push_back(resolveMorphAnimation(*part, scene.meshes, meshFiles, scene.diagnostics));
     formats.push_back(part->format);
   }
   if (skeletons.empty() && !inputs.empty())
@@ -359,6 +382,7 @@ Result<Scene> readConfig(std::span<const std::byte> data, const ReadContext& ctx
   gather(cfg->materials, true);
   gather(cfg->meshes, false);
   gather(cfg->animations, false);
+  gather(cfg->morphAnimations, false);
   if (refused) return *refused;
   if (std::none_of(files.begin(), files.end(), [](const Loaded& f) { return !f.missing; }) &&
       extra.empty())

@@ -19,6 +19,7 @@ int versionFor(const Scene& scene) {
     colors = colors || !m.colors.empty();
     morphs = morphs || !m.morphs.empty();
   }
+  for (const auto& c : scene.clips) morphs = morphs || !c.morphTracks.empty();
   if (colors) return 1300;  // only the 0.13 trunk layout stores vertex colours
   if (morphs) return 1301;
   return 1100;
@@ -57,6 +58,14 @@ Result<std::vector<std::byte>> writeAnimation(const Scene& scene, std::size_t cl
   return converted(scene, o, d, [&](const Scene& s) {
     return o.xml ? writeXaf(s, clip, o.version, d) : writeCaf(s, clip, o.version, d);
   });
+}
+
+// Not through `converted`: a morph animation is written at IMVU's versions too (its target names
+// are what IMVU reads), which the other files are not (writableVersion).
+Result<std::vector<std::byte>> writeMorphAnimation(const Scene& scene, std::size_t clip,
+                                                   const WriteOptions& o, Diagnostics& d) {
+  const Scene s = inCal3dBasis(scene, d);
+  return o.xml ? writeXpf(s, clip, o.version, d) : writeCpf(s, clip, o.version, d);
 }
 
 Result<std::vector<std::byte>> writeMesh(const Scene& scene, std::span<const std::size_t> meshes,
@@ -132,14 +141,24 @@ Result<std::vector<NamedFile>> writeModel(const Scene& scene, const std::string&
     files.push_back({names.take(base, ext[0]), std::move(bytes).value()});
     cfg += "skeleton=" + files.back().name + "\n\n";
   }
+  std::string morphLines;
   for (std::size_t c = 0; c < s.clips.size(); ++c) {
-    auto bytes = o.xml ? writeXaf(s, c, o.version, d) : writeCaf(s, c, o.version, d);
-    if (!bytes) return bytes.error();
-    files.push_back({names.take(safeStem(s.clips[c].name, base + "_clip"), ext[1]),
-                     std::move(bytes).value()});
-    cfg += "animation=" + files.back().name + "\n";
+    const Clip& clip = s.clips[c];
+    const std::string stem = safeStem(clip.name, base + "_clip");
+    if (hasBoneKeys(clip, s.skeleton)) {
+      auto bytes = o.xml ? writeXaf(s, c, o.version, d) : writeCaf(s, c, o.version, d);
+      if (!bytes) return bytes.error();
+      files.push_back({names.take(stem, ext[1]), std::move(bytes).value()});
+      cfg += "animation=" + files.back().name + "\n";
+    }
+    if (!clip.morphTracks.empty() && holdsMorphAnimations(o.version)) {
+      auto bytes = o.xml ? writeXpf(s, c, o.version, d) : writeCpf(s, c, o.version, d);
+      if (!bytes) return bytes.error();
+      files.push_back({names.take(stem, o.xml ? ".xpf" : ".cpf"), std::move(bytes).value()});
+      morphLines += "morphanim=" + files.back().name + "\n";
+    }
   }
-  if (!s.clips.empty()) cfg += "\n";
+  if (!s.clips.empty()) cfg += morphLines + "\n";
   // Meshes "name" and "name#i" were the submeshes of one file: they go back into one.
   std::vector<std::pair<std::string, std::vector<std::size_t>>> groups;
   for (std::size_t m = 0; m < s.meshes.size(); ++m) {

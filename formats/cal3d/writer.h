@@ -20,7 +20,7 @@ struct WriteOptions {
 };
 
 // The smallest version that holds everything `scene` has: 1100, or 1300 / 1301 for vertex
-// colours / morph targets.
+// colours / morph targets or morph target animation.
 int versionFor(const Scene& scene);
 
 // Each writer converts the scene to cal3d's basis (Z-up, right-handed) first and reports what the
@@ -32,6 +32,13 @@ Result<std::vector<std::byte>> writeSkeleton(const Scene& scene, const WriteOpti
 Result<std::vector<std::byte>> writeAnimation(const Scene& scene, std::size_t clip,
                                               const WriteOptions& options,
                                               Diagnostics& diagnostics);
+// Clip `clip`'s morph target weights as a morph animation (.xpf / .cpf, §7.5; common.h
+// calMorphClipOf says what each form holds): XML names the targets at IMVU's versions (911–999)
+// and numbers them at 1300 and 1301; binary names them, at version 919. The official versions
+// (700–1200) hold none.
+Result<std::vector<std::byte>> writeMorphAnimation(const Scene& scene, std::size_t clip,
+                                                   const WriteOptions& options,
+                                                   Diagnostics& diagnostics);
 // The meshes become the submeshes of one mesh file.
 Result<std::vector<std::byte>> writeMesh(const Scene& scene, std::span<const std::size_t> meshes,
                                          const WriteOptions& options, Diagnostics& diagnostics);
@@ -45,8 +52,9 @@ struct NamedFile {
 };
 
 // The whole model: a skeleton, one mesh file per group of meshes ("name" and "name#i" form one
-// file), one material file per material, one animation file per clip, and `<base>.cfg` naming
-// them all (with scale= the basis unit). Texture files are not written; maps name them.
+// file), one material file per material, one animation file per clip that moves bones and one
+// morph animation file per clip that drives morph targets (at 1300 and 1301), and `<base>.cfg`
+// naming them all (with scale= the basis unit). Texture files are not written; maps name them.
 Result<std::vector<NamedFile>> writeModel(const Scene& scene, const std::string& baseName,
                                           const WriteOptions& options, Diagnostics& diagnostics);
 

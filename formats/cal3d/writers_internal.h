@@ -16,6 +16,8 @@ Result<std::vector<std::byte>> writeCaf(const Scene& scene, std::size_t clip, in
                                         Diagnostics& diagnostics);
 Result<std::vector<std::byte>> writeCmf(const Scene& scene, std::span<const std::size_t> meshes,
                                         int version, Diagnostics& diagnostics);
+Result<std::vector<std::byte>> writeCpf(const Scene& scene, std::size_t clip, int version,
+                                        Diagnostics& diagnostics);
 Result<std::vector<std::byte>> writeCrf(const Scene& scene, std::size_t material, int version,
                                         Diagnostics& diagnostics);
 
@@ -24,6 +26,8 @@ Result<std::vector<std::byte>> writeXaf(const Scene& scene, std::size_t clip, in
                                         Diagnostics& diagnostics);
 Result<std::vector<std::byte>> writeXmf(const Scene& scene, std::span<const std::size_t> meshes,
                                         int version, Diagnostics& diagnostics);
+Result<std::vector<std::byte>> writeXpf(const Scene& scene, std::size_t clip, int version,
+                                        Diagnostics& diagnostics);
 Result<std::vector<std::byte>> writeXrf(const Scene& scene, std::size_t material, int version,
                                         Diagnostics& diagnostics);
 

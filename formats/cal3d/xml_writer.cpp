@@ -151,6 +151,57 @@ Result<std::vector<std::byte>> writeXaf(const Scene& scene, std::size_t clipInde
   return file.bytes();
 }
 
+// ---- morph animation (§7.5) ----
+
+// IMVU versions name each track's target (what IMVU's loader reads); the fork's, from 1300,
+// number it (MORPHID, MESHID and the SUBMESH it is in), as the fork's exporter writes them.
+Result<std::vector<std::byte>> writeXpf(const Scene& scene, std::size_t clipIndex, int version,
+                                        Diagnostics& d) {
+  if (!holdsMorphAnimations(version))
+    return error("version", "is " + to_string(version) + "; cal3d morph animations exist in "
+                            "IMVU's versions 911–999 and in 1300 and 1301, not in the official "
+                            "700–1200");
+  // From 1300 the fork's numbers, unless some tracks have none (their meshes were not loaded:
+  // a named file read alone): then the names, which the 0.13 trunk reads too.
+  bool named = version < kFirstTrunkVersion;
+  Diagnostics numberedNotes;
+  auto clip = calMorphClipOf(scene, clipIndex, named, named ? d : numberedNotes);
+  if (!named && (!clip || clip->unplaced > 0)) {
+    if (auto byName = calMorphClipOf(scene, clipIndex, true, d)) {
+      d.info("", "clip '" + scene.clips[clipIndex].name + "'", kNoOffset,
+             "written with target names (MORPHNAME), not the fork's numbers: some tracks drive "
+             "targets of meshes the model does not have");
+      clip = std::move(byName);
+      named = true;
+    }
+  }
+  if (!named) d.append(numberedNotes);
+  if (!clip) return clip.error();
+  XmlFile file("XPF", version);
+  pugi::xml_node animation = file.body("ANIMATION");
+  attr(animation, "DURATION", num(clip->duration));
+  attr(animation, "NUMTRACKS", static_cast<long long>(clip->tracks.size()));
+  for (const CalMorphTrack& t : clip->tracks) {
+    pugi::xml_node track = animation.append_child("TRACK");
+    if (named) {
+      attr(track, "MORPHNAME", t.name);
+      attr(track, "NUMKEYFRAMES", static_cast<long long>(t.keys.size()));
+    } else {
+      attr(track, "MORPHID", t.morphId);
+      attr(track, "NUMKEYFRAMES", static_cast<long long>(t.keys.size()));
+      attr(track, "MESHID", t.meshId);
+      attr(track, "NUMSUBTARGET", 1);
+      attr(track.append_child("SUBMESH"), "ID", t.submesh);
+    }
+    for (const auto& [time, weight] : t.keys) {
+      pugi::xml_node key = track.append_child("KEYFRAME");
+      attr(key, "TIME", num(time));
+      child(key, "WEIGHT", num(weight));
+    }
+  }
+  return file.bytes();
+}
+
 // ---- mesh (§7.3) ----
 
 Result<std::vector<std::byte>> writeXmf(const Scene& scene, std::span<const std::size_t> meshes,

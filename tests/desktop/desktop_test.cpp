@@ -116,6 +116,7 @@ TEST(Desktop, MarrowsFormatsAreFoundByName) {
       {"a.cmf", "model/x-cal3d-mesh"},               {"a.crf", "model/x-cal3d-material"},
       {"a.xsf", "model/x-cal3d-skeleton+xml"},       {"a.xaf", "model/x-cal3d-animation+xml"},
       {"a.xmf", "model/x-cal3d-mesh+xml"},           {"a.xrf", "model/x-cal3d-material+xml"},
+      {"a.cpf", "model/x-cal3d-morph-animation"},    {"a.xpf", "model/x-cal3d-morph-animation+xml"},
       {"Boots.BRF", "model/x-mount-and-blade-brf"},  {"warrior.msh", "model/x-dragon-nest-mesh"},
       {"warrior.skn", "model/x-dragon-nest-skin"},   {"jobtable.dnt", "application/x-dragon-nest-table"},
       {"m.fbx", "model/x-fbx"},                      {"m.dae", "model/vnd.collada+xml"},

@@ -16,7 +16,7 @@
 
 namespace marrow::fuzz {
 
-enum class Companions { None, Skeleton, MeshAndAnimation };
+enum class Companions { None, Skeleton, MeshAndAnimation, MorphMesh };
 
 // Texture maps a material names resolve to these bytes, whatever the name: large enough that a
 // reader holding a copy per map (not per image) goes past the allocation watch's limit.
@@ -32,7 +32,9 @@ inline int fuzzCal3dFile(const std::uint8_t* data, std::size_t size, const char*
   static const std::vector<std::byte> skeleton = wideSkeletonCsf();
   static const std::vector<NamedFile> small = smallCal3dModel(false, 1100);
   std::vector<formats::cal3d::Input> inputs;
+  static const std::vector<std::byte> morphMesh = morphMeshCmf();
   if (companions == Companions::Skeleton) inputs.push_back({skeleton, context("skeleton.csf")});
+  if (companions == Companions::MorphMesh) inputs.push_back({morphMesh, context("head.cmf")});
   if (companions == Companions::MeshAndAnimation)
     for (const auto& f : small)
       if (f.name.ends_with(".cmf") || f.name.ends_with(".caf"))

@@ -23,7 +23,7 @@ namespace {
 constexpr std::string_view kSeparator = "\n--next-file--\n";
 constexpr const char* kExtensions[] = {"omf", "csf", "caf", "cmf", "crf", "xsf",
                                        "xaf", "xmf", "xrf", "cfg", "brf", "msh",
-                                       "skn", "ani", "dnt", "ext", "bin"};
+                                       "skn", "ani", "dnt", "ext", "bin", "cpf", "xpf"};
 constexpr std::size_t kMaxFiles = 4;
 
 struct Part {

@@ -37,7 +37,7 @@ namespace {
 // The registry target's file framing (fuzz_registry.cpp): an extension byte before each file.
 const std::vector<std::string> kRegistryExtensions = {"omf", "csf", "caf", "cmf", "crf", "xsf",
                                                       "xaf", "xmf", "xrf", "cfg", "brf", "msh",
-                                                      "skn", "ani", "dnt", "ext", "bin"};
+                                                      "skn", "ani", "dnt", "ext", "bin", "cpf", "xpf"};
 constexpr std::string_view kRegistrySeparator = "\n--next-file--\n";
 
 class Corpus {
@@ -138,6 +138,14 @@ void cal3dSeeds(Corpus& c, const formats::Scene& demo) {
   for (bool xml : {false, true}) {
     auto files = ok(formats::cal3d::writeModel(demo, "demo", {xml, 1300}, d), "cal3d demo");
     for (const auto& f : files) c.add(Corpus::extension(f.name), f.name, f.bytes);
+  }
+  // Morph animations: named (binary; XML at IMVU's 919) and numbered (XML at 1301), over the
+  // morph meshes the targets read them with.
+  {
+    const formats::Scene& s = fuzz::morphCharacter();
+    for (auto [xml, version] : {std::pair{false, 1301}, std::pair{true, 919}, std::pair{true, 1301}})
+      c.add(xml ? "xpf" : "cpf", "talk_" + std::to_string(version) + (xml ? ".xpf" : ".cpf"),
+            ok(formats::cal3d::writeMorphAnimation(s, 0, {xml, version}, d), "morph animation"));
   }
   // Compressed animations have no writer and no fixture (spec §4): built from §4.3 and §4.4.
   c.add("caf", "quantised_1200.caf", fuzz::seeds::quantisedCaf1200());
@@ -256,6 +264,7 @@ void fixtureSeeds(Corpus& c, const fs::path& fixtures) {
       {"caf", {"caf"}}, {"crf", {"crf"}},
       {"xsf", {"xsf"}}, {"xmf", {"xmf"}},
       {"xaf", {"xaf"}}, {"xrf", {"xrf"}},
+      {"cpf", {"cpf"}}, {"xpf", {"xpf"}},
       {"cfg", {"cfg"}}, {"brf", {"brf", "brf_document", "archives"}},
       {"msh", {"msh"}}, {"skn", {"skn"}},
       {"ani", {"ani"}}, {"dnt", {"dnt"}},

@@ -30,4 +30,9 @@ std::vector<NamedFile> smallCal3dModel(bool xml, int version);
 // cal3d meshes and animations refer to bones by index, and the fixtures name up to ~100.
 std::vector<std::byte> wideSkeletonCsf(int bones = 128);
 
+// A head of two submeshes with morph targets ("smile" in both, "blink" in the first) and a clip
+// "talk" driving them: for the morph animation targets (its mesh file: morphMeshCmf).
+const formats::Scene& morphCharacter();
+std::vector<std::byte> morphMeshCmf();
+
 }  // namespace marrow::fuzz

@@ -210,7 +210,9 @@ class ExportCoreTest : public QObject {
     QVERIFY(said(r, "version", "1301"));
   }
 
-  void aClipOfMorphWeightsOnlyIsLeftOutOfACal3dModelNotFailingIt() {
+  // A clip of morph weights only becomes a cal3d morph animation beside the model (the version
+  // the morph targets need holds them); OMF leaves it out, saying so.
+  void aClipOfMorphWeightsOnlyIsWrittenAsACal3dMorphAnimation() {
     formats::Scene s = triangle();
     formats::MorphTarget open;
     open.name = "open";
@@ -228,10 +230,17 @@ class ExportCoreTest : public QObject {
     s.clips.push_back(frames);
     const ExportResult r = exportDocument(documentOf(s), "m.cfg");
     QVERIFY2(r.ok(), r.why().c_str());
-    QVERIFY2(said(r, "clip 'tri (frames)'", "morph targets only"), qPrintable(listed(r)));
-    // The bone clip is still written: the skeleton, one animation, one mesh, one material, the
-    // .cfg.
-    QCOMPARE(r.files.size(), std::size_t{5});
+    // The skeleton, the bone clip's animation, the morph animation, one mesh, one material, the
+    // .cfg naming them.
+    QCOMPARE(r.files.size(), std::size_t{6});
+    bool morphFile = false;
+    std::string cfg;
+    for (const auto& f : r.files) {
+      morphFile |= f.path.ends_with("tri__frames_.cpf");
+      if (f.path.ends_with(".cfg")) cfg.assign(reinterpret_cast<const char*>(f.bytes.data()), f.bytes.size());
+    }
+    QVERIFY2(morphFile, qPrintable(listed(r)));
+    QVERIFY2(cfg.find("morphanim=tri__frames_.cpf") != std::string::npos, cfg.c_str());
     const auto omf = exportDocument(documentOf(s), "m.omf");
     QVERIFY(omf.ok());
     QVERIFY2(said(omf, "clips", "OMF cannot store"), qPrintable(listed(omf)));
@@ -282,7 +291,7 @@ class ExportCoreTest : public QObject {
     QVERIFY(!formats::outputFor("/a/b.glb/hero"));
     QVERIFY(!formats::outputFor("hero.png"));
     QCOMPARE(formats::outputFilter(*formats::outputFor("x.glb").kind), std::string("glTF 2.0 binary (*.glb)"));
-    QCOMPARE(formats::outputExtensions(), std::string("omf|cfg|csf|cmf|caf|crf|xsf|xmf|xaf|xrf|brf|skn|msh|ani|glb|gltf"));
+    QCOMPARE(formats::outputExtensions(), std::string("omf|cfg|csf|cmf|caf|crf|cpf|xsf|xmf|xaf|xrf|xpf|brf|skn|msh|ani|glb|gltf"));
     for (const formats::FormatDescriptor* f : formats::formatTable())
       for (const auto& k : f->outputs) QCOMPARE(formats::outputFor(std::string("a.") + std::string(k.extension)).kind, &k);
   }

@@ -7,6 +7,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QTreeWidgetItemIterator>
 
 #include <algorithm>
 #include <cstdio>
@@ -242,6 +243,45 @@ class MainWindowTest : public QObject {
     // Names the exporter stored as hex UTF-8 are shown decoded.
     QVERIFY(marrow::app::morphDisplayName("e5a4a7e58fa3").startsWith(QString::fromUtf8("大口")));
     QCOMPARE(marrow::app::morphDisplayName("smile"), QStringLiteral("smile"));
+  }
+
+  // A morph animation (.xpf) played: the sliders of the targets it drives follow the weights
+  // playing and cannot be dragged; another clip gives them back.
+  void theSlidersFollowAPlayingMorphAnimation() {
+    const QString dir = QStringLiteral(MARROW_FIXTURES_DIR "/cal3d/dokurochan_v1300/");
+    if (!QFile::exists(dir + "DokuroChan_Key_test_facial.xpf")) MARROW_QSKIP("../shared/fixtures absent");
+    MainWindow w;
+    w.resize(1000, 700);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(openAndWait(w, {dir + "DokuroChan.csf", dir + "DokuroChan_mesh.001.cmf",
+                            dir + "DokuroChan_test_bone.caf", dir + "DokuroChan_Key_test_facial.xpf"}));
+    const auto& scene = *w.document()->scene;
+    int morphClip = -1, boneClip = -1;
+    for (std::size_t c = 0; c < scene.clips.size(); ++c)
+      (scene.clips[c].morphTracks.empty() ? boneClip : morphClip) = static_cast<int>(c);
+    QVERIFY(morphClip >= 0 && boneClip >= 0);
+    // Target 16 of the face: 1 from 6.17 s to 6.23 s, 0 at 6.27 s (the file's keys).
+    const std::string target = scene.meshes[0].morphs.at(16).name;
+    w.properties()->show(*w.document(), {}, marrow::app::ItemKind::Mesh, 0);
+    auto* tree = w.properties()->findChild<QTreeWidget*>();
+    QVERIFY(tree);
+    QSlider* slider = nullptr;
+    for (QTreeWidgetItemIterator it(tree); *it && !slider; ++it)
+      if ((*it)->text(0) == marrow::app::morphDisplayName(target))
+        slider = qobject_cast<QSlider*>(tree->itemWidget(*it, 1));
+    QVERIFY(slider);
+    w.timeline()->setClip(morphClip);
+    w.timeline()->seek(6.2);
+    QTRY_COMPARE(slider->value(), 1000);
+    QVERIFY(!slider->isEnabled());
+    w.timeline()->seek(6.3);
+    QTRY_COMPARE(slider->value(), 0);
+    w.timeline()->seek(6.2);
+    QTRY_COMPARE(slider->value(), 1000);
+    w.timeline()->setClip(boneClip);
+    QTRY_VERIFY(slider->isEnabled());
+    QCOMPARE(slider->value(), 0);  // its own weight again
   }
 
   // A character whose meshes store black at every vertex (cal3d's "no colours") and have no

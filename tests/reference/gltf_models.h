@@ -38,7 +38,7 @@ inline const CorpusModel kCorpusModels[] = {
 };
 
 inline const char* const kExportModels[] = {
-    "demo", "cal3d_paladin", "cal3d_cally", "brf_boots_walk", "brf_map_icons", "dragonnest",
+    "demo", "cal3d_paladin", "cal3d_cally", "cal3d_dokurochan_facial", "brf_boots_walk", "brf_map_icons", "dragonnest",
     "assimp_x_bcn_epileptic", "assimp_x_testwuson", "assimp_x_anim_test",
     "assimp_fbx_animation_with_skeleton", "assimp_fbx_huesitos", "assimp_dae_full_rotations",
     "assimp_mdl_hl1_man", "assimp_ase_motion_capture", "assimp_gltf2_simple_skin",
@@ -76,6 +76,14 @@ inline std::optional<formats::Result<formats::Scene>> loadExportModel(const std:
     const std::string cfg = fixtures + "/cal3d/" + who + "/" + who + ".cfg";
     if (!need(cfg)) return std::nullopt;
     return formats::loadFile(cfg);
+  }
+  if (name == "cal3d_dokurochan_facial") {  // morph targets played by a morph animation (.xpf)
+    const std::string dir = fixtures + "/cal3d/dokurochan_v1300/";
+    const std::vector<std::string> files = {dir + "DokuroChan.csf", dir + "DokuroChan_mesh.001.cmf",
+                                            dir + "DokuroChan_Key_test_facial.xpf"};
+    for (const auto& f : files)
+      if (!need(f)) return std::nullopt;
+    return formats::loadFiles(files);
   }
   if (name == "brf_boots_walk" || name == "brf_map_icons") {
     const bool boots = name == "brf_boots_walk";

@@ -70,13 +70,13 @@ TEST(Cal3dConfig, ReportsUnknownKeysNamingTheLine) {
   EXPECT_EQ(files(r->skeletons), (std::vector<std::string>{"a.csf"}));
 }
 
-TEST(Cal3dConfig, ReportsTheForksMorphKeys) {
+TEST(Cal3dConfig, ReadsTheForksMorphAnimationsAndReportsItsBlendMeshes) {
   const auto r = parse("mesh=face.cmf\nblendmesh=face_smile.cmf\nmorphanim=smile.cpf\n");
   ASSERT_TRUE(r.ok());
-  ASSERT_EQ(r->diagnostics.items.size(), 2u);
+  ASSERT_EQ(r->diagnostics.items.size(), 1u);
   EXPECT_EQ(r->diagnostics.items[0].field, "line 2");
-  EXPECT_EQ(r->diagnostics.items[1].field, "line 3");
   EXPECT_EQ(r->meshes.size(), 1u);
+  EXPECT_EQ(files(r->morphAnimations), (std::vector<std::string>{"smile.cpf"}));
 }
 
 TEST(Cal3dConfig, ReportsLinesWithoutEqualsSign) {

@@ -451,7 +451,7 @@ TEST(FormatTable, EveryFormatIsWholeAndEveryOutputIsFound) {
     }
   }
   EXPECT_EQ(readExtensions(), extensions);
-  EXPECT_EQ(extensions.size(), 87u);  // OMF 1, cal3d 9, BRF 1, Dragon Nest 6, glTF 2, assimp 68
+  EXPECT_EQ(extensions.size(), 89u);  // OMF 1, cal3d 11, BRF 1, Dragon Nest 6, glTF 2, assimp 68
 }
 
 }  // namespace
