@@ -34,9 +34,9 @@ const std::vector<CommandSpec>& commands() {
       {"pose",
        "pose INPUT... [--clip NAME|INDEX|none] [--time SECONDS] [--space native|display] "
        "[--mode once|loop|ping-pong] [--level N] [--animations FILE[,FILE...]] [--bone-map FILE] "
-       "[--encoding CODEPAGE] [--as-frames [--frame-rate F]] [--json]",
+       "[--encoding CODEPAGE] [--as-frames [--frame-rate F]] [--springs] [--json]",
        {"--clip", "--time", "--space", "--mode", "--level", "--animations", "--bone-map", "--encoding", "--frame-rate"},
-       {"--json", "--as-frames"}},
+       {"--json", "--as-frames", "--springs"}},
       {"convert",
        "convert INPUT... -o OUTPUT.(" + formats::outputExtensions() + ") [--version N] "
        "[--xml] [--clip NAME|INDEX] [--material NAME|INDEX] [--encoding CODEPAGE] [--partial] [--fix]\n"

@@ -1,12 +1,50 @@
 // marrow-cli pose: bone model matrices and skinned vertex positions at a time of a clip.
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "app/cli/animations.h"
 #include "app/cli/common.h"
 #include "render/anim/morph.h"
 #include "render/anim/skinning.h"
+#include "render/anim/springs.h"
 
 namespace marrow::app::cli {
+
+namespace {
+
+// --springs: the cloth of mesh `m` at clip time `t`, simulated from the clip's start (the mesh at
+// its bind positions, as libcal3d's model starts) in steps of kSpringStep, the last one shorter
+// to land on `t`, the clip sampled at every step as it plays. A time past kSpringHistory starts
+// that long before it (the damping forgets the start within seconds; a clip of hours would
+// otherwise take millions of steps). Morph weights are left out of the simulated mesh's
+// skinning (cal3d applies none to springy submeshes).
+constexpr float kSpringStep = 1.0f / 60.0f;
+constexpr float kSpringHistory = 60.0f;
+
+std::vector<glm::vec3> simulatedSprings(const formats::Scene& s, const formats::Clip* clip,
+                                        anim::PlayMode mode, float t, std::size_t m) {
+  const formats::Mesh& mesh = s.meshes[m];
+  anim::SpringSystem system(mesh);
+  const anim::PackedInfluences packed = anim::packInfluences(mesh);
+  std::vector<glm::mat4> palette;
+  std::vector<glm::vec3> skinned;
+  const bool looping = mode == anim::PlayMode::Loop;
+  const float start = std::max(0.0f, t - kSpringHistory);
+  const auto steps = static_cast<long>(std::ceil((t - start) / kSpringStep));
+  float at = start;
+  for (long i = 0; i <= steps; ++i) {
+    const float next = i == 0 ? start : std::min(t, start + static_cast<float>(i) * kSpringStep);
+    const anim::Pose pose = anim::evaluate(s.skeleton, clip, next, looping);
+    anim::skinPalette(s.skeleton, mesh, pose, palette);
+    anim::skin(mesh, packed, palette, skinned);
+    system.step(mesh, skinned, next - at);
+    at = next;
+  }
+  return system.positions();
+}
+
+}  // namespace
 
 int runPose(const Args& args) {
   double time = 0.0;
@@ -32,6 +70,7 @@ int runPose(const Args& args) {
 
   const float t = clip ? anim::clipTime(static_cast<float>(time), clip->duration, mode) : 0.0f;
   const anim::Pose pose = anim::evaluate(s.skeleton, clip, t, mode == anim::PlayMode::Loop);
+  const bool springs = args.has("--springs");
 
   // Display space re-expresses the whole model (formats::convertBasis does the same to data):
   // points map by C, bone frames by C·M·C⁻¹.
@@ -103,6 +142,7 @@ int runPose(const Args& args) {
       anim::applyMorphs(mesh, morphWeights[m], morphed, morphedNormals);
       anim::skin(morphed, {}, anim::packInfluences(mesh), palette, skinned);
     }
+    if (springs && anim::hasSprings(mesh)) skinned = simulatedSprings(s, clip, mode, t, m);
     if (display)
       for (auto& p : skinned) p = glm::vec3(c * glm::vec4(p, 1.0f));
     if (json) {

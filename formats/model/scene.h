@@ -77,8 +77,9 @@ struct LevelOfDetail {
   bool empty() const { return collapseTo.empty(); }
 };
 
-// Cloth / hair springs (cal3d): physically simulated vertices joined by springs. Marrow skins
-// such vertices like any other; the data is kept so that it can be inspected and written back.
+// Cloth / hair springs (cal3d): physically simulated vertices joined by springs
+// (render/anim/springs.h simulates them as libcal3d does: `pose --springs`). The viewer still
+// skins such vertices like any other; the data is kept and written back.
 struct Spring {
   std::uint32_t a = 0, b = 0;
   float coefficient = 0.0f;

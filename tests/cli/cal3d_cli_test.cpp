@@ -113,6 +113,27 @@ TEST(Cal3dCli, AnAnimationOpenedBesideTheCfgJoinsItsModel) {
   EXPECT_TRUE(info.value("clips").toArray()[1].toObject().value("unmatched_tracks").toArray().isEmpty());
 }
 
+// pose --springs: the cloth hangs where cal3d's spring system puts it (render/anim/springs.h,
+// checked against libcal3d in the reference tests); every other mesh is where skinning puts it.
+TEST(Cal3dCli, PoseWithSpringsMovesTheClothAndNothingElse) {
+  REQUIRE_FIXTURE(cfg, "cal3d/paladin/paladin.cfg");
+  const QStringList common{"pose", cfg, "--clip", "paladin_walk", "--time", "0.75", "--json"};
+  const CliRun rigid = cli(common);
+  const CliRun cloth = cli(common + QStringList{"--springs"});
+  ASSERT_EQ(rigid.code, 0) << rigid.err.toStdString();
+  ASSERT_EQ(cloth.code, 0) << cloth.err.toStdString();
+  const QJsonArray a = rigid.json().value("meshes").toArray(), b = cloth.json().value("meshes").toArray();
+  ASSERT_EQ(a.size(), b.size());
+  // The cape and one loincloth submesh have springs (the two the reference test finds).
+  QStringList moved;
+  for (qsizetype m = 0; m < a.size(); ++m)
+    if (a[m].toObject().value("vertices") != b[m].toObject().value("vertices"))
+      moved << a[m].toObject().value("name").toString();
+  ASSERT_EQ(moved.size(), 2) << moved.join(' ').toStdString();
+  EXPECT_EQ(moved[0], "paladin_cape");
+  EXPECT_TRUE(moved[1].startsWith("paladin_loincloth")) << moved[1].toStdString();
+}
+
 TEST(Cal3dCli, ADamagedBinaryMagicIsReportedAsSuch) {
   REQUIRE_FIXTURE(csf, "cal3d/cally/cally.csf");
   QTemporaryDir dir;

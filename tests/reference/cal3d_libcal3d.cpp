@@ -197,6 +197,34 @@ Cal3dFrame Libcal3dModel::cycle(int animation, float t) {
   return capture(impl_->cycles, i.model, mixer->getAnimationTime());
 }
 
+std::vector<Cal3dFrame> Libcal3dModel::springCycle(int animation, float dt, int steps) {
+  CalModel model(&impl_->cycles.model);
+  for (int id : impl_->cycles.meshIds) model.attachMesh(id);
+  model.setLodLevel(1.0f);
+  model.getMixer()->blendCycle(impl_->cycles.animationIds.at(static_cast<std::size_t>(animation)),
+                               1.0f, 0.0f);
+  std::vector<Cal3dFrame> frames;
+  for (int i = 0; i <= steps; ++i) {
+    model.update(i == 0 ? 0.0f : dt);
+    Cal3dFrame f;
+    f.mixerTime = model.getMixer()->getAnimationTime();
+    for (std::size_t m = 0; m < impl_->cycles.meshIds.size(); ++m) {
+      CalMesh* mesh = model.getMesh(impl_->cycles.meshIds[m]);
+      const int count = mesh->getSubmeshCount();
+      for (int s = 0; s < count; ++s) {
+        CalSubmesh* sub = mesh->getSubmesh(s);
+        Cal3dSubmesh out;
+        const std::string& stemName = impl_->cycles.meshStems[m];
+        out.name = count == 1 ? stemName : stemName + "#" + std::to_string(s);
+        for (const CalVector& v : sub->getVectorVertex()) out.positions.push_back(vec(v));
+        f.submeshes.push_back(std::move(out));
+      }
+    }
+    frames.push_back(std::move(f));
+  }
+  return frames;
+}
+
 Cal3dFrame Libcal3dModel::action(int animation, float t) {
   Instance i(impl_->actions);
   CalMixer* mixer = i.model.getMixer();

@@ -114,6 +114,11 @@ class Libcal3dModel {
   // bone code (CalBone::blendState, CalSkeleton::calculateState): what the spec says sampling
   // gives before the first and after the last key (§11), where the mixer extrapolates instead.
   Cal3dFrame heldKeys(int animation, bool last);
+  // The clip as a cycle on a model with its spring simulation on (internal data kept), stepped
+  // by CalModel::update: update(0), then `steps` × update(dt). Per update: the mixer time and
+  // every submesh's positions as the model keeps them (CalSubmesh::getVectorVertex: simulated
+  // vertices where springs are, skinned elsewhere). Bones are not captured.
+  std::vector<Cal3dFrame> springCycle(int animation, float dt, int steps);
   // Every submesh (meshes in the order given, submeshes in file order) after
   // CalModel::setLodLevel(level) on a fresh model.
   std::vector<Cal3dLodSubmesh> levelOfDetail(float level);
