@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <map>
 
 #include "app/cli/animations.h"
 #include "app/cli/common.h"
@@ -22,26 +23,40 @@ namespace {
 constexpr float kSpringStep = 1.0f / 60.0f;
 constexpr float kSpringHistory = 60.0f;
 
-std::vector<glm::vec3> simulatedSprings(const formats::Scene& s, const formats::Clip* clip,
-                                        anim::PlayMode mode, float t, std::size_t m) {
-  const formats::Mesh& mesh = s.meshes[m];
-  anim::SpringSystem system(mesh);
-  const anim::PackedInfluences packed = anim::packInfluences(mesh);
+// Every mesh with springs, by index: its simulated positions. One pose per step serves them all.
+std::map<std::size_t, std::vector<glm::vec3>> simulatedSprings(const formats::Scene& s,
+                                                                const formats::Clip* clip,
+                                                                anim::PlayMode mode, float t) {
+  std::map<std::size_t, std::vector<glm::vec3>> out;
+  std::vector<std::size_t> springy;
+  std::vector<anim::SpringSystem> systems;
+  std::vector<anim::PackedInfluences> packed;
+  for (std::size_t m = 0; m < s.meshes.size(); ++m)
+    if (anim::hasSprings(s.meshes[m])) {
+      springy.push_back(m);
+      systems.emplace_back(s.meshes[m]);
+      packed.push_back(anim::packInfluences(s.meshes[m]));
+    }
+  if (springy.empty() || !std::isfinite(t) || t < 0.0f) return out;
   std::vector<glm::mat4> palette;
   std::vector<glm::vec3> skinned;
   const bool looping = mode == anim::PlayMode::Loop;
   const float start = std::max(0.0f, t - kSpringHistory);
-  const auto steps = static_cast<long>(std::ceil((t - start) / kSpringStep));
+  const auto steps = static_cast<long>(std::ceil((t - start) / kSpringStep));  // ≤ 3600
   float at = start;
   for (long i = 0; i <= steps; ++i) {
     const float next = i == 0 ? start : std::min(t, start + static_cast<float>(i) * kSpringStep);
     const anim::Pose pose = anim::evaluate(s.skeleton, clip, next, looping);
-    anim::skinPalette(s.skeleton, mesh, pose, palette);
-    anim::skin(mesh, packed, palette, skinned);
-    system.step(mesh, skinned, next - at);
+    for (std::size_t k = 0; k < springy.size(); ++k) {
+      const formats::Mesh& mesh = s.meshes[springy[k]];
+      anim::skinPalette(s.skeleton, mesh, pose, palette);
+      anim::skin(mesh, packed[k], palette, skinned);
+      systems[k].step(mesh, skinned, next - at);
+    }
     at = next;
   }
-  return system.positions();
+  for (std::size_t k = 0; k < springy.size(); ++k) out[springy[k]] = systems[k].positions();
+  return out;
 }
 
 }  // namespace
@@ -130,6 +145,8 @@ int runPose(const Args& args) {
   for (std::size_t m = 0; m < s.meshes.size(); ++m)
     morphWeights[m].assign(s.meshes[m].morphs.size(), 0.0f);
   if (clip) anim::sampleMorphWeights(*clip, t, s.meshes, morphWeights);
+  const auto simulated = springs ? simulatedSprings(s, clip, mode, t)
+                                 : std::map<std::size_t, std::vector<glm::vec3>>{};
   std::vector<glm::mat4> palette;
   std::vector<glm::vec3> morphed, morphedNormals, skinned;
   for (std::size_t m = 0; m < s.meshes.size(); ++m) {
@@ -142,7 +159,7 @@ int runPose(const Args& args) {
       anim::applyMorphs(mesh, morphWeights[m], morphed, morphedNormals);
       anim::skin(morphed, {}, anim::packInfluences(mesh), palette, skinned);
     }
-    if (springs && anim::hasSprings(mesh)) skinned = simulatedSprings(s, clip, mode, t, m);
+    if (const auto it = simulated.find(m); it != simulated.end()) skinned = it->second;
     if (display)
       for (auto& p : skinned) p = glm::vec3(c * glm::vec4(p, 1.0f));
     if (json) {

@@ -58,6 +58,9 @@ struct Input {
   // A material file a .cfg names but that was not found: it still takes its place in the
   // material list (an untextured default), so that the threads after it keep theirs.
   bool missing = false;
+  // A mesh file's place among its .cfg's mesh= lines, missing files counted (the fork's morph
+  // animations number mesh files so); -1: its place among the mesh files given.
+  int meshSlot = -1;
 };
 
 // Reads cal3d files as one model, whatever order they come in: the skeleton (at most one), then

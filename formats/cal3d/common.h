@@ -157,7 +157,7 @@ bool hasBoneKeys(const Clip& clip, const Skeleton& skeleton);
 // Morph animations (§7.5) exist in the versions whose meshes hold morph targets: IMVU's
 // (911–999) and the 0.13 trunk and fork (1300, 1301); not in the official 700–1200.
 inline constexpr bool holdsMorphAnimations(int version) {
-  return (version >= 911 && version <= 999) || version >= 1300;
+  return (version >= 911 && version <= 999) || version == 1300 || version == 1301;
 }
 
 // A clip's morph tracks as a morph animation file holds them (morph_animation.cpp). Named: one

@@ -165,9 +165,9 @@ int versionFor(const Scene& s, const WriteOptions& o, const std::string& out, Di
            "and 0.12 do not open; version 1100 opens everywhere but leaves the colours out");
   else if (v == 1301)
     d.info(out, "version", kNoOffset,
-           "the model has morph targets: written at version 1301 (the cal3d fork), which cal3d "
-           "0.11 and 0.12 do not open; version 1100 opens everywhere but leaves the morph targets "
-           "out");
+           "the model has morph targets or morph target animation: written at version 1301 (the "
+           "cal3d fork), which cal3d 0.11 and 0.12 do not open; version 1100 opens everywhere but "
+           "leaves them out");
   return v;
 }
 

@@ -235,11 +235,20 @@ Result<Scene> readModel(std::span<const Input> inputs, float scale) {
   }
 
   std::size_t unknownThreads = 0;
-  std::vector<MeshFileRange> meshFiles;  // for the morph animations' mesh numbers
+  // The morph animations' mesh numbers: a .cfg's mesh= lines (a line whose file is missing keeps
+  // its number, with no meshes), then the mesh files given beside it.
+  std::vector<MeshFileRange> meshFiles;
+  int slots = 0;
+  for (const Input* in : meshes) slots = std::max(slots, in->meshSlot + 1);
+  meshFiles.resize(static_cast<std::size_t>(slots));
   for (const Input* in : meshes) {
     auto part = readMesh(in->bytes, in->ctx, bones);
     if (!part) return part.error();
-    meshFiles.push_back({scene.meshes.size(), part->meshes.size()});
+    const MeshFileRange range{scene.meshes.size(), part->meshes.size()};
+    if (in->meshSlot >= 0)
+      meshFiles[static_cast<std::size_t>(in->meshSlot)] = range;
+    else
+      meshFiles.push_back(range);
     for (std::size_t i = 0; i < part->meshes.size(); ++i) {
       Mesh& m = part->meshes[i];
       const int thread = i < part->materialThreads.size() ? part->materialThreads[i] : -1;
@@ -270,7 +279,8 @@ Result<Scene> readModel(std::span<const Input> inputs, float scale) {
     auto part = readMorphAnimation(in->bytes, in->ctx);
     if (!part) return part.error();
     scene.diagnostics.append(part->diagnostics);
-    scene.clips.push_back(resolveMorphAnimation(*part, scene.meshes, meshFiles, scene.diagnostics));
+    scene.clips.push_back(resolveMorphAnimation(*part, scene.meshes, meshFiles, in->ctx.limits,
+                                                scene.diagnostics));
     formats.push_back(part->format);
   }
   if (skeletons.empty() && !inputs.empty())
@@ -309,6 +319,7 @@ Result<Scene> readConfig(std::span<const std::byte> data, const ReadContext& ctx
     bool missing = false;  // a material not found: it keeps its slot (cal3d.h Input::missing)
     int line = 0;
     int sameAs = -1;  // a material named again: index in files of the one read first
+    int meshSlot = -1;  // a mesh= line's place among them
   };
   Diagnostics missing;
   auto fetch = [&](const ConfigEntry& e) -> std::optional<Loaded> {
@@ -341,10 +352,12 @@ Result<Scene> readConfig(std::span<const std::byte> data, const ReadContext& ctx
       if (files[it->second].bytes == bytes) return static_cast<int>(it->second);
     return -1;
   };
-  auto gather = [&](const std::vector<ConfigEntry>& entries, bool keepSlots) {
-    for (const auto& e : entries) {
+  auto gather = [&](const std::vector<ConfigEntry>& entries, bool keepSlots, bool meshLines = false) {
+    for (std::size_t index = 0; index < entries.size(); ++index) {
+      const ConfigEntry& e = entries[index];
       if (refused) return;
       auto f = fetch(e);
+      if (f && meshLines) f->meshSlot = static_cast<int>(index);
       if (!f) {
         if (keepSlots)  // §9: thread i is the i-th material= line, found or not
           files.push_back(Loaded{{}, e.file, true, e.line});
@@ -380,7 +393,7 @@ Result<Scene> readConfig(std::span<const std::byte> data, const ReadContext& ctx
   };
   gather(cfg->skeletons, false);
   gather(cfg->materials, true);
-  gather(cfg->meshes, false);
+  gather(cfg->meshes, false, true);
   gather(cfg->animations, false);
   gather(cfg->morphAnimations, false);
   if (refused) return *refused;
@@ -402,6 +415,7 @@ Result<Scene> readConfig(std::span<const std::byte> data, const ReadContext& ctx
                    ? std::span<const std::byte>(files[static_cast<std::size_t>(f.sameAs)].bytes)
                    : std::span<const std::byte>(f.bytes);
     in.missing = f.missing || f.sameAs >= 0;
+    in.meshSlot = f.meshSlot;
     in.ctx.name = cfgDir + f.relative;
     in.ctx.limits = ctx.limits;
     in.ctx.fetchTextures = ctx.fetchTextures;

@@ -73,10 +73,10 @@ class CpfParser {
     const std::size_t countAt = r_.offset();
     const std::int32_t n = r_.i32("trackCount");
     if (n == 0) r_.failAt(countAt, "trackCount", "is 0; a morph animation has tracks");
-    // A named track is at least its name's length word and NUL and a key count; a numbered one
-    // an id, a count and one key (the fork refuses tracks without keys).
+    // A named track is at least its name's length word and a key count; a numbered one an id, a
+    // count and one key (the fork refuses tracks without keys).
     const std::uint32_t count = checkedCount(r_, n, countAt, "trackCount", ctx_.limits.maxKeys,
-                                             form_ == CpfTracks::Named ? 9 : 16);
+                                             form_ == CpfTracks::Named ? 8 : 16);
     part.tracks.reserve(count);
     std::uint64_t keys = 0;
     std::size_t unsorted = 0, dropped = 0, empty = 0;
@@ -85,7 +85,9 @@ class CpfParser {
         MorphAnimationPart::Track track;
         track.offset = r_.offset();
         if (form_ == CpfTracks::Named) {
+          const std::size_t at = r_.offset();
           track.morphName = readString(r_, "morphName", ctx_.limits.maxStringLength);
+          if (track.morphName.empty()) r_.failAt(at, "morphName", "is empty; a track names its target");
         } else {
           const std::size_t at = r_.offset();
           track.morphId = r_.i32("morphId");
@@ -205,6 +207,11 @@ class XpfReader {
       if (track.submeshes.size() >= ctx_.limits.maxMeshes)
         doc_.fail(sub, spath, "is one submesh too many (the limit is " +
                                   std::to_string(ctx_.limits.maxMeshes) + ")");
+      if (std::find(track.submeshes.begin(), track.submeshes.end(), id) != track.submeshes.end()) {
+        doc_.warnRepeated("repeatedSubmesh", sub, spath,
+                          "names a submesh the track names already; it is counted once");
+        continue;
+      }
       track.submeshes.push_back(id);
     }
     if (doc_.hasAttribute(node, "NUMSUBTARGET"))
@@ -270,21 +277,24 @@ Result<MorphAnimationPart> readXpf(std::span<const std::byte> data, const ReadCo
 
 namespace {
 
-const MeshFileRange* fitsEveryTrack(const MorphAnimationPart& part, std::int64_t meshId,
+// The one mesh file that has every submesh and target the tracks of one MESHID name, or null
+// (none, or several: which was meant is not known). Every track must name a submesh.
+const MeshFileRange* fitsEveryTrack(const std::vector<const MorphAnimationPart::Track*>& tracks,
                                     const std::vector<Mesh>& meshes,
                                     std::span<const MeshFileRange> files) {
+  for (const auto* t : tracks)
+    if (t->submeshes.empty()) return nullptr;
   const MeshFileRange* found = nullptr;
   for (const MeshFileRange& f : files) {
+    if (f.count == 0 || f.first + f.count > meshes.size()) continue;
     bool fits = true;
-    for (const auto& t : part.tracks) {
-      if (t.morphName.size() || t.meshId != meshId) continue;
-      for (std::int64_t s : t.submeshes)
+    for (const auto* t : tracks)
+      for (std::int64_t s : t->submeshes)
         fits = fits && static_cast<std::uint64_t>(s) < f.count &&
-               static_cast<std::uint64_t>(t.morphId) <
+               static_cast<std::uint64_t>(t->morphId) <
                    meshes[f.first + static_cast<std::size_t>(s)].morphs.size();
-    }
     if (!fits) continue;
-    if (found) return nullptr;  // two fit: which was meant is not known
+    if (found) return nullptr;
     found = &f;
   }
   return found;
@@ -293,60 +303,77 @@ const MeshFileRange* fitsEveryTrack(const MorphAnimationPart& part, std::int64_t
 }  // namespace
 
 Clip resolveMorphAnimation(const MorphAnimationPart& part, const std::vector<Mesh>& meshes,
-                           std::span<const MeshFileRange> files, Diagnostics& d) {
+                           std::span<const MeshFileRange> files, const Limits& limits,
+                           Diagnostics& d) {
   Clip clip;
   clip.name = part.name;
   clip.duration = part.duration;
   clip.wrapsToFirstKey = false;  // the fork's mixer starts a looping morph animation over at 0
   std::set<std::string> unknownNames;
-  std::size_t unresolved = 0;
-  std::map<std::int64_t, const MeshFileRange*> guessed;  // MESHID past the files → the one fitting
+  std::size_t unresolved = 0, overBudget = 0;
+  // A track drives a target in several meshes: each gets a copy of its keys, within the limit
+  // every clip's keys have.
+  std::uint64_t keys = 0;
+  auto add = [&](std::string mesh, std::string target, const Channel<float>& weight) {
+    if (keys + weight.size() > limits.maxKeys) {
+      ++overBudget;
+      return;
+    }
+    keys += weight.size();
+    clip.morphTracks.push_back({std::move(mesh), std::move(target), weight});
+  };
+  // MESHID past the files loaded → its tracks, then the one file that fits them.
+  std::map<std::int64_t, std::vector<const MorphAnimationPart::Track*>> pastTheFiles;
+  for (const auto& t : part.tracks)
+    if (t.morphName.empty() && t.meshId >= 0 && static_cast<std::uint64_t>(t.meshId) >= files.size())
+      pastTheFiles[t.meshId].push_back(&t);
+  std::map<std::int64_t, const MeshFileRange*> guessed;
+  for (const auto& [meshId, tracks] : pastTheFiles) {
+    const MeshFileRange* f = fitsEveryTrack(tracks, meshes, files);
+    guessed[meshId] = f;
+    if (f)
+      d.info(part.file, "MESHID " + std::to_string(meshId), kNoOffset,
+             "names mesh file " + std::to_string(meshId + 1) + " of the model it was made for; of "
+             "the " + std::to_string(files.size()) + " mesh files loaded, only '" +
+             meshGroup(meshes[f->first].name) +
+             "' has every submesh and morph target its tracks name: it is taken to be that one");
+  }
   for (const auto& t : part.tracks) {
     if (!t.morphName.empty()) {
       bool any = false;
       for (const Mesh& m : meshes)
         for (const MorphTarget& target : m.morphs)
           if (target.name == t.morphName) {
-            clip.morphTracks.push_back({m.name, t.morphName, t.weight});
+            add(m.name, t.morphName, t.weight);
             any = true;
             break;  // IMVU sets the first target of that name in each submesh
           }
       if (!any) {
         unknownNames.insert(t.morphName);
-        clip.morphTracks.push_back({"", t.morphName, t.weight});
+        add("", t.morphName, t.weight);
       }
       continue;
     }
     const MeshFileRange* file = nullptr;
-    if (t.meshId >= 0 && static_cast<std::uint64_t>(t.meshId) < files.size()) {
+    if (t.meshId >= 0 && static_cast<std::uint64_t>(t.meshId) < files.size())
       file = &files[static_cast<std::size_t>(t.meshId)];
-    } else if (t.meshId >= 0) {
-      auto [it, fresh] = guessed.try_emplace(t.meshId, nullptr);
-      if (fresh) {
-        it->second = fitsEveryTrack(part, t.meshId, meshes, files);
-        if (it->second)
-          d.info(part.file, "MESHID " + std::to_string(t.meshId), kNoOffset,
-                 "names mesh file " + std::to_string(t.meshId + 1) + " of the model it was made "
-                 "for; of the " + std::to_string(files.size()) + " mesh files loaded, only '" +
-                 meshGroup(meshes[it->second->first].name) +
-                 "' has every submesh and morph target its tracks name: it is taken to be that one");
-      }
-      file = it->second;
-    }
+    else if (t.meshId >= 0)
+      file = guessed[t.meshId];
     const std::vector<std::int64_t> none{-1};
     for (std::int64_t s : t.submeshes.empty() ? none : t.submeshes) {
-      const Mesh* mesh = file && s >= 0 && static_cast<std::uint64_t>(s) < file->count
-                             ? &meshes[file->first + static_cast<std::size_t>(s)]
+      const std::size_t at = file ? file->first + static_cast<std::size_t>(s) : 0;
+      const Mesh* mesh = file && s >= 0 && static_cast<std::uint64_t>(s) < file->count &&
+                                 at < meshes.size()
+                             ? &meshes[at]
                              : nullptr;
       if (mesh && static_cast<std::uint64_t>(t.morphId) < mesh->morphs.size()) {
-        clip.morphTracks.push_back(
-            {mesh->name, mesh->morphs[static_cast<std::size_t>(t.morphId)].name, t.weight});
+        add(mesh->name, mesh->morphs[static_cast<std::size_t>(t.morphId)].name, t.weight);
         continue;
       }
       ++unresolved;
       std::string where;
       if (t.meshId >= 0) where = "#" + std::to_string(t.meshId) + (s >= 0 ? "#" + std::to_string(s) : "");
-      clip.morphTracks.push_back({where, "#" + std::to_string(t.morphId), t.weight});
+      add(where, "#" + std::to_string(t.morphId), t.weight);
     }
   }
   if (!unknownNames.empty())
@@ -359,6 +386,10 @@ Clip resolveMorphAnimation(const MorphAnimationPart& part, const std::vector<Mes
            std::to_string(unresolved) + " tracks name a mesh file, submesh or morph target "
            "number the meshes loaded do not have (" + std::to_string(files.size()) +
            " mesh files); they drive nothing, and are kept as '#MESHID#SUBMESH' / '#MORPHID'");
+  if (overBudget)
+    d.warn(part.file, "tracks", kNoOffset,
+           std::to_string(overBudget) + " tracks were left out: driving every target they name "
+           "would take more than the limit of " + std::to_string(limits.maxKeys) + " keys");
   return clip;
 }
 

@@ -105,8 +105,11 @@ struct MeshFileRange {
 // note says so. Tracks that fit no mesh are kept under the names "#MESHID#SUBMESH" (mesh) and
 // "#MORPHID" (target), or "" and the target's name, so that writing the animation again keeps
 // them; a warning counts them.
+// A track copied to many meshes counts its keys each time: past Limits::maxKeys in all, the
+// rest are left out (a warning says so).
 Clip resolveMorphAnimation(const MorphAnimationPart& part, const std::vector<Mesh>& meshes,
-                           std::span<const MeshFileRange> files, Diagnostics& diagnostics);
+                           std::span<const MeshFileRange> files, const Limits& limits,
+                           Diagnostics& diagnostics);
 
 // The binary and XML readers behind those.
 Result<SkeletonPart> readCsf(std::span<const std::byte> data, const ReadContext& ctx);

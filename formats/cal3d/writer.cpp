@@ -152,8 +152,14 @@ Result<std::vector<NamedFile>> writeModel(const Scene& scene, const std::string&
       cfg += "animation=" + files.back().name + "\n";
     }
     if (!clip.morphTracks.empty() && holdsMorphAnimations(o.version)) {
+      // A clip whose weights this form cannot hold (targets known only by number, in a binary
+      // file of names) is left out, not the whole model.
       auto bytes = o.xml ? writeXpf(s, c, o.version, d) : writeCpf(s, c, o.version, d);
-      if (!bytes) return bytes.error();
+      if (!bytes) {
+        d.warn("", "clip '" + clip.name + "'", kNoOffset,
+               bytes.error().message + ": its morph animation is not written");
+        continue;
+      }
       files.push_back({names.take(stem, o.xml ? ".xpf" : ".cpf"), std::move(bytes).value()});
       morphLines += "morphanim=" + files.back().name + "\n";
     }

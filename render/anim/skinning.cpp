@@ -604,6 +604,18 @@ void normalizeAvx2(std::span<glm::vec3> n) {
 const bool kAvx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
 #endif
 
+}  // namespace
+
+bool fastSkinningPath() {
+#if defined(MARROW_AVX2)
+  return kAvx2;
+#else
+  return false;
+#endif
+}
+
+namespace {
+
 void normalizeAll(std::span<glm::vec3> n) {
 #if defined(MARROW_AVX2)
   if (kAvx2 && n.size() >= 8) return normalizeAvx2(n);

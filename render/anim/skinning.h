@@ -6,10 +6,10 @@
 //   p'  = M * p
 //   n'  = normalize(mat3(M) * n)
 //
-// Computed three ways that agree within kSkinningTolerance: plain SSE (the very floats of the
-// glm expressions vec3(M * vec4(p, 1)) and normalize(mat3(M) * n)), AVX2 with fused
-// multiply-adds and a refined reciprocal square root (chosen at run time where the CPU has it),
-// and the GPU.
+// Computed ways that agree within kSkinningTolerance: on the CPU either the very floats of the
+// glm expressions vec3(M * vec4(p, 1)) and normalize(mat3(M) * n) (SSE, or plain code without
+// it) or, where the CPU has AVX2 and FMA (chosen at run time, GCC builds), fused multiply-adds
+// and a refined reciprocal square root (fastSkinningPath); and on the GPU.
 #pragma once
 
 #include <cstdint>
@@ -63,6 +63,9 @@ struct PackedInfluences {
 };
 
 PackedInfluences packInfluences(const formats::Mesh& mesh);
+
+// Whether skin() takes the AVX2 + FMA path on this CPU (else its results are the glm floats).
+bool fastSkinningPath();
 
 // (Re)makes packed.plan from the arrays (packInfluences calls it).
 void planSkinning(PackedInfluences& packed);

@@ -1,7 +1,7 @@
 // cal3d's spring system: cloth and hair vertices (Mesh::physicalWeights > 0) moved by a
 // mass-spring simulation while the rest of the mesh is skinned. The steps are libcal3d's
-// CalSpringSystem (0.11, unchanged in the fork), which tests/reference/cal3d_springs_test.cpp
-// steps alongside:
+// CalSpringSystem (0.11, unchanged in the fork), which the Cal3dSprings reference test
+// (tests/reference/cal3d_reference_test.cpp) steps alongside:
 //
 //   per vertex of weight w > 0:   f  = force + gravity · w
 //                                 p' = p + (p − p_old) · 0.99 + f / w · dt²   (Verlet)

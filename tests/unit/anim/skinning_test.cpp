@@ -139,7 +139,8 @@ void referenceSkin(const Mesh& m, const PackedInfluences& p, const std::vector<g
 
 // Every influence count from none to eight (and rigid meshes), vertex counts that leave odd ones
 // out of the pairs and eights, normals of every length the fast normalisation has to fall back
-// on: whichever path this CPU takes agrees with the reference within kSkinningTolerance.
+// on: the AVX2 + FMA path agrees with the reference within kSkinningTolerance; the others give
+// its very floats.
 TEST(Skin, FastPathsStayWithinTheToleranceOfThePlainFormula) {
   float worstPosition = 0.0f, worstNormal = 0.0f;
   const std::size_t counts[] = {1, 2, 7, 9, 17, 1001, 4099};
@@ -153,10 +154,11 @@ TEST(Skin, FastPathsStayWithinTheToleranceOfThePlainFormula) {
     o.seed = seed;
     formats::Scene scene = testing::randomSkinnedScene(o);
     Mesh& m = scene.meshes[0];
-    // Normals the reciprocal square root cannot take: zero, denormal-small, huge; and unit ones
-    // scaled, which must come out unit.
+    // Normals the reciprocal square root cannot take: zero, denormal-small (1e-20: its squared
+    // length underflows), huge (1e16: its squared length is past 1e30, still finite); and unit
+    // ones scaled, which must come out unit.
     for (std::size_t v = 0; v < m.normals.size(); v += 5) {
-      const float scales[] = {0.0f, 1e-20f, 1e20f, 3.0f, 0.25f};
+      const float scales[] = {0.0f, 1e-20f, 1e16f, 3.0f, 0.25f};
       m.normals[v] *= scales[(v / 5 + seed) % std::size(scales)];
     }
     const Pose pose = testing::randomPose(scene.skeleton, seed, 0.2f);
@@ -168,6 +170,10 @@ TEST(Skin, FastPathsStayWithinTheToleranceOfThePlainFormula) {
     referenceSkin(m, packed, palette, refPos, refNrm);
     ASSERT_EQ(pos.size(), refPos.size());
     ASSERT_EQ(nrm.size(), refNrm.size());
+    if (!fastSkinningPath()) {
+      EXPECT_EQ(pos, refPos) << "seed " << seed;
+      EXPECT_EQ(nrm, refNrm) << "seed " << seed;
+    }
     worstPosition = std::max(worstPosition, testing::worstRelativeDistance(pos, refPos));
     for (std::size_t v = 0; v < nrm.size(); ++v) {
       if (refNrm[v] == glm::vec3(0.0f)) {
@@ -179,8 +185,8 @@ TEST(Skin, FastPathsStayWithinTheToleranceOfThePlainFormula) {
   }
   EXPECT_LT(worstPosition, kSkinningTolerance);
   EXPECT_LT(worstNormal, kSkinningTolerance);
-  std::printf("worst position error %.3g of the extent, worst normal error %.3g\n", worstPosition,
-              worstNormal);
+  std::printf("%s path: worst position error %.3g of the extent, worst normal error %.3g\n",
+              fastSkinningPath() ? "AVX2 + FMA" : "plain", worstPosition, worstNormal);
 }
 
 }  // namespace

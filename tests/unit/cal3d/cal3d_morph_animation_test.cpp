@@ -194,7 +194,7 @@ Clip writtenAndRead(const Scene& s, bool xml, int version, Diagnostics& d) {
       files.push_back({m, 1});
     else
       ++files.back().count;
-  return resolveMorphAnimation(*part, s.meshes, files, d);
+  return resolveMorphAnimation(*part, s.meshes, files, Limits{}, d);
 }
 
 TEST(Cal3dMorphAnimation, WrittenBackEveryTrackDrivesTheSameTargetWithTheSameKeys) {
@@ -290,7 +290,7 @@ TEST(Cal3dMorphAnimation, ANamedTrackDrivesThatTargetInEveryMeshHavingIt) {
                                     meshWithTargets("head#1", {"smile"}), meshWithTargets("hat", {})};
   const std::vector<MeshFileRange> files = {{0, 2}, {2, 1}};
   Diagnostics d;
-  const Clip c = resolveMorphAnimation(*part, meshes, files, d);
+  const Clip c = resolveMorphAnimation(*part, meshes, files, Limits{}, d);
   EXPECT_EQ(c.name, "talk");
   EXPECT_FALSE(c.wrapsToFirstKey);
   ASSERT_TRUE(trackFor(c, "head#0", "smile"));
@@ -351,7 +351,7 @@ TEST(Cal3dMorphAnimation, BinaryTracksByNameOrByTheForksNumber) {
   Diagnostics d;
   const std::vector<Mesh> meshes = {meshWithTargets("head", {"a", "b", "c", "d"})};
   const std::vector<MeshFileRange> files = {{0, 1}};
-  const Clip c = resolveMorphAnimation(*numbered, meshes, files, d);
+  const Clip c = resolveMorphAnimation(*numbered, meshes, files, Limits{}, d);
   ASSERT_EQ(c.morphTracks.size(), 2u);
   EXPECT_EQ(c.morphTracks[0].target, "#3");
   EXPECT_EQ(c.morphTracks[0].mesh, "");
@@ -406,6 +406,64 @@ TEST(Cal3dMorphAnimation, DamagedXmlFailsNamingTheElement) {
     EXPECT_EQ(r.error().file, "bad.xpf");
     EXPECT_FALSE(r.error().field.empty()) << r.error().describe();
   }
+}
+
+// Hostile numbers: a MESHID past the files where the only file has no meshes, submeshes named
+// again and again, a track fanned out past the key limit. Nothing crashes, nothing is counted
+// twice, the limit holds.
+TEST(Cal3dMorphAnimation, HostileNumbersNeitherCrashNorMultiply) {
+  const auto noSubmesh = readMorphAnimation(::marrow::testing::bytes(
+      R"(<ANIMATION MAGIC="XPF" VERSION="1300" DURATION="1"><TRACK MORPHID="0" MESHID="5" NUMKEYFRAMES="1"><KEYFRAME TIME="0"><WEIGHT>1</WEIGHT></KEYFRAME></TRACK></ANIMATION>)"),
+      context("a.xpf"));
+  ASSERT_TRUE(noSubmesh) << noSubmesh.error().describe();
+  Diagnostics d;
+  const std::vector<MeshFileRange> emptyFile = {{0, 0}};
+  const Clip none = resolveMorphAnimation(*noSubmesh, {}, emptyFile, Limits{}, d);
+  ASSERT_EQ(none.morphTracks.size(), 1u);
+  EXPECT_EQ(none.morphTracks[0].mesh, "#5");
+  for (const auto& item : d.items) EXPECT_EQ(item.message.find("taken to be"), std::string::npos);
+
+  std::string text = R"(<ANIMATION MAGIC="XPF" VERSION="1300" DURATION="1"><TRACK MORPHID="0" MESHID="0">)";
+  for (int i = 0; i < 500; ++i) text += R"(<SUBMESH ID="0"/><SUBMESH ID="1"/>)";
+  text += R"(<KEYFRAME TIME="0"><WEIGHT>1</WEIGHT></KEYFRAME><KEYFRAME TIME="1"><WEIGHT>0</WEIGHT></KEYFRAME></TRACK></ANIMATION>)";
+  const auto repeated = readMorphAnimation(::marrow::testing::bytes(text), context("b.xpf"));
+  ASSERT_TRUE(repeated) << repeated.error().describe();
+  EXPECT_EQ(repeated->tracks[0].submeshes, (std::vector<std::int64_t>{0, 1}));
+
+  const std::vector<Mesh> meshes = {meshWithTargets("head#0", {"smile"}), meshWithTargets("head#1", {"smile"})};
+  const std::vector<MeshFileRange> files = {{0, 2}};
+  Limits tight;
+  tight.maxKeys = 3;  // room for one track's two keys, not for its copy
+  Diagnostics d2;
+  const Clip capped = resolveMorphAnimation(*repeated, meshes, files, tight, d2);
+  EXPECT_EQ(capped.morphTracks.size(), 1u);
+  bool said = false;
+  for (const auto& item : d2.items) said |= item.message.find("limit of 3 keys") != std::string::npos;
+  EXPECT_TRUE(said);
+}
+
+// A .cfg's mesh= line whose file is missing keeps its number: MESHID 1 is the second line's file.
+TEST(Cal3dMorphAnimation, ACfgLinesMissingFileKeepsTheMeshNumbersAfterIt) {
+  Scene s;
+  s.meshes = {meshWithTargets("face", {"smile", "blink"})};
+  WriteOptions o;
+  o.version = 1301;
+  Diagnostics d;
+  const std::size_t face[] = {0};
+  auto cmf = writeMesh(s, face, o, d);
+  ASSERT_TRUE(cmf) << cmf.error().describe();
+  const std::string xpf =
+      R"(<ANIMATION MAGIC="XPF" VERSION="1300" DURATION="1"><TRACK MORPHID="1" MESHID="1" NUMKEYFRAMES="1"><SUBMESH ID="0"/><KEYFRAME TIME="0"><WEIGHT>1</WEIGHT></KEYFRAME></TRACK></ANIMATION>)";
+  std::map<std::string, std::string> files = {
+      {"face.cmf", std::string(reinterpret_cast<const char*>(cmf->data()), cmf->size())},
+      {"talk.xpf", xpf}};
+  const std::string cfg = "mesh=gone.cmf\nmesh=face.cmf\nmorphanim=talk.xpf\n";
+  const auto r = readConfig(::marrow::testing::bytes(cfg), ::marrow::testing::namedWithFiles("m.cfg", files));
+  ASSERT_TRUE(r) << r.error().describe();
+  ASSERT_EQ(r->clips.size(), 1u);
+  ASSERT_EQ(r->clips[0].morphTracks.size(), 1u);
+  EXPECT_EQ(r->clips[0].morphTracks[0].mesh, "face");
+  EXPECT_EQ(r->clips[0].morphTracks[0].target, "blink");
 }
 
 TEST(Cal3dMorphAnimation, TheKindIsToldByContentAndByName) {
