@@ -126,10 +126,6 @@ constexpr int kCpfVersion = 919;
 
 Result<std::vector<std::byte>> writeCpf(const Scene& scene, std::size_t clipIndex, int version,
                                         Diagnostics& d) {
-  if (!holdsMorphAnimations(version))
-    return error("version", "is " + to_string(version) + "; cal3d morph animations exist in "
-                            "IMVU's versions 911–999 and in 1300 and 1301, not in the official "
-                            "700–1200");
   const auto clip = calMorphClipOf(scene, clipIndex, true, d);
   if (!clip) return clip.error();
   if (version != kCpfVersion)

@@ -145,32 +145,22 @@ class XpfReader {
       : ctx_(ctx), doc_(data, ctx, part_.diagnostics) {}
 
   MorphAnimationPart read() {
-    const pugi::xml_node animation = doc_.open("XPF", "ANIMATION");
+    const xml::AnimationElement a = xml::openAnimation(
+        doc_, "XPF", "a morph animation", ctx_.limits.maxKeys, sizeof(MorphAnimationPart::Track));
     part_.file = ctx_.name;
     part_.name = fileStem(ctx_.name);
-    part_.duration = doc_.requiredFloat(animation, "DURATION", "ANIMATION");
-    if (!(part_.duration > 0.0f))
-      doc_.fail(animation, "ANIMATION DURATION",
-                "is " + std::to_string(part_.duration) + "; a morph animation lasts > 0 s");
-    const std::size_t n = xml::countChildren(animation, "TRACK");
-    doc_.checkLimit(n, ctx_.limits.maxKeys, animation, "ANIMATION", "TRACK elements");
-    doc_.checkDeclaredCount(animation, "NUMTRACKS", "ANIMATION", n, "TRACK elements");
-    doc_.charge(n * sizeof(MorphAnimationPart::Track), animation, "ANIMATION");
-    part_.tracks.reserve(n);
+    part_.duration = a.duration;
+    part_.tracks.reserve(a.tracks);
     bool named = false, numbered = false;
-    Children children(animation);
-    for (std::size_t i = 0; !children.atEnd(); ++i) {
-      const pugi::xml_node node = children.take();
-      if (!xml::namesEqual(node.name(), "TRACK"))
-        doc_.fail(node, node.name(), "is out of place: only TRACK elements belong in ANIMATION");
-      auto track = readTrack(node, step("", "TRACK", i));
+    xml::eachTrack(doc_, a.node, [&](pugi::xml_node node, const xml::Path& path) {
+      auto track = readTrack(node, path);
       if (track.weight.empty()) {
-        doc_.warn(node, step("", "TRACK", i), "has no keyframes; the track is ignored");
-        continue;
+        doc_.warn(node, path, "has no keyframes; the track is ignored");
+        return;
       }
       (track.morphName.empty() ? numbered : named) = true;
       part_.tracks.push_back(std::move(track));
-    }
+    });
     part_.format = doc_.format("XPF") + (named && numbered ? " (morph names and ids)"
                                          : numbered        ? " (morph ids)"
                                                            : " (morph names)");

@@ -64,6 +64,11 @@ Result<std::vector<std::byte>> writeAnimation(const Scene& scene, std::size_t cl
 // are what IMVU reads), which the other files are not (writableVersion).
 Result<std::vector<std::byte>> writeMorphAnimation(const Scene& scene, std::size_t clip,
                                                    const WriteOptions& o, Diagnostics& d) {
+  if (!holdsMorphAnimations(o.version))
+    return FormatError{"", "version", kNoOffset,
+                       "is " + std::to_string(o.version) + "; cal3d morph animations exist in "
+                       "IMVU's versions 911–999 and in 1300 and 1301, not in the official "
+                       "700–1200"};
   const Scene s = inCal3dBasis(scene, d);
   return o.xml ? writeXpf(s, clip, o.version, d) : writeCpf(s, clip, o.version, d);
 }

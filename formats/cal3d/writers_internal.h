@@ -1,5 +1,6 @@
 // The binary and XML writers behind writer.h. Each takes a scene already in cal3d's basis
-// (Z-up, right-handed: writer.cpp converts once) and a version from WriteOptions.
+// (Z-up, right-handed: writer.cpp converts once) and a version from WriteOptions (for the morph
+// animation writers, one holdsMorphAnimations accepts).
 #pragma once
 
 #include <cstddef>

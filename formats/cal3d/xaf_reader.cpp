@@ -30,38 +30,28 @@ class XafReader {
       : ctx_(ctx), bones_(bones), doc_(data, ctx, part_.diagnostics) {}
 
   AnimationPart read() {
-    const pugi::xml_node animation = doc_.open("XAF", "ANIMATION");
+    const xml::AnimationElement a =
+        xml::openAnimation(doc_, "XAF", "a cal3d animation", ctx_.limits.maxBones, sizeof(Track));
+    const pugi::xml_node animation = a.node;
     part_.format = doc_.format("XAF");
     Clip& clip = part_.clip;
     clip.name = fileStem(ctx_.name);
-    clip.duration = doc_.requiredFloat(animation, "DURATION", "ANIMATION");
-    if (!(clip.duration > 0.0f))
-      doc_.fail(animation, "ANIMATION DURATION",
-                "is " + std::to_string(clip.duration) + "; a cal3d animation lasts > 0 s (§8)");
+    clip.duration = a.duration;
+    clip.tracks.reserve(a.tracks);
 
-    const std::size_t n = xml::countChildren(animation, "TRACK");
-    doc_.checkLimit(n, ctx_.limits.maxBones, animation, "ANIMATION", "TRACK elements");
-    doc_.checkDeclaredCount(animation, "NUMTRACKS", "ANIMATION", n, "TRACK elements");
-    doc_.charge(n * sizeof(Track), animation, "ANIMATION");
-    clip.tracks.reserve(n);
-
-    Children children(animation);
-    for (std::size_t i = 0; !children.atEnd(); ++i) {
-      const pugi::xml_node node = children.take();
-      if (!xml::namesEqual(node.name(), "TRACK"))
-        doc_.fail(node, node.name(), "is out of place: only TRACK elements belong in ANIMATION");
-      auto track = readTrack(node, step("", "TRACK", i));
-      if (!track) continue;
+    xml::eachTrack(doc_, animation, [&](pugi::xml_node node, const xml::Path& path) {
+      auto track = readTrack(node, path);
+      if (!track) return;
       // §11: cal3d loops back to the first keys when the first track ends before the duration.
       if (first_) clip.wrapsToFirstKey = track->rotation.times.back() < clip.duration;
       first_ = false;
       if (!animated_.insert(track->sourceIndex).second) {
-        doc_.warnRepeated("repeatedTrack", node, step("", "TRACK", i),
+        doc_.warnRepeated("repeatedTrack", node, path,
                           "animates a bone an earlier track animates; the first is kept");
-        continue;
+        return;
       }
       clip.tracks.push_back(std::move(*track));
-    }
+    });
     if (clip.tracks.empty()) doc_.warn(animation, "ANIMATION", "has no tracks with keyframes");
     clip.frameRate = frameRateOf(clip);
     doc_.flushRepeated();

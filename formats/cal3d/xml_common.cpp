@@ -101,6 +101,21 @@ std::size_t countChildren(pugi::xml_node parent, std::string_view name) {
   return n;
 }
 
+AnimationElement openAnimation(Document& doc, std::string_view magic, std::string_view what,
+                               std::uint64_t maxTracks, std::uint64_t trackBytes) {
+  AnimationElement a;
+  a.node = doc.open(magic, "ANIMATION");
+  a.duration = doc.requiredFloat(a.node, "DURATION", "ANIMATION");
+  if (!(a.duration > 0.0f))
+    doc.fail(a.node, "ANIMATION DURATION",
+             "is " + std::to_string(a.duration) + "; " + std::string(what) + " lasts > 0 s (§8)");
+  a.tracks = countChildren(a.node, "TRACK");
+  doc.checkLimit(a.tracks, maxTracks, a.node, "ANIMATION", "TRACK elements");
+  doc.checkDeclaredCount(a.node, "NUMTRACKS", "ANIMATION", a.tracks, "TRACK elements");
+  doc.charge(a.tracks * trackBytes, a.node, "ANIMATION");
+  return a;
+}
+
 std::size_t boneCount(const BoneMap& bones) {
   if (!bones.skeleton) return 0;
   return bones.modelIndexOfFileBone.empty() ? bones.skeleton->bones.size()

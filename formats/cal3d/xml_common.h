@@ -164,11 +164,35 @@ class Document {
 // How many bones a BoneMap maps, for messages.
 std::size_t boneCount(const BoneMap& bones);
 
+// The ANIMATION body of an .xaf or .xpf (§7.2, §7.5) after its HEADER: its DURATION, which must
+// be over 0 ("a cal3d animation lasts > 0 s", `what` naming the kind), and the number of its
+// TRACK children, at most `maxTracks`, checked against NUMTRACKS and charged `trackBytes` each.
+struct AnimationElement {
+  pugi::xml_node node;
+  float duration = 0.0f;
+  std::size_t tracks = 0;
+};
+AnimationElement openAnimation(Document& doc, std::string_view magic, std::string_view what,
+                               std::uint64_t maxTracks, std::uint64_t trackBytes);
+
 // "SUBMESH 2 / VERTEX 17": a path step with its index.
 inline Path step(const Path& parent, std::string_view name, std::size_t index) {
   return Path(parent, name, static_cast<std::int64_t>(index));
 }
 // "SUBMESH 2 / VERTEX 17 / POS": a path step without index.
 inline Path step(const Path& parent, std::string_view name) { return Path(parent, name); }
+
+// Calls fn(node, path) for each child of an ANIMATION, in order, failing at any that is not a
+// TRACK.
+template <class Fn>
+void eachTrack(Document& doc, pugi::xml_node animation, Fn&& fn) {
+  Children children(animation);
+  for (std::size_t i = 0; !children.atEnd(); ++i) {
+    const pugi::xml_node node = children.take();
+    if (!namesEqual(node.name(), "TRACK"))
+      doc.fail(node, node.name(), "is out of place: only TRACK elements belong in ANIMATION");
+    fn(node, step("", "TRACK", i));
+  }
+}
 
 }  // namespace marrow::formats::cal3d::xml

@@ -157,10 +157,6 @@ Result<std::vector<std::byte>> writeXaf(const Scene& scene, std::size_t clipInde
 // number it (MORPHID, MESHID and the SUBMESH it is in), as the fork's exporter writes them.
 Result<std::vector<std::byte>> writeXpf(const Scene& scene, std::size_t clipIndex, int version,
                                         Diagnostics& d) {
-  if (!holdsMorphAnimations(version))
-    return error("version", "is " + to_string(version) + "; cal3d morph animations exist in "
-                            "IMVU's versions 911–999 and in 1300 and 1301, not in the official "
-                            "700–1200");
   // From 1300 the fork's numbers, unless some tracks have none (their meshes were not loaded:
   // a named file read alone): then the names, which the 0.13 trunk reads too.
   bool named = version < kFirstTrunkVersion;
