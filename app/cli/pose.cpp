@@ -14,9 +14,9 @@ namespace marrow::app::cli {
 
 namespace {
 
-// --springs: the cloth of mesh `m` at clip time `t`, simulated from the clip's start (the mesh at
-// its bind positions, as libcal3d's model starts) in steps of kSpringStep, the last one shorter
-// to land on `t`, the clip sampled at every step as it plays. A time past kSpringHistory starts
+// --springs: the cloth at clip time `t`, simulated from the clip's start (each mesh at its bind
+// positions, as libcal3d's model starts) in steps of kSpringStep, the last one shorter to land
+// on `t`, the clip sampled at every step as it plays. A time past kSpringHistory starts
 // that long before it (the damping forgets the start within seconds; a clip of hours would
 // otherwise take millions of steps). Morph weights are left out of the simulated mesh's
 // skinning (cal3d applies none to springy submeshes).

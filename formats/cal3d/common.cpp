@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstring>
 #include <iterator>
+#include <map>
 #include <set>
 #include <type_traits>
 #include <utility>
@@ -140,6 +141,17 @@ std::string submeshName(std::string_view stem, std::size_t i, std::size_t count)
 
 std::string meshGroup(std::string_view meshName) {
   return std::string(meshName.substr(0, meshName.find('#')));
+}
+
+std::vector<std::vector<std::size_t>> meshFiles(const Scene& scene) {
+  std::vector<std::vector<std::size_t>> files;
+  std::map<std::string, std::size_t, std::less<>> fileOfGroup;
+  for (std::size_t m = 0; m < scene.meshes.size(); ++m) {
+    const auto [it, fresh] = fileOfGroup.try_emplace(meshGroup(scene.meshes[m].name), files.size());
+    if (fresh) files.emplace_back();
+    files[it->second].push_back(m);
+  }
+  return files;
 }
 
 float frameRateOf(const Clip& clip) {

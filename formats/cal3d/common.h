@@ -118,6 +118,9 @@ std::string fileStem(std::string_view path);
 std::string submeshName(std::string_view stem, std::size_t i, std::size_t count);
 // The file a mesh belongs to when writing: its name up to the first '#'.
 std::string meshGroup(std::string_view meshName);
+// The mesh files writeModel writes, in the order their first mesh comes: each the indices of the
+// meshes of one group (meshGroup), which become its submeshes in that order.
+std::vector<std::vector<std::size_t>> meshFiles(const Scene& scene);
 
 // The frame rate a clip's key times are multiples of, when the smallest key spacing gives one
 // that every key time fits (within a thousandth of a frame); else cal3d's usual 30.

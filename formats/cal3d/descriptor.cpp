@@ -143,8 +143,8 @@ std::vector<std::vector<std::string>> modelsInFolder(std::span<const std::string
 // ---- writing ----
 
 // Whether cal3d can store a clip at all at `version`: a duration, and a key for a bone of the
-// skeleton or morph target weights (at versions that hold them) (the writers refuse others, which would fail a
-// whole model).
+// skeleton or, at versions that hold them, morph target weights. The writers refuse other clips,
+// which would fail a whole model.
 bool canStore(const Clip& c, const Skeleton& skeleton, int version) {
   if (!(c.duration > 0.0f)) return false;
   return cal3d::hasBoneKeys(c, skeleton) ||
@@ -216,8 +216,7 @@ WriteResult write(const WriteSource& source, const OutputKind& kind, const std::
     std::erase_if(s.clips, [&](const Clip& c) { return !canStore(c, s.skeleton, options.version); });
   }
   if (kind.holds == Holds::Model && !cal3d::holdsMorphAnimations(options.version)) {
-    const std::size_t morphed = static_cast<std::size_t>(std::count_if(
-        s.clips.begin(), s.clips.end(), [](const Clip& c) { return !c.morphTracks.empty(); }));
+    const std::size_t morphed = clipsWithMorphTracks(s);
     if (morphed)
       d.warn(out, "clips", kNoOffset,
              plural(morphed, "clip animates", "clips animate") +

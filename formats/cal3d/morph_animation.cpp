@@ -6,11 +6,13 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <unordered_set>
 #include <utility>
 
 #include "formats/cal3d/binary_format.h"
 #include "formats/cal3d/parts.h"
 #include "formats/cal3d/xml_common.h"
+#include "formats/write_support.h"
 
 namespace marrow::formats::cal3d {
 namespace {
@@ -85,14 +87,14 @@ class CpfParser {
         MorphAnimationPart::Track track;
         track.offset = r_.offset();
         if (form_ == CpfTracks::Named) {
-          const std::size_t at = r_.offset();
           track.morphName = readString(r_, "morphName", ctx_.limits.maxStringLength);
-          if (track.morphName.empty()) r_.failAt(at, "morphName", "is empty; a track names its target");
+          if (track.morphName.empty())
+            r_.failAt(track.offset, "morphName", "is empty; a track names its target");
         } else {
-          const std::size_t at = r_.offset();
           track.morphId = r_.i32("morphId");
           if (track.morphId < 0)
-            r_.failAt(at, "morphId", "is " + std::to_string(track.morphId) + ", not an index");
+            r_.failAt(track.offset, "morphId",
+                      "is " + std::to_string(track.morphId) + ", not an index");
         }
         const std::size_t keysAt = r_.offset();
         const std::int32_t k = r_.i32("keyframeCount");
@@ -188,6 +190,7 @@ class XpfReader {
     }
     Children c(node);
     std::size_t s = 0;
+    std::unordered_set<std::int64_t> seen;  // the submesh ids so far, each counted once
     for (; c.nextIs("SUBMESH"); ++s) {
       const pugi::xml_node sub = c.take();
       const xml::Path spath = step(path, "SUBMESH", s);
@@ -197,7 +200,7 @@ class XpfReader {
       if (track.submeshes.size() >= ctx_.limits.maxMeshes)
         doc_.fail(sub, spath, "is one submesh too many (the limit is " +
                                   std::to_string(ctx_.limits.maxMeshes) + ")");
-      if (std::find(track.submeshes.begin(), track.submeshes.end(), id) != track.submeshes.end()) {
+      if (!seen.insert(id).second) {
         doc_.warnRepeated("repeatedSubmesh", sub, spath,
                           "names a submesh the track names already; it is counted once");
         continue;
@@ -383,10 +386,6 @@ Clip resolveMorphAnimation(const MorphAnimationPart& part, const std::vector<Mes
   return clip;
 }
 
-}  // namespace marrow::formats::cal3d
-
-namespace marrow::formats::cal3d {
-
 bool hasBoneKeys(const Clip& clip, const Skeleton& skeleton) {
   return std::any_of(clip.tracks.begin(), clip.tracks.end(), [&](const Track& t) {
     return skeleton.find(t.bone) >= 0 && (!t.translation.empty() || !t.rotation.empty());
@@ -425,22 +424,14 @@ Result<CalMorphClip> calMorphClipOf(const Scene& scene, std::size_t clipIndex, b
   if (!std::isfinite(clip.duration) || !(clip.duration > 0.0f))
     return error(what, "lasts " + std::to_string(clip.duration) +
                            " s; a cal3d morph animation needs a duration over 0");
-  // The mesh files writeModel makes: meshes "name" and "name#i" form one, in first-seen order.
-  std::vector<std::string> groups;
+  // Each mesh's place in the mesh files writeModel writes.
   std::vector<std::int64_t> fileOf(scene.meshes.size()), submeshOf(scene.meshes.size());
-  std::vector<std::int64_t> inGroup;
-  for (std::size_t m = 0; m < scene.meshes.size(); ++m) {
-    const std::string g = meshGroup(scene.meshes[m].name);
-    auto it = std::find(groups.begin(), groups.end(), g);
-    if (it == groups.end()) {
-      groups.push_back(g);
-      inGroup.push_back(0);
-      it = groups.end() - 1;
+  const auto groups = meshFiles(scene);
+  for (std::size_t f = 0; f < groups.size(); ++f)
+    for (std::size_t k = 0; k < groups[f].size(); ++k) {
+      fileOf[groups[f][k]] = static_cast<std::int64_t>(f);
+      submeshOf[groups[f][k]] = static_cast<std::int64_t>(k);
     }
-    const auto file = static_cast<std::size_t>(it - groups.begin());
-    fileOf[m] = static_cast<std::int64_t>(file);
-    submeshOf[m] = inGroup[file]++;
-  }
   CalMorphClip out;
   out.duration = clip.duration;
   std::size_t unnamed = 0, conflicting = 0, unplaced = 0, stepped = 0, empty = 0;
@@ -490,9 +481,7 @@ Result<CalMorphClip> calMorphClipOf(const Scene& scene, std::size_t clipIndex, b
     }
     out.tracks.push_back(std::move(track));
   }
-  auto plural = [](std::size_t n, const char* one, const char* many) {
-    return std::to_string(n) + " " + (n == 1 ? one : many);
-  };
+  using writing::plural;
   if (empty) d.warn("", what, kNoOffset, plural(empty, "morph track has", "morph tracks have") + " no keys: not written");
   if (stepped)
     d.warn("", what, kNoOffset,

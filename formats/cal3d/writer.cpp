@@ -171,22 +171,15 @@ Result<std::vector<NamedFile>> writeModel(const Scene& scene, const std::string&
   }
   if (!s.clips.empty()) cfg += morphLines + "\n";
   // Meshes "name" and "name#i" were the submeshes of one file: they go back into one.
-  std::vector<std::pair<std::string, std::vector<std::size_t>>> groups;
-  for (std::size_t m = 0; m < s.meshes.size(); ++m) {
-    const std::string g = meshGroup(s.meshes[m].name);
-    auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& x) { return x.first == g; });
-    if (it == groups.end())
-      groups.push_back({g, {m}});
-    else
-      it->second.push_back(m);
-  }
-  for (const auto& [group, members] : groups) {
+  const auto meshGroups = meshFiles(s);
+  for (const auto& members : meshGroups) {
     auto bytes = o.xml ? writeXmf(s, members, o.version, d) : writeCmf(s, members, o.version, d);
     if (!bytes) return bytes.error();
-    files.push_back({names.take(safeStem(group, base + "_mesh"), ext[2]), std::move(bytes).value()});
+    files.push_back({names.take(safeStem(meshGroup(s.meshes[members.front()].name), base + "_mesh"), ext[2]),
+                     std::move(bytes).value()});
     cfg += "mesh=" + files.back().name + "\n";
   }
-  if (!groups.empty()) cfg += "\n";
+  if (!meshGroups.empty()) cfg += "\n";
   for (std::size_t m = 0; m < s.materials.size(); ++m) {
     auto bytes = o.xml ? writeXrf(s, m, o.version, d) : writeCrf(s, m, o.version, d);
     if (!bytes) return bytes.error();

@@ -187,13 +187,9 @@ Clip writtenAndRead(const Scene& s, bool xml, int version, Diagnostics& d) {
   auto part = readMorphAnimation(*bytes, context(xml ? "again.xpf" : "again.cpf"));
   EXPECT_TRUE(part) << (part ? "" : part.error().describe());
   if (!part) return {};
-  // The model writer's mesh files: "name" and "name#i" one file.
+  // The model writer's mesh files (each file's meshes are together in a model read from files).
   std::vector<MeshFileRange> files;
-  for (std::size_t m = 0; m < s.meshes.size(); ++m)
-    if (m == 0 || meshGroup(s.meshes[m].name) != meshGroup(s.meshes[m - 1].name))
-      files.push_back({m, 1});
-    else
-      ++files.back().count;
+  for (const auto& members : meshFiles(s)) files.push_back({members.front(), members.size()});
   return resolveMorphAnimation(*part, s.meshes, files, Limits{}, d);
 }
 
