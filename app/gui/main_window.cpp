@@ -726,7 +726,7 @@ void MainWindow::attachAnimations() {
   const QStringList files = QFileDialog::getOpenFileNames(
       this, tr("Attach animations to %1").arg(doc_->title()),
       settings.value(QStringLiteral("lastDirectory")).toString(),
-      tr("Animations (*.ani *.caf *.xaf *.md5anim *.bvh *.smd *.brf *.omf);;All files (*)"));
+      tr("Animations (*.ani *.caf *.xaf *.cpf *.xpf *.md5anim *.bvh *.smd *.brf *.omf);;All files (*)"));
   if (files.isEmpty()) return;
   settings.setValue(QStringLiteral("lastDirectory"), QFileInfo(files.front()).absolutePath());
   attachFiles(files);
