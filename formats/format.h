@@ -153,6 +153,9 @@ struct FormatDescriptor {
   // Read through a library with known memory-safety bugs (assimp): the viewer reads it in a
   // process of its own.
   bool readInChildProcess = false;
+  // Per file, for a format read natively that hands some files to such a library (glTF 1.0 to
+  // assimp): whether this one is read in a process of its own. Null: readInChildProcess decides.
+  bool (*readsInChildProcess)(std::span<const std::byte> data) = nullptr;
 
   std::vector<OutputKind> outputs{};  // what it writes, one entry per extension
   WriteResult (*write)(const WriteSource& source, const OutputKind& kind, const std::string& path,
@@ -165,5 +168,10 @@ struct FormatDescriptor {
   bool reads() const { return read != nullptr || readGroup != nullptr || mount != nullptr; }
   bool writes() const { return write != nullptr && !outputs.empty(); }
 };
+
+// Whether the viewer reads this file of format `f` in a process of its own.
+inline bool readInChildProcess(const FormatDescriptor& f, std::span<const std::byte> data) {
+  return f.readInChildProcess || (f.readsInChildProcess && f.readsInChildProcess(data));
+}
 
 }  // namespace marrow::formats

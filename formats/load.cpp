@@ -247,7 +247,7 @@ Result<Loaded> load(std::span<const std::string> addresses, const LoadOptions& o
     std::vector<Input> others;
     for (std::size_t i = 0; i < inputs.size(); ++i) {
       const FormatDescriptor* f = detect(inputs[i].bytes, inputs[i].ctx.name);
-      if (gathered->addresses[i].empty() || !f || !f->readInChildProcess) {
+      if (gathered->addresses[i].empty() || !f || !readInChildProcess(*f, inputs[i].bytes)) {
         if (others.empty()) othersAt = parts.size();
         others.push_back(std::move(inputs[i]));
         continue;

@@ -23,6 +23,7 @@ build=${BUILD:-build-fuzz}
 dict_of() {
   case "$1" in
     omf) echo omf ;;
+    gltf) echo gltf ;;
     csf | cmf | caf | crf | cpf) echo cal3d_binary ;;
     xsf | xmf | xaf | xrf | xpf) echo cal3d_xml ;;
     cfg) echo cal3d_cfg ;;

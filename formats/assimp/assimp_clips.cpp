@@ -5,6 +5,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "formats/assimp/assimp_convert.h"
+#include "formats/model/frames.h"
 
 namespace marrow::formats::assimpconv {
 namespace {
@@ -40,22 +41,6 @@ void convertKeys(const Key* keys, unsigned count, double ticksPerSecond, Channel
     out.add(t, value);
   }
   out.interpolation = Interpolation::Linear;
-}
-
-// frames per second: ticks per second when that is a plausible frame rate, else the typical
-// spacing of the keys (files counting in milliseconds or 4800ths of a second still sample at
-// 24, 25, 30 or 60 Hz), else 30.
-float frameRate(double ticksPerSecond, std::vector<float>& intervals) {
-  if (ticksPerSecond >= 10.0 && ticksPerSecond <= 240.0) return static_cast<float>(ticksPerSecond);
-  if (!intervals.empty()) {
-    auto mid = intervals.begin() + static_cast<std::ptrdiff_t>(intervals.size() / 2);
-    std::nth_element(intervals.begin(), mid, intervals.end());
-    if (*mid > 0.0f) {
-      const float rate = std::round(1.0f / *mid);
-      if (rate >= 10.0f && rate <= 240.0f) return rate;
-    }
-  }
-  return 30.0f;
 }
 
 }  // namespace
@@ -135,7 +120,7 @@ std::vector<Clip> convertClips(const Context& c, const Skeleton& skeleton) {
       clip.duration = lastKey;
       if (lastKey > 0.0f) c.info(field, "no duration given; the last key's time is used");
     }
-    clip.frameRate = frameRate(tpsGiven ? tps : 0.0, stats.intervals);
+    clip.frameRate = frameRateOf(tpsGiven ? tps : 0.0, stats.intervals);
     if (!tpsGiven) c.info(field, "no ticks per second given; 25 assumed, as assimp's viewer does");
     if (stats.dropped)
       c.warn(field,

@@ -1,9 +1,9 @@
-// glTF 2.0 in the format table: written by our writer; read, like everything assimp imports,
-// through assimp (which runs in a process of its own in the viewer).
+// glTF 2.0 in the format table: read natively (gltf_reader.h; glTF 1.0 and Draco-compressed files
+// through assimp, in a process of its own in the viewer), written by our writer.
 #include <cstring>
 #include <filesystem>
 
-#include "formats/assimp/assimp_reader.h"
+#include "formats/gltf/gltf_reader.h"
 #include "formats/gltf/gltf_writer.h"
 #include "formats/write_support.h"
 
@@ -51,15 +51,15 @@ const FormatDescriptor& gltfFormat() {
   static const FormatDescriptor d{
       .id = "gltf",
       .name = "glTF 2.0",
-      .notes = "read through assimp; written by Marrow: meshes, skins, every clip, morph targets, images "
+      .notes = "read natively (glTF 1.0 and Draco through assimp); written by Marrow: meshes, skins, every clip, morph targets, images "
           "(DDS and TGA become PNG), in Y-up right-handed metres, checked by the Khronos validator",
       .extensions = {"gltf", "glb"},
       .mime = "model/gltf-binary",
       .mimeTypes = {"model/gltf-binary", "model/gltf+json"},
       .recognise = recognise,
       .claimsExtension = [](std::string_view e) { return e == "gltf" || e == "glb"; },
-      .read = readWithAssimp,
-      .readInChildProcess = true,
+      .read = readGltf,
+      .readsInChildProcess = gltfNeedsAssimp,
       .outputs = {{"glb", "glTF 2.0 binary", Holds::Model},
                   {"gltf", "glTF 2.0 with .bin and images beside it", Holds::Model}},
       .write = write,

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <map>
 
@@ -205,6 +206,19 @@ std::size_t joinNumberedMeshes(Scene& scene, float framesPerSecond) {
     }
   scene.meshes.resize(at);
   return made;
+}
+
+float frameRateOf(double ticksPerSecond, std::vector<float>& intervals) {
+  if (ticksPerSecond >= 10.0 && ticksPerSecond <= 240.0) return static_cast<float>(ticksPerSecond);
+  if (!intervals.empty()) {
+    auto mid = intervals.begin() + static_cast<std::ptrdiff_t>(intervals.size() / 2);
+    std::nth_element(intervals.begin(), mid, intervals.end());
+    if (*mid > 0.0f) {
+      const float rate = std::round(1.0f / *mid);
+      if (rate >= 10.0f && rate <= 240.0f) return rate;
+    }
+  }
+  return 30.0f;
 }
 
 }  // namespace marrow::formats

@@ -30,6 +30,12 @@ std::optional<NumberedName> numberedName(std::string_view name);
 // the order given.
 std::vector<float> frameTimes(const std::vector<std::string>& names, float framesPerSecond);
 
+// The frames per second a clip was authored at: the file's ticks per second when that is a
+// plausible frame rate (10…240; 0 when the file gives none), else the typical spacing of its keys
+// (`intervals`, seconds between keys, reordered; files counting in milliseconds or 4800ths of a
+// second still sample at 24, 25, 30 or 60 Hz), else 30.
+float frameRateOf(double ticksPerSecond, std::vector<float>& intervals);
+
 // Vertex animation as morph weights, as BRF frames are read and the joins below make it: the
 // target of frame k (from 0) is named frameTarget(k), "frame K+1"; a frame clip (frameClip: its
 // name, frame rate and length, the last time) holds, per mesh, tracks (addFrameTracks) in which

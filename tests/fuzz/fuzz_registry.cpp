@@ -23,7 +23,8 @@ namespace {
 constexpr std::string_view kSeparator = "\n--next-file--\n";
 constexpr const char* kExtensions[] = {"omf", "csf", "caf", "cmf", "crf", "xsf",
                                        "xaf", "xmf", "xrf", "cfg", "brf", "msh",
-                                       "skn", "ani", "dnt", "ext", "bin", "cpf", "xpf"};
+                                       "skn", "ani", "dnt", "ext", "bin", "cpf", "xpf",
+                                       "gltf", "glb"};
 constexpr std::size_t kMaxFiles = 4;
 
 struct Part {
@@ -61,7 +62,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const auto bytes = std::as_bytes(std::span(parts[i].content.data(), parts[i].content.size()));
     // Formats read in a process of their own (assimp, with its known memory bugs) are not ours to fuzz.
     const formats::FormatDescriptor* format = formats::detect(bytes, name);
-    if (format && format->readInChildProcess) return 0;
+    if (format && formats::readInChildProcess(*format, bytes)) return 0;
     auto resolve = [&parts, i](const std::string& wanted) -> std::optional<std::vector<std::byte>> {
       const std::string ext = lowerExtension(wanted);
       for (std::size_t k = 0; k < parts.size(); ++k)

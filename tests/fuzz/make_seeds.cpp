@@ -23,6 +23,7 @@
 #include "formats/io/byte_writer.h"
 #include "formats/io/file.h"
 #include "formats/snapshot/snapshot.h"
+#include "formats/gltf/gltf_writer.h"
 #include "formats/omf/omf.h"
 #include "resources/demo/demo_character.h"
 #include "tests/fuzz/seed_bytes.h"
@@ -37,7 +38,8 @@ namespace {
 // The registry target's file framing (fuzz_registry.cpp): an extension byte before each file.
 const std::vector<std::string> kRegistryExtensions = {"omf", "csf", "caf", "cmf", "crf", "xsf",
                                                       "xaf", "xmf", "xrf", "cfg", "brf", "msh",
-                                                      "skn", "ani", "dnt", "ext", "bin", "cpf", "xpf"};
+                                                      "skn", "ani", "dnt", "ext", "bin", "cpf", "xpf",
+                                                      "gltf", "glb"};
 constexpr std::string_view kRegistrySeparator = "\n--next-file--\n";
 
 class Corpus {
@@ -119,6 +121,23 @@ void omfSeeds(Corpus& c, const formats::Scene& demo) {
   c.add("omf", "demo.omf", ok(formats::writeOmf(demo, d), "OMF of the demo"));
   c.add("omf", "small.omf",
         ok(formats::writeOmf(fuzz::smallCharacter(), d), "OMF of the character"));
+}
+
+// Our writer's .glb of the demo and the small character, and the character's .gltf with its .bin
+// (the target's companion after the separator; the registry's as a second file).
+void gltfSeeds(Corpus& c, const formats::Scene& demo) {
+  formats::Diagnostics d;
+  c.add("gltf", "demo.glb", ok(formats::writeGlb(demo, d), "glTF of the demo"));
+  c.add("gltf", "small.glb", ok(formats::writeGlb(fuzz::smallCharacter(), d), "glTF of the character"));
+  const auto files = ok(formats::writeGltf(fuzz::smallCharacter(), "small", d), ".gltf of the character");
+  const auto& json = files.files.at(0).bytes;
+  const auto& bin = files.files.at(1).bytes;
+  std::vector<std::byte> framed(json.begin(), json.end());
+  const auto sep = std::as_bytes(std::span(kRegistrySeparator));
+  framed.insert(framed.end(), sep.begin(), sep.end());
+  framed.insert(framed.end(), bin.begin(), bin.end());
+  c.add("gltf", "small_gltf_and_bin", framed, false);
+  c.addGroup("small.gltf", {{"small.gltf", json}, {"small.bin", bin}});
 }
 
 void cal3dSeeds(Corpus& c, const formats::Scene& demo) {
@@ -302,6 +321,7 @@ int main(int argc, char** argv) {
   Corpus corpus{fs::path(argv[1])};
   const formats::Scene demo = demo::makeDemoCharacter();
   omfSeeds(corpus, demo);
+  gltfSeeds(corpus, demo);
   cal3dSeeds(corpus, demo);
   dragonNestSeeds(corpus);
   ddsSeeds(corpus);

@@ -1,0 +1,305 @@
+// formats/gltf/gltf_reader.h on documents built byte by byte for what real files do and what
+// hostile ones try: skins with quantized weights, sparse and interleaved accessors, strips and
+// fans, morph-weight clips, spline and step keys, .glb chunks, and damage of every kind, which
+// must be an error naming the file and the field (or a warning and a model), never a crash or an
+// allocation the file's size does not pay for. tests/reference/gltf_reader_test.cpp compares the
+// reader with assimp on real files.
+#include "formats/gltf/gltf_reader.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "formats/gltf/gltf_writer.h"
+#include "formats/model/validate.h"
+#include "tests/support/big_model.h"
+#include "tests/support/gltf_document.h"
+
+namespace marrow {
+namespace {
+
+using formats::Scene;
+using testing::Gltf;
+
+formats::Result<Scene> read(const std::string& text, const std::string& name = "test.gltf") {
+  formats::ReadContext ctx;
+  ctx.name = name;
+  return formats::readGltf(std::as_bytes(std::span(text.data(), text.size())), ctx);
+}
+
+bool mentions(const Scene& s, const std::string& words) {
+  for (const auto& d : s.diagnostics.items)
+    if (d.message.find(words) != std::string::npos) return true;
+  return false;
+}
+
+std::vector<std::uint8_t> bytesOf(const void* p, std::size_t n) {
+  const auto* b = static_cast<const std::uint8_t*>(p);
+  return {b, b + n};
+}
+
+const char* kScene = "\"scene\":0,\"scenes\":[{\"nodes\":[0]}],";
+
+TEST(GltfReader, SkinWithQuantizedWeightsBindsJointsToBonesWithTheSkinsInverseBinds) {
+  Gltf g;
+  const int pos = g.floats({0, 0, 0, 1, 0, 0, 0, 1, 0}, "VEC3", 3);
+  const std::uint8_t joints[] = {0, 1, 0, 0, 1, 0, 0, 0, 1, 1, 0, 0};  // joint indices into the skin
+  const int j = g.raw(bytesOf(joints, sizeof joints), 5121, 3, "VEC4");
+  const std::uint8_t weights[] = {255, 0, 0, 0, 128, 127, 0, 0, 51, 204, 0, 0};  // normalized
+  const int w = g.raw(bytesOf(weights, sizeof weights), 5121, 3, "VEC4", ",\"normalized\":true");
+  glm::mat4 ibm[2] = {glm::mat4(1.0f), glm::mat4(1.0f)};
+  ibm[1][3] = glm::vec4(0.0f, -2.0f, 0.0f, 1.0f);
+  const int binds = g.floats(std::vector<float>(&ibm[0][0][0], &ibm[0][0][0] + 32), "MAT4", 16);
+  const std::string body =
+      std::string(kScene) +
+      "\"nodes\":[{\"name\":\"root\",\"children\":[1,2]},{\"name\":\"hip\",\"children\":[3]},"
+      "{\"name\":\"body\",\"mesh\":0,\"skin\":0,\"translation\":[100,0,0]},"
+      "{\"name\":\"knee\",\"translation\":[0,2,0]}],"
+      "\"skins\":[{\"joints\":[1,3],\"inverseBindMatrices\":" + std::to_string(binds) + "}],"
+      "\"meshes\":[{\"name\":\"legs\",\"primitives\":[{\"attributes\":{\"POSITION\":" + std::to_string(pos) +
+      ",\"JOINTS_0\":" + std::to_string(j) + ",\"WEIGHTS_0\":" + std::to_string(w) + "}}]}]";
+  const auto r = read(g.document(body));
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_EQ(r->format, "glTF 2.0");
+  ASSERT_EQ(r->skeleton.bones.size(), 4u);  // every node, depth-first
+  EXPECT_EQ(r->skeleton.bones[1].name, "hip");
+  EXPECT_EQ(r->skeleton.bones[2].name, "knee");
+  EXPECT_EQ(r->skeleton.bones[2].parent, 1);
+  EXPECT_EQ(r->skeleton.bones[3].name, "body");
+  ASSERT_EQ(r->meshes.size(), 1u);
+  const auto& m = r->meshes[0];
+  ASSERT_TRUE(m.skinned());
+  EXPECT_EQ(m.positions[1], glm::vec3(1, 0, 0)) << "a skinned mesh keeps its coordinates: its node plays no part";
+  const auto v0 = m.influencesOf(0);
+  ASSERT_EQ(v0.size(), 1u);
+  EXPECT_EQ(v0[0].bone, 1u);
+  EXPECT_FLOAT_EQ(v0[0].weight, 1.0f);
+  const auto v1 = m.influencesOf(1);
+  ASSERT_EQ(v1.size(), 2u);
+  EXPECT_EQ(v1[0].bone, 2u) << "joint 1 of the skin is node 3, the knee: bone 2";
+  EXPECT_FLOAT_EQ(v1[0].weight, 128.0f / 255.0f);
+  EXPECT_EQ(v1[1].bone, 1u);
+  EXPECT_FLOAT_EQ(v1[1].weight, 127.0f / 255.0f);
+  ASSERT_EQ(m.inverseBind.size(), 4u);
+  EXPECT_EQ(m.inverseBind[2], ibm[1]);
+  EXPECT_EQ(m.inverseBind[1], ibm[0]);
+  EXPECT_TRUE(formats::validate(*r).empty());
+}
+
+TEST(GltfReader, InterleavedQuantizedAndSparseAccessorsReadAsTheSpecSays) {
+  Gltf g;
+  // Three vertices, each 12 bytes of float position then 4 bytes of normalized short uv: stride 16.
+  std::vector<std::uint8_t> interleaved;
+  const float p[3][3] = {{0, 0, 0}, {2, 0, 0}, {0, 2, 0}};
+  const std::int16_t uv[3][2] = {{0, 0}, {32767, 0}, {0, -32768}};
+  for (int v = 0; v < 3; ++v) {
+    const auto a = bytesOf(p[v], 12), b = bytesOf(uv[v], 4);
+    interleaved.insert(interleaved.end(), a.begin(), a.end());
+    interleaved.insert(interleaved.end(), b.begin(), b.end());
+  }
+  const int view = g.nextView();
+  const int pos = g.raw(interleaved, 5126, 3, "VEC3", "", ",\"byteStride\":16");
+  // A second accessor on the same view: the uvs, 12 bytes in.
+  const std::string uvAccessor = "{\"bufferView\":" + std::to_string(view) +
+                                 ",\"byteOffset\":12,\"componentType\":5122,\"normalized\":true,\"count\":3,\"type\":\"VEC2\"}";
+  // A morph target with no view: zeros, then one sparse substitution (vertex 2 moves +1 z).
+  const std::uint8_t sparseIndex[] = {2, 0, 0, 0};
+  const int indexView = g.nextView();
+  g.raw(bytesOf(sparseIndex, 4), 5121, 1, "SCALAR");
+  const float delta[3] = {0, 0, 1};
+  const int valueView = g.nextView();
+  g.raw(bytesOf(delta, 12), 5126, 1, "VEC3");
+  const int target = g.noView(5126, 3, "VEC3",
+                              ",\"sparse\":{\"count\":1,\"indices\":{\"bufferView\":" + std::to_string(indexView) +
+                                  ",\"componentType\":5121},\"values\":{\"bufferView\":" + std::to_string(valueView) + "}}");
+  std::string text = g.document(std::string(kScene) + "\"nodes\":[{\"mesh\":0}],\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":" +
+                                std::to_string(pos) + ",\"TEXCOORD_0\":ACCESSOR_UV},\"targets\":[{\"POSITION\":" +
+                                std::to_string(target) + "}]}],\"extras\":{\"targetNames\":[\"lift\"]}}]");
+  // Append the hand-written accessor as the last one.
+  const int uvIndex = target + 1;
+  text.replace(text.find("ACCESSOR_UV"), 11, std::to_string(uvIndex));
+  const auto at = text.find("],\"bufferViews\"");
+  text.insert(at, "," + uvAccessor);
+  const auto r = read(text);
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  ASSERT_EQ(r->meshes.size(), 1u);
+  const auto& m = r->meshes[0];
+  EXPECT_EQ(m.name, "meshes[0]");
+  ASSERT_EQ(m.vertexCount(), 3u);
+  EXPECT_EQ(m.positions[1], glm::vec3(2, 0, 0));
+  EXPECT_EQ(m.indices, (std::vector<std::uint32_t>{0, 1, 2})) << "no indices: one vertex per corner";
+  ASSERT_EQ(m.uvSets.size(), 1u);
+  EXPECT_FLOAT_EQ(m.uvSets[0][1].x, 1.0f);
+  EXPECT_FLOAT_EQ(m.uvSets[0][2].y, -1.0f) << "-32768 clamps to -1";
+  ASSERT_EQ(m.morphs.size(), 1u);
+  EXPECT_EQ(m.morphs[0].name, "lift");
+  EXPECT_EQ(m.morphs[0].positions[0], glm::vec3(0, 0, 0)) << "absolute shapes: base + zero delta";
+  EXPECT_EQ(m.morphs[0].positions[2], glm::vec3(0, 2, 1));
+}
+
+TEST(GltfReader, StripsAndFansBecomeListsAndPointsAreLeftOutWithAWarning) {
+  Gltf g;
+  const int pos = g.floats({0, 0, 0, 1, 0, 0, 0, 1, 0, 1, 1, 0, 2, 1, 0}, "VEC3", 3);
+  const std::string attrs = "{\"attributes\":{\"POSITION\":" + std::to_string(pos) + "},\"mode\":";
+  const auto r = read(g.document(std::string(kScene) + "\"nodes\":[{\"mesh\":0}],\"meshes\":[{\"name\":\"m\",\"primitives\":[" +
+                                 attrs + "5}," + attrs + "6}," + attrs + "0}]}]"));
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  ASSERT_EQ(r->meshes.size(), 2u);
+  EXPECT_EQ(r->meshes[0].name, "m-0");
+  EXPECT_EQ(r->meshes[0].indices, (std::vector<std::uint32_t>{0, 1, 2, 2, 1, 3, 2, 3, 4}))
+      << "a strip alternates its winding so that every triangle faces the same way";
+  EXPECT_EQ(r->meshes[1].name, "m-1");
+  EXPECT_EQ(r->meshes[1].indices, (std::vector<std::uint32_t>{0, 1, 2, 0, 2, 3, 0, 3, 4}));
+  EXPECT_TRUE(mentions(*r, "points or lines"));
+}
+
+TEST(GltfReader, AnimationsBecomeBoneTracksAndMorphWeightTracks) {
+  Gltf g;
+  const int pos = g.floats({0, 0, 0, 1, 0, 0, 0, 1, 0}, "VEC3", 3);
+  const int d0 = g.floats({0, 0, 1, 0, 0, 1, 0, 0, 1}, "VEC3", 3);
+  const int d1 = g.floats({1, 0, 0, 1, 0, 0, 1, 0, 0}, "VEC3", 3);
+  const int times = g.floats({0.0f, 0.5f, 1.0f}, "SCALAR", 1);
+  const int weights = g.floats({1, 0, 0, 1, 0.5f, 0.5f}, "SCALAR", 1);  // 3 keys × 2 targets
+  // Cubic spline: in-tangent, value, out-tangent per key; the values are what is kept.
+  const int spline = g.floats({9, 9, 9, 0, 0, 0, 9, 9, 9, 9, 9, 9, 0, 3, 0, 9, 9, 9, 9, 9, 9, 0, 5, 0, 9, 9, 9}, "VEC3", 3);
+  const std::string body =
+      std::string(kScene) +
+      "\"nodes\":[{\"name\":\"root\",\"children\":[1]},{\"name\":\"face\",\"mesh\":0}],"
+      "\"meshes\":[{\"name\":\"head\",\"primitives\":[{\"attributes\":{\"POSITION\":" + std::to_string(pos) +
+      "},\"targets\":[{\"POSITION\":" + std::to_string(d0) + "},{\"POSITION\":" + std::to_string(d1) +
+      "}]}],\"extras\":{\"targetNames\":[\"smile\",\"blink\"]}}],"
+      "\"animations\":[{\"name\":\"talk\",\"samplers\":[{\"input\":" + std::to_string(times) + ",\"output\":" +
+      std::to_string(weights) + ",\"interpolation\":\"STEP\"},{\"input\":" + std::to_string(times) +
+      ",\"output\":" + std::to_string(spline) + ",\"interpolation\":\"CUBICSPLINE\"}],"
+      "\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"weights\"}},"
+      "{\"sampler\":1,\"target\":{\"node\":0,\"path\":\"translation\"}}]}]";
+  const auto r = read(g.document(body));
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  ASSERT_EQ(r->clips.size(), 1u);
+  const auto& clip = r->clips[0];
+  EXPECT_EQ(clip.name, "talk");
+  EXPECT_FLOAT_EQ(clip.duration, 1.0f);
+  ASSERT_EQ(clip.morphTracks.size(), 2u);
+  EXPECT_EQ(clip.morphTracks[0].mesh, "head");
+  EXPECT_EQ(clip.morphTracks[0].target, "smile");
+  EXPECT_EQ(clip.morphTracks[1].target, "blink");
+  EXPECT_EQ(clip.morphTracks[0].weight.values, (std::vector<float>{1, 0, 0.5f}));
+  EXPECT_EQ(clip.morphTracks[1].weight.values, (std::vector<float>{0, 1, 0.5f}));
+  EXPECT_EQ(clip.morphTracks[0].weight.interpolation, formats::Interpolation::Step);
+  ASSERT_EQ(clip.tracks.size(), 1u);
+  EXPECT_EQ(clip.tracks[0].bone, "root");
+  ASSERT_EQ(clip.tracks[0].translation.size(), 3u);
+  EXPECT_EQ(clip.tracks[0].translation.values[1], glm::vec3(0, 3, 0)) << "the spline's values, not its tangents";
+  EXPECT_TRUE(mentions(*r, "cubic spline"));
+  // The face mesh moves with its node: rigid, in model space at rest.
+  EXPECT_EQ(r->meshes[0].parentBone, 1);
+}
+
+TEST(GltfReader, GlbChunksAreReadAndTheirLengthsChecked) {
+  formats::Diagnostics d;
+  const Scene tube = testing::bigSkinnedScene(6, 5, 4);
+  auto glb = formats::writeGlb(tube, d);
+  ASSERT_TRUE(glb) << glb.error().describe();
+  formats::ReadContext ctx;
+  ctx.name = "tube.glb";
+  const auto r = formats::readGltf(*glb, ctx);
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  ASSERT_EQ(r->meshes.size(), 1u);
+  EXPECT_EQ(r->meshes[0].positions, tube.meshes[0].positions);
+  EXPECT_EQ(r->meshes[0].indices, tube.meshes[0].indices);
+  EXPECT_EQ(r->clips.size(), tube.clips.size());
+  EXPECT_FALSE(formats::gltfNeedsAssimp(*glb));
+
+  // The JSON chunk's length past the end of the file: an error at that chunk's offset.
+  auto cut = *glb;
+  const std::uint32_t huge = 0x7fffffff;
+  std::memcpy(cut.data() + 12, &huge, 4);
+  const auto bad = formats::readGltf(cut, ctx);
+  ASSERT_FALSE(bad.ok());
+  EXPECT_EQ(bad.error().file, "tube.glb");
+  EXPECT_EQ(bad.error().offset, 12u);
+  // A .glb of glTF 1.0 goes to assimp.
+  auto v1 = *glb;
+  v1[4] = std::byte{1};
+  EXPECT_TRUE(formats::gltfNeedsAssimp(v1));
+}
+
+// Each document is damaged in one way; each must fail naming the file and the field, or read
+// with a warning, and never read past a buffer or allocate what the file cannot pay for.
+TEST(GltfReader, DamagedDocumentsAreErrorsNamingTheFieldNeverCrashes) {
+  Gltf g = testing::triangleGltf();
+  const std::string mesh = testing::kTriangleMesh;
+  const std::string nodes = std::string(kScene) + "\"nodes\":[{\"mesh\":0}],";
+  struct Case {
+    const char* what;
+    std::string text;
+    const char* field;  // in the error; nullptr: reads, with a warning
+  };
+  std::string viewPastEnd = g.document(nodes + mesh);
+  viewPastEnd.replace(viewPastEnd.find("\"byteLength\":36"), 15, "\"byteLength\":3600");
+  std::string accessorPastView = g.document(nodes + mesh);
+  accessorPastView.replace(accessorPastView.find("\"count\":3"), 9, "\"count\":4");
+  std::string hugeCount = g.document(nodes + mesh);
+  hugeCount.replace(hugeCount.find("{\"bufferView\":0,"), 16, "{");  // no view: zeros
+  hugeCount.replace(hugeCount.find("\"count\":3"), 9, "\"count\":900000000000");
+  std::string badIndex = g.document(nodes + mesh);
+  std::string badStride = g.document(nodes + mesh);
+  badStride.replace(badStride.find("\"byteLength\":36"), 15, "\"byteLength\":36,\"byteStride\":4");
+  const std::vector<Case> cases = {
+      {"not JSON", "{\"asset\":", "JSON"},
+      {"not glTF", "{\"meshes\":[]}", "asset"},
+      {"a version to come", "{\"asset\":{\"version\":\"3.0\"}}", "asset.version"},
+      {"a view past its buffer", viewPastEnd, "bufferViews[0]"},
+      {"an accessor past its view", accessorPastView, "meshes[0].primitives[0].attributes.POSITION"},
+      {"a count the file cannot pay for", hugeCount, "meshes[0].primitives[0].attributes.POSITION"},
+      {"a stride shorter than an element", badStride, "meshes[0].primitives[0].attributes.POSITION"},
+      {"a node that is its own child", g.document(std::string(kScene) + "\"nodes\":[{\"children\":[0]}]," + mesh), "nodes[0]"},
+      {"a child that is not there", g.document(std::string(kScene) + "\"nodes\":[{\"children\":[7]}]," + mesh), "nodes[0].children"},
+      {"a mesh that is not there", g.document(std::string(kScene) + "\"nodes\":[{\"mesh\":4}]," + mesh), "nodes[0].mesh"},
+      {"an accessor that is not there",
+       g.document(nodes + "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":99}}]}]"),
+       "meshes[0].primitives[0].attributes.POSITION"},
+      {"a matrix of 15 numbers", g.document(std::string(kScene) + "\"nodes\":[{\"matrix\":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0],\"mesh\":0}]," + mesh), "nodes[0].matrix"},
+      {"a negative index", g.document(std::string(kScene) + "\"nodes\":[{\"mesh\":-1}]," + mesh), "nodes[0].mesh"},
+      {"base64 that is not", "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":4,\"uri\":\"data:;base64,@@@@\"}]}", "buffers[0].uri"},
+      {"a buffer shorter than it says", "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":40,\"uri\":\"data:;base64,AAAA\"}]}", "buffers[0].byteLength"},
+      {"a missing .bin", "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":4,\"uri\":\"gone.bin\"}]}", "buffers[0].uri"},
+      {"indices past the vertices", g.document(nodes + "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":" +
+                                                   std::to_string(g.indices({0, 1, 9})) + "}]}]"), nullptr},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.what);
+    const auto r = read(c.text, "hostile.gltf");
+    if (!c.field) {
+      ASSERT_TRUE(r.ok()) << r.error().describe();
+      EXPECT_FALSE(r->diagnostics.items.empty());
+      EXPECT_TRUE(formats::validate(*r).empty());
+      continue;
+    }
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().file, "hostile.gltf");
+    EXPECT_EQ(r.error().field, c.field) << r.error().describe();
+    EXPECT_FALSE(r.error().message.empty());
+  }
+}
+
+TEST(GltfReader, InfiniteValuesAreRepairedWithAWarning) {
+  Gltf g;
+  const float inf = std::numeric_limits<float>::infinity();
+  const float p[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, inf, 0, 0};  // raw: JSON has no infinity for min/max
+  const int pos = g.raw(bytesOf(p, sizeof p), 5126, 4, "VEC3");
+  const int idx = g.indices({0, 1, 2, 1, 3, 2});
+  const auto r = read(g.document(std::string(kScene) + "\"nodes\":[{\"mesh\":0}],\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":" +
+                                 std::to_string(pos) + "},\"indices\":" + std::to_string(idx) + "}]}]"));
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_EQ(r->meshes[0].indices, (std::vector<std::uint32_t>{0, 1, 2, 1, 3, 2}));
+  EXPECT_EQ(r->meshes[0].positions[3], glm::vec3(0.0f)) << "as assimp's import repairs it";
+  EXPECT_TRUE(mentions(*r, "not finite"));
+  EXPECT_TRUE(formats::validate(*r).empty());
+}
+
+}  // namespace
+}  // namespace marrow
