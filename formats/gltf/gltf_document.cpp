@@ -201,6 +201,7 @@ int componentsOf(std::string_view type, bool& matrix) {
 }
 
 element parseJson(simdjson::dom::parser& parser, std::span<const std::byte> json, const std::string& file) {
+  if (json.empty()) throw FormatException(FormatError{file, "JSON", kNoOffset, "is empty: the file is not glTF"});
   element root;
   const auto error = parser.parse(reinterpret_cast<const char*>(json.data()), json.size()).get(root);
   if (error != simdjson::SUCCESS)
@@ -255,6 +256,7 @@ Container container(std::span<const std::byte> data, const std::string& file) {
 }
 
 std::optional<Summary> summarise(std::span<const std::byte> json) {
+  if (json.empty()) return std::nullopt;
   simdjson::dom::parser parser;
   element root;
   if (parser.parse(reinterpret_cast<const char*>(json.data()), json.size()).get(root) != simdjson::SUCCESS)

@@ -314,7 +314,7 @@ class Reader {
       const auto bytes = elements(a.view, a.offset, a.count, elementSize, stride, field);
       bool copied = false;
       if constexpr (std::is_same_v<T, float>) {
-        if (a.componentType == kFloat && stride == elementSize) {  // packed floats: one copy
+        if (a.componentType == kFloat && stride == elementSize && a.count > 0) {  // packed floats: one copy
           std::memcpy(out, bytes.data(), static_cast<std::size_t>(a.count) * elementSize);
           copied = true;
         }

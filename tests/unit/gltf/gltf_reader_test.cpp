@@ -245,10 +245,13 @@ TEST(GltfReader, DamagedDocumentsAreErrorsNamingTheFieldNeverCrashes) {
   std::string hugeCount = g.document(nodes + mesh);
   hugeCount.replace(hugeCount.find("{\"bufferView\":0,"), 16, "{");  // no view: zeros
   hugeCount.replace(hugeCount.find("\"count\":3"), 9, "\"count\":900000000000");
-  std::string badIndex = g.document(nodes + mesh);
+  std::string noVertices = g.document(nodes + mesh);  // found by fuzzing: a copy of zero floats
+  for (int i = 0; i < 2; ++i)  // POSITION and TEXCOORD_0; the three indices then name no vertex
+    noVertices.replace(noVertices.find("\"count\":3"), 9, "\"count\":0");
   std::string badStride = g.document(nodes + mesh);
   badStride.replace(badStride.find("\"byteLength\":36"), 15, "\"byteLength\":36,\"byteStride\":4");
   const std::vector<Case> cases = {
+      {"an empty file", "", "JSON"},
       {"not JSON", "{\"asset\":", "JSON"},
       {"not glTF", "{\"meshes\":[]}", "asset"},
       {"a version to come", "{\"asset\":{\"version\":\"3.0\"}}", "asset.version"},
@@ -267,6 +270,7 @@ TEST(GltfReader, DamagedDocumentsAreErrorsNamingTheFieldNeverCrashes) {
       {"base64 that is not", "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":4,\"uri\":\"data:;base64,@@@@\"}]}", "buffers[0].uri"},
       {"a buffer shorter than it says", "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":40,\"uri\":\"data:;base64,AAAA\"}]}", "buffers[0].byteLength"},
       {"a missing .bin", "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":4,\"uri\":\"gone.bin\"}]}", "buffers[0].uri"},
+      {"a primitive of no vertices", noVertices, nullptr},
       {"indices past the vertices", g.document(nodes + "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"indices\":" +
                                                    std::to_string(g.indices({0, 1, 9})) + "}]}]"), nullptr},
   };
