@@ -217,6 +217,16 @@ const anim::Pose& Player::pose() {
   return pose_;
 }
 
+anim::Pose Player::poseAt(double seconds) const {
+  if (!scene_) return {};
+  anim::Pose p = anim::restPose(scene_->skeleton);
+  if (const auto* c = clip(); c && mismatch_.empty())
+    anim::sample(*c, bindings_[static_cast<std::size_t>(clip_)], scene_->skeleton,
+                 static_cast<float>(seconds), p, nullptr, mode_ == anim::PlayMode::Loop);
+  anim::computeModel(scene_->skeleton, p);
+  return p;
+}
+
 bool Player::animatesMorphs() const {
   const auto* c = clip();
   return c && !c->morphTracks.empty();

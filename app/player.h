@@ -74,6 +74,9 @@ class Player {
   // The pose at the current time (evaluated when something changed). A clip made for another
   // skeleton (mismatch()) leaves the pose at rest rather than bend the wrong bones.
   const anim::Pose& pose();
+  // The pose at another time of the current clip (seconds in [0, duration]), as pose() would give
+  // it there: for what is simulated along the clip (cloth, render/anim/springs.h).
+  anim::Pose poseAt(double seconds) const;
 
   // Why the current clip cannot play on the scene's skeleton ("animation 'anim_horse' is for
   // skel_horse (28 bones); the model's skeleton is skel_human (20 bones)"), or empty.

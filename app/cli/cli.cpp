@@ -53,10 +53,11 @@ const std::vector<CommandSpec>& commands() {
        "render INPUT... -o OUT.png [--clip NAME|INDEX|none] [--time SECONDS] [--size WxH] "
        "[--mode once|loop|ping-pong] [--yaw DEG] [--pitch DEG] [--lod 0..1] [--level N] [--wireframe] "
        "[--no-grid] [--skeleton] [--bone NAME] [--no-bodies] [--frames N] [--fps F] "
-       "[--animations FILE[,FILE...]] [--bone-map FILE] [--encoding CODEPAGE] [--as-frames [--frame-rate F]]",
+       "[--animations FILE[,FILE...]] [--bone-map FILE] [--encoding CODEPAGE] [--as-frames [--frame-rate F]] "
+       "[--springs]",
        {"-o", "--output", "--clip", "--time", "--size", "--yaw", "--pitch", "--bone", "--mode",
         "--lod", "--level", "--frames", "--fps", "--animations", "--bone-map", "--encoding", "--frame-rate"},
-       {"--wireframe", "--no-grid", "--no-skeleton", "--skeleton", "--no-bodies", "--as-frames"}},
+       {"--wireframe", "--no-grid", "--no-skeleton", "--skeleton", "--no-bodies", "--as-frames", "--springs"}},
       {"extract",
        "extract ARCHIVE.pak... -o DIR [PATH|FOLDER...] [--quiet] [--encoding CODEPAGE]",
        {"-o", "--output", "--encoding"},

@@ -12,55 +12,6 @@
 
 namespace marrow::app::cli {
 
-namespace {
-
-// --springs: the cloth at clip time `t`, simulated from the clip's start (each mesh at its bind
-// positions, as libcal3d's model starts) in steps of kSpringStep, the last one shorter to land
-// on `t`, the clip sampled at every step as it plays. A time past kSpringHistory starts
-// that long before it (the damping forgets the start within seconds; a clip of hours would
-// otherwise take millions of steps). Morph weights are left out of the simulated mesh's
-// skinning (cal3d applies none to springy submeshes).
-constexpr float kSpringStep = 1.0f / 60.0f;
-constexpr float kSpringHistory = 60.0f;
-
-// Every mesh with springs, by index: its simulated positions. One pose per step serves them all.
-std::map<std::size_t, std::vector<glm::vec3>> simulatedSprings(const formats::Scene& s,
-                                                                const formats::Clip* clip,
-                                                                anim::PlayMode mode, float t) {
-  std::map<std::size_t, std::vector<glm::vec3>> out;
-  std::vector<std::size_t> springy;
-  std::vector<anim::SpringSystem> systems;
-  std::vector<anim::PackedInfluences> packed;
-  for (std::size_t m = 0; m < s.meshes.size(); ++m)
-    if (anim::hasSprings(s.meshes[m])) {
-      springy.push_back(m);
-      systems.emplace_back(s.meshes[m]);
-      packed.push_back(anim::packInfluences(s.meshes[m]));
-    }
-  if (springy.empty() || !std::isfinite(t) || t < 0.0f) return out;
-  std::vector<glm::mat4> palette;
-  std::vector<glm::vec3> skinned;
-  const bool looping = mode == anim::PlayMode::Loop;
-  const float start = std::max(0.0f, t - kSpringHistory);
-  const auto steps = static_cast<long>(std::ceil((t - start) / kSpringStep));  // ≤ 3600
-  float at = start;
-  for (long i = 0; i <= steps; ++i) {
-    const float next = i == 0 ? start : std::min(t, start + static_cast<float>(i) * kSpringStep);
-    const anim::Pose pose = anim::evaluate(s.skeleton, clip, next, looping);
-    for (std::size_t k = 0; k < springy.size(); ++k) {
-      const formats::Mesh& mesh = s.meshes[springy[k]];
-      anim::skinPalette(s.skeleton, mesh, pose, palette);
-      anim::skin(mesh, packed[k], palette, skinned);
-      systems[k].step(mesh, skinned, next - at);
-    }
-    at = next;
-  }
-  for (std::size_t k = 0; k < springy.size(); ++k) out[springy[k]] = systems[k].positions();
-  return out;
-}
-
-}  // namespace
-
 int runPose(const Args& args) {
   double time = 0.0;
   if (!numberOption(args, "--time", time)) return kUsage;
@@ -145,8 +96,15 @@ int runPose(const Args& args) {
   for (std::size_t m = 0; m < s.meshes.size(); ++m)
     morphWeights[m].assign(s.meshes[m].morphs.size(), 0.0f);
   if (clip) anim::sampleMorphWeights(*clip, t, s.meshes, morphWeights);
-  const auto simulated = springs ? simulatedSprings(s, clip, mode, t)
-                                 : std::map<std::size_t, std::vector<glm::vec3>>{};
+  // --springs: the cloth at `t`, simulated afresh (render/anim/springs.h, ClothPlayback).
+  std::map<std::size_t, std::vector<glm::vec3>> simulated;
+  if (springs) {
+    anim::ClothPlayback cloth(s);
+    const bool looping = mode == anim::PlayMode::Loop;
+    cloth.moveTo(t, clip ? clip->duration : 0.0f, looping,
+                 [&](float x) { return anim::evaluate(s.skeleton, clip, x, looping); });
+    for (std::size_t k = 0; k < cloth.meshes().size(); ++k) simulated[cloth.meshes()[k]] = cloth.positions(k);
+  }
   std::vector<glm::mat4> palette;
   std::vector<glm::vec3> morphed, morphedNormals, skinned;
   for (std::size_t m = 0; m < s.meshes.size(); ++m) {

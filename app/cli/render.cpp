@@ -7,12 +7,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <string>
 
 #include "app/cli/animations.h"
 #include "app/cli/common.h"
 #include "app/frame_output.h"
 #include "render/anim/morph.h"
+#include "render/anim/springs.h"
 #include "render/gl/offscreen.h"
 
 namespace marrow::app::cli {
@@ -129,8 +131,18 @@ int runRender(int argc, char** argv, const Args& args) {
     return kLoadError;
   }
   renderer.setScene(doc->scene, doc->textures);
+  // --springs: cal3d cloth simulated along the clip (afresh for the first image, continued from
+  // one image of a sequence to the next), as the viewer's View › Simulate Springs plays it.
+  std::optional<anim::ClothPlayback> cloth;
+  if (args.has("--springs")) cloth.emplace(s);
   const auto poseAt = [&](float t) {
     renderer.setPose(anim::evaluate(s.skeleton, clip, t, looping));
+    if (cloth) {
+      cloth->moveTo(t, clip ? clip->duration : 0.0f, looping,
+                    [&](float x) { return anim::evaluate(s.skeleton, clip, x, looping); });
+      for (std::size_t k = 0; k < cloth->meshes().size(); ++k)
+        renderer.setPlacedVertices(cloth->meshes()[k], cloth->positions(k), cloth->normals(k));
+    }
     if (clip) {
       std::vector<std::vector<float>> weights;
       anim::sampleMorphWeights(*clip, t, s.meshes, weights);

@@ -354,6 +354,13 @@ void MainWindow::createInspectionActions() {
     viewport_->setShading(static_cast<render::Shading>(a->data().toInt()));
   });
 
+  springs_ = viewMenu_->addAction(tr("Simulate &Springs"));
+  springs_->setCheckable(true);
+  springs_->setChecked(true);
+  springs_->setToolTip(tr("cal3d cloth and hair: the vertices on springs swing under gravity as the clip "
+                          "plays, as cal3d's spring system moves them; off, they are skinned like the rest"));
+  connect(springs_, &QAction::toggled, this, [this] { updateCloth(); });
+
   QMenu* skinning = viewMenu_->addMenu(tr("S&kinning"));
   skinning->setToolTipsVisible(true);
   skinning_ = new QActionGroup(this);
@@ -616,6 +623,31 @@ void MainWindow::showModel(bool frame) {
   viewport_->setDocument(*doc_, frame);
   showMeshLevel();
   updateMorphs(true);  // the upload reset them
+  cloth_ = std::make_unique<anim::ClothPlayback>(*doc_->scene);
+  if (cloth_->empty()) cloth_.reset();
+  clothClip_ = nullptr;
+  clothPlaced_ = false;  // the upload put the skinning back
+  updateCloth();
+}
+
+void MainWindow::updateCloth() {
+  if (!doc_ || !cloth_ || player_.scene() != doc_->scene.get()) return;
+  if (!springs_->isChecked()) {
+    if (clothPlaced_)
+      for (const std::size_t m : cloth_->meshes()) viewport_->setPlacedVertices(m, {}, {});
+    clothPlaced_ = false;
+    cloth_->restart();
+    return;
+  }
+  const formats::Clip* clip = player_.clip();
+  if (clip != clothClip_ || !clothPlaced_) cloth_->restart();  // another clip: simulated afresh
+  clothClip_ = clip;
+  cloth_->moveTo(static_cast<float>(player_.sampleTime()), static_cast<float>(player_.duration()),
+                 player_.mode() == anim::PlayMode::Loop,
+                 [this](float t) { return player_.poseAt(t); });
+  for (std::size_t k = 0; k < cloth_->meshes().size(); ++k)
+    viewport_->setPlacedVertices(cloth_->meshes()[k], cloth_->positions(k), cloth_->normals(k));
+  clothPlaced_ = true;
 }
 
 void MainWindow::showMeshLevel() {
@@ -631,6 +663,7 @@ void MainWindow::updatePose() {
   viewport_->setPose(pose);
   bones_->setPose(pose);
   updateMorphs();
+  updateCloth();
 }
 
 void MainWindow::updateMorphs(bool force) {

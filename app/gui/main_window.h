@@ -16,6 +16,7 @@
 #include "app/gui/docks.h"
 #include "app/player.h"
 #include "app/retarget.h"
+#include "render/anim/springs.h"
 #include "render/gl/camera.h"
 
 class QAction;
@@ -167,6 +168,8 @@ class MainWindow : public QMainWindow {
   // The viewport's morph weights: the sliders', with the targets the playing clip animates
   // following it. `force`: even when no clip animates any (after an upload, a slider moved).
   void updateMorphs(bool force = false);
+  // View › Simulate Springs: the cloth of cal3d spring meshes at the playhead (or their skinning).
+  void updateCloth();
   void addRecent(const QStringList& paths);
   void rebuildRecentMenu();
   void onItemSelected(ItemKind kind, int index);
@@ -220,6 +223,7 @@ class MainWindow : public QMainWindow {
   QAction* ground_ = nullptr;
   QActionGroup* shading_ = nullptr;     // data: render::Shading
   QActionGroup* skinning_ = nullptr;    // data: render::SkinningMethod
+  QAction* springs_ = nullptr;          // View › Simulate Springs
 
   std::unique_ptr<Document> doc_;  // the files, and the model shown now (its scene, textures)
   AnimationSet animations_;        // clips of other files retargeted onto it, the bone-name map
@@ -231,6 +235,11 @@ class MainWindow : public QMainWindow {
   std::set<std::string> logged_;  // diagnostics already in the log, not repeated per pick
   bool morphsFromClip_ = false;   // the viewport's weights came from a clip, not the sliders
   std::map<std::string, float> drivenMorphs_;  // target → weight, of those the clip drives now
+  // The shown model's spring meshes simulated along the clip (null: it has none), and the clip
+  // they were simulated for.
+  std::unique_ptr<anim::ClothPlayback> cloth_;
+  const formats::Clip* clothClip_ = nullptr;
+  bool clothPlaced_ = false;  // the viewport draws simulated cloth now
   Player player_;
   MeshControls controls_;
   using LoadResult = std::shared_ptr<formats::Result<Document>>;

@@ -99,6 +99,7 @@ void Viewport::setDocument(const Document& doc, bool frame) {
   documentPending_ = true;
   document_ = std::make_unique<Document>(doc);
   morphWeights_.assign(doc.scene->meshes.size(), {});
+  placed_.assign(doc.scene->meshes.size(), {});
   levels_.assign(doc.scene->meshes.size(), 1.0f);
   hiddenBones_.clear();
   hiddenMaterials_.clear();
@@ -121,6 +122,7 @@ void Viewport::upload() {
   for (std::size_t m = 0; m < morphWeights_.size(); ++m) {
     if (!morphWeights_[m].empty()) renderer_.setMorphWeights(m, morphWeights_[m]);
     if (levels_[m] < 1.0f) renderer_.setLevelOfDetail(m, levels_[m]);
+    if (!placed_[m].first.empty()) renderer_.setPlacedVertices(m, placed_[m].first, placed_[m].second);
   }
   renderer_.setHiddenBones(hiddenBones_);
   for (std::size_t i = 0; i < hiddenMaterials_.size(); ++i)
@@ -145,6 +147,18 @@ void Viewport::setMorphWeights(std::size_t mesh, const std::vector<float>& weigh
   if (glReady_ && document_) {
     makeCurrent();
     renderer_.setMorphWeights(mesh, weights);
+    doneCurrent();
+  }
+  update();
+}
+
+void Viewport::setPlacedVertices(std::size_t mesh, std::vector<glm::vec3> positions,
+                                 std::vector<glm::vec3> normals) {
+  if (mesh >= placed_.size()) return;
+  placed_[mesh] = {std::move(positions), std::move(normals)};
+  if (glReady_ && document_) {
+    makeCurrent();
+    renderer_.setPlacedVertices(mesh, placed_[mesh].first, placed_[mesh].second);
     doneCurrent();
   }
   update();

@@ -34,6 +34,9 @@ class Viewport : public QOpenGLWidget {
 
   // Blend shape weights and level of detail of one mesh; kept and re-applied after uploads.
   void setMorphWeights(std::size_t mesh, const std::vector<float>& weights);
+  // A mesh drawn with vertices placed on the CPU (simulated cloth; render::Renderer::
+  // setPlacedVertices), kept across uploads; empty positions put its skinning back.
+  void setPlacedVertices(std::size_t mesh, std::vector<glm::vec3> positions, std::vector<glm::vec3> normals);
   void setLevelOfDetail(std::size_t mesh, float level);
 
   // The options drawn with; call updateOverlay() after changing the shading or the selection.
@@ -105,6 +108,7 @@ class Viewport : public QOpenGLWidget {
   std::unique_ptr<Document> document_;
   anim::Pose pose_;  // the last pose given, re-applied after an upload
   std::vector<std::vector<float>> morphWeights_;
+  std::vector<std::pair<std::vector<glm::vec3>, std::vector<glm::vec3>>> placed_;  // per mesh
   std::vector<float> levels_;
   std::vector<bool> hiddenBones_;
   std::vector<bool> hiddenMaterials_;

@@ -78,8 +78,8 @@ struct LevelOfDetail {
 };
 
 // Cloth / hair springs (cal3d): physically simulated vertices joined by springs
-// (render/anim/springs.h simulates them as libcal3d does: `pose --springs`). The viewer still
-// skins such vertices like any other; the data is kept and written back.
+// (render/anim/springs.h simulates them as libcal3d does: the viewer's View › Simulate Springs,
+// `pose --springs`, `render --springs`); the data is kept and written back.
 struct Spring {
   std::uint32_t a = 0, b = 0;
   float coefficient = 0.0f;

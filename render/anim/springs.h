@@ -15,12 +15,16 @@
 // them). libcal3d's optional collision with bone boxes is off by default and not modelled.
 #pragma once
 
+#include <cstddef>
+#include <functional>
 #include <span>
 #include <vector>
 
 #include <glm/vec3.hpp>
 
 #include "formats/model/scene.h"
+#include "render/anim/pose.h"
+#include "render/anim/skinning.h"
 
 namespace marrow::anim {
 
@@ -51,6 +55,52 @@ class SpringSystem {
  private:
   SpringSettings settings_;
   std::vector<glm::vec3> position_, previous_, out_;
+};
+
+// The cloth of every spring mesh of a scene along a clip's time, as the viewer plays it and
+// `marrow-cli pose --springs` / `render --springs` show it. A time reached afresh (the first, a
+// scrub, another clip) is simulated from the bind positions at max(0, t − kHistory) in steps of
+// kStep, the last one shorter to land on t, the clip sampled at every step (the damping forgets
+// the start within seconds; a clip of hours would otherwise take millions of steps). A time at
+// most kContinue after the last one (playing; a looped clip across its end too) continues the
+// simulation from where it was. Morph weights are left out of the simulated meshes' skinning
+// (cal3d applies none to springy submeshes).
+class ClothPlayback {
+ public:
+  static constexpr float kStep = 1.0f / 60.0f;
+  static constexpr float kHistory = 60.0f;
+  static constexpr float kContinue = 0.25f;
+  // The skeleton's pose at a clip time in [0, duration].
+  using PoseAt = std::function<Pose(float seconds)>;
+
+  // `scene` must outlive the playback.
+  explicit ClothPlayback(const formats::Scene& scene);
+
+  bool empty() const { return meshes_.empty(); }
+  // The scene's meshes with springs (hasSprings), in scene order.
+  const std::vector<std::size_t>& meshes() const { return meshes_; }
+
+  // The cloth at clip time t of a clip of `duration` seconds (looping: times wrap).
+  void moveTo(float t, float duration, bool looping, const PoseAt& poseAt);
+  // The next moveTo simulates afresh (another clip, another skeleton pose source).
+  void restart() { at_ = -1.0f; }
+
+  // Of meshes()[k], at the last moveTo: the positions to draw (skinned, with the cloth
+  // simulated) and the skinned normals.
+  const std::vector<glm::vec3>& positions(std::size_t k) const { return systems_[k].positions(); }
+  const std::vector<glm::vec3>& normals(std::size_t k) const { return normals_[k]; }
+
+ private:
+  void step(float time, float dt, bool last, const PoseAt& poseAt, float duration, bool looping);
+
+  const formats::Scene& scene_;
+  std::vector<std::size_t> meshes_;
+  std::vector<SpringSystem> systems_;
+  std::vector<PackedInfluences> packed_;
+  std::vector<std::vector<glm::vec3>> normals_;
+  std::vector<glm::mat4> palette_;
+  std::vector<glm::vec3> skinned_;
+  float at_ = -1.0f;  // the clip time of the last moveTo, unwrapped; < 0: none yet
 };
 
 }  // namespace marrow::anim

@@ -180,7 +180,34 @@ void GpuMesh::bindColors(QOpenGLFunctions_3_3_Core* gl, GLuint buffer) {
   gl->glBindBuffer(GL_ARRAY_BUFFER, 0);
 }
 
+void GpuMesh::place(QOpenGLFunctions_3_3_Core* gl, std::span<const glm::vec3> positions,
+                    std::span<const glm::vec3> normals) {
+  const bool on = !positions.empty() && positions.size() == vertexCount;
+  const bool withNormals = on && normals.size() == vertexCount;
+  gl->glBindVertexArray(vao);
+  const auto bind = [&](int slot, GLuint location, std::span<const glm::vec3> data, bool use) {
+    if (use) {
+      if (!placedBuffers[slot]) gl->glGenBuffers(1, &placedBuffers[slot]);
+      gl->glBindBuffer(GL_ARRAY_BUFFER, placedBuffers[slot]);
+      gl->glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(data.size_bytes()), data.data(), GL_STREAM_DRAW);
+    } else {
+      gl->glBindBuffer(GL_ARRAY_BUFFER, buffers[location]);
+    }
+    gl->glVertexAttribPointer(location, 3, GL_FLOAT, GL_FALSE, 0, nullptr);
+  };
+  bind(0, kPosition, positions, on);
+  bind(1, kNormal, normals, withNormals);
+  gl->glBindVertexArray(0);
+  gl->glBindBuffer(GL_ARRAY_BUFFER, 0);
+  placed = on;
+}
+
 void GpuMesh::release(QOpenGLFunctions_3_3_Core* gl) {
+  for (GLuint& b : placedBuffers) {
+    if (b) gl->glDeleteBuffers(1, &b);
+    b = 0;
+  }
+  placed = false;
   for (GLuint& b : buffers) {
     if (b) gl->glDeleteBuffers(1, &b);
     b = 0;

@@ -61,6 +61,13 @@ struct GpuMesh {
   // Beyond kMorphSlots active targets the CPU sums the offsets into these, drawn as one target.
   std::pair<GLuint, GLuint> combinedMorph{0, 0};
   glm::vec4 morphWeights{0.0f};  // of the targets bound to the morph slots
+  // Vertices placed on the CPU (simulated cloth): drawn as given, neither skinned nor morphed.
+  bool placed = false;
+  GLuint placedBuffers[2] = {0, 0};  // positions, normals
+
+  // The influence groups and morph weights the shader is given: none while placed.
+  int drawnInfluenceGroups() const { return placed ? 0 : influenceGroups; }
+  glm::vec4 drawnMorphWeights() const { return placed ? glm::vec4(0.0f) : morphWeights; }
 
   // Packs the mesh's influences (anim::packInfluences) and uploads every attribute; missing
   // normals are computed smooth, missing colours are white.
@@ -77,6 +84,11 @@ struct GpuMesh {
                        std::span<const float> weights);
   // Draws only these triangles from now on (level of detail).
   void setIndices(QOpenGLFunctions_3_3_Core* gl, const std::vector<std::uint32_t>& indices);
+  // Draws these positions and normals (native space, skinned already; one per vertex; normals may
+  // be empty: the mesh's own are kept) instead of skinning the mesh; `positions` empty puts the
+  // mesh's own vertices and skinning back.
+  void place(QOpenGLFunctions_3_3_Core* gl, std::span<const glm::vec3> positions,
+             std::span<const glm::vec3> normals);
   // The colour attribute reads `buffer` (RGBA floats, one per vertex) from now on; 0 puts the
   // mesh's own colours back.
   void bindColors(QOpenGLFunctions_3_3_Core* gl, GLuint buffer);

@@ -240,6 +240,25 @@ void Renderer::setMorphWeights(std::size_t mesh, std::span<const float> weights)
   d.invalidateSkinned();
 }
 
+void Renderer::setPlacedVertices(std::size_t mesh, std::span<const glm::vec3> positions,
+                                 std::span<const glm::vec3> normals) {
+  Impl& d = *d_;
+  if (!d.gl || !d.scene || mesh >= d.meshes.size()) return;
+  MeshState& st = d.state[mesh];
+  if (positions.size() != d.scene->meshes[mesh].vertexCount()) positions = {};
+  if (positions.empty()) normals = {};
+  if (positions.empty() && !d.meshes[mesh].placed) return;
+  d.meshes[mesh].place(d.gl, positions, normals);
+  st.placedPositions.assign(positions.begin(), positions.end());
+  st.placedNormals.assign(normals.begin(), normals.end());
+  d.invalidateSkinned();
+}
+
+bool Renderer::placed(std::size_t mesh) const {
+  const Impl& d = *d_;
+  return mesh < d.meshes.size() && d.meshes[mesh].placed;
+}
+
 void Renderer::setLevelOfDetail(std::size_t mesh, float level) {
   Impl& d = *d_;
   if (!d.gl || !d.scene || mesh >= d.meshes.size() || d.scene->meshes[mesh].lod.empty()) return;
@@ -503,8 +522,8 @@ void Renderer::render(const Camera& camera, int width, int height, const ViewOpt
       if (d.meshHidden(m)) continue;
       const GpuMesh& g = d.meshes[m];
       d.bindPalette(static_cast<std::size_t>(d.paletteOfMesh[m]), prog);
-      prog.setUniformValue("uInfluenceGroups", g.influenceGroups);
-      gl->glUniform4fv(prog.uniformLocation("uMorphWeights"), 1, glm::value_ptr(g.morphWeights));
+      prog.setUniformValue("uInfluenceGroups", g.drawnInfluenceGroups());
+      gl->glUniform4fv(prog.uniformLocation("uMorphWeights"), 1, glm::value_ptr(g.drawnMorphWeights()));
       gl->glUniform4fv(prog.uniformLocation("uBaseColor"), 1, glm::value_ptr(g.baseColor));
       prog.setUniformValue("uVertexColors", g.vertexColors);
       gl->glUniform3fv(prog.uniformLocation("uSpecular"), 1, glm::value_ptr(g.specular));
@@ -596,10 +615,10 @@ std::vector<glm::vec3> Renderer::captureSkinnedPositions(std::size_t meshIndex) 
   const GpuMesh& g = d.meshes[meshIndex];
   prog->bind();
   d.bindPalette(static_cast<std::size_t>(d.paletteOfMesh[meshIndex]), *prog);
-  prog->setUniformValue("uInfluenceGroups", g.influenceGroups);
+  prog->setUniformValue("uInfluenceGroups", g.drawnInfluenceGroups());
   prog->setUniformValue("uDualQuat", d.skinning == SkinningMethod::DualQuaternion);
   prog->setUniformValue("uWeightBone", -1);
-  gl->glUniform4fv(prog->uniformLocation("uMorphWeights"), 1, glm::value_ptr(g.morphWeights));
+  gl->glUniform4fv(prog->uniformLocation("uMorphWeights"), 1, glm::value_ptr(g.drawnMorphWeights()));
   const glm::mat4 identity(1.0f);
   for (const char* name : {"uDisplay", "uView", "uProjection"})
     gl->glUniformMatrix4fv(prog->uniformLocation(name), 1, GL_FALSE, glm::value_ptr(identity));

@@ -106,6 +106,13 @@ class Renderer {
   void setMorphWeights(std::size_t mesh, std::span<const float> weights);
   // Level of detail of one mesh in [0, 1] (1: every triangle), for meshes with collapse data.
   void setLevelOfDetail(std::size_t mesh, float level);
+  // One mesh drawn with vertices placed on the CPU (native space, one per vertex: simulated
+  // cloth, render/anim/springs.h) instead of skinned and morphed; normals may be empty (the
+  // mesh's own). Picking, capture and the overlays see them too. Empty positions (or a count that
+  // is not the mesh's) put the mesh's skinning back; setScene does too.
+  void setPlacedVertices(std::size_t mesh, std::span<const glm::vec3> positions,
+                         std::span<const glm::vec3> normals = {});
+  bool placed(std::size_t mesh) const;
 
   // Whether the scene's collision bodies are drawn (translucent, over the meshes). Default true.
   void setBodiesVisible(bool visible);

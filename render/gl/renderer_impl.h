@@ -39,6 +39,8 @@ struct MeshState {
   mutable std::optional<InfluenceView> influence;
   GLuint influenceColors = 0;  // GL buffer of influence->colors
   bool influenceBound = false;
+  // Renderer::setPlacedVertices: what is drawn instead of skinning (empty: nothing placed).
+  std::vector<glm::vec3> placedPositions, placedNormals;
 };
 
 // The current pose's CPU-skinned vertices of one mesh (native space).

@@ -58,6 +58,10 @@ void Renderer::Impl::ensureSkinned(bool normals, bool tangents) const {
     run(positions, normals ? normalsIn : std::span<const glm::vec3>{}, out.positions,
         normals ? &out.normals : nullptr);
     if (!normals) out.normals.clear();
+    if (!st.placedPositions.empty()) {  // simulated cloth: drawn as placed, so picked as placed
+      out.positions = st.placedPositions;
+      if (normals && st.placedNormals.size() == out.positions.size()) out.normals = st.placedNormals;
+    }
     out.tangents.clear();
     if (tangents && mesh.tangents.size() == mesh.vertexCount()) {
       tangentIn.resize(mesh.vertexCount());

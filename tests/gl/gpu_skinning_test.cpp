@@ -54,6 +54,30 @@ TEST_F(GpuSkinning, UniformBlockPaletteMatchesCpuSkinning) {
   EXPECT_LT(gpuCpuError(renderer_, *scene, pose, 0), anim::kSkinningTolerance);
 }
 
+// Simulated cloth (render/anim/springs.h) reaches the GPU as placed vertices: drawn, captured
+// and picked as given, neither skinned nor morphed; clearing them puts the skinning back.
+TEST_F(GpuSkinning, PlacedVerticesAreDrawnAsGivenUntilCleared) {
+  auto scene = std::make_shared<Scene>(randomSkinnedScene(16, 4, 500, 11));
+  renderer_.setScene(scene, {});
+  const anim::Pose pose = randomPose(scene->skeleton, 12);
+  renderer_.setPose(pose);
+  std::vector<glm::vec3> placed(scene->meshes[0].vertexCount());
+  for (std::size_t v = 0; v < placed.size(); ++v) placed[v] = glm::vec3(static_cast<float>(v), 1.0f, -2.0f);
+  renderer_.setPlacedVertices(0, placed);
+  EXPECT_TRUE(renderer_.placed(0));
+  EXPECT_EQ(renderer_.captureSkinnedPositions(0), placed);
+  const std::vector<glm::vec3> picked = renderer_.displayPositions(0);  // what picking sees
+  ASSERT_EQ(picked.size(), placed.size());
+  const glm::mat4 display = formats::toDisplay(scene->basis);
+  EXPECT_LT(glm::length(picked[7] - glm::vec3(display * glm::vec4(placed[7], 1.0f))), 1e-5f);
+  renderer_.setPlacedVertices(0, std::vector<glm::vec3>(3));  // not one per vertex: cleared
+  EXPECT_FALSE(renderer_.placed(0));
+  EXPECT_LT(gpuCpuError(renderer_, *scene, pose, 0), anim::kSkinningTolerance);
+  renderer_.setPlacedVertices(0, placed);
+  renderer_.setScene(scene, {});  // a new scene: nothing placed
+  EXPECT_FALSE(renderer_.placed(0));
+}
+
 TEST_F(GpuSkinning, EightInfluencesPerVertexMatchCpuSkinning) {
   auto scene = std::make_shared<Scene>(randomSkinnedScene(200, 8, 3000, 3));
   ASSERT_GT(scene->meshes[0].maxInfluences(), 4u);

@@ -22,6 +22,7 @@
 #include "app/gui/main_window.h"
 #include "app/gui/timeline_dock.h"
 #include "app/gui/viewport.h"
+#include "render/anim/springs.h"
 #include "render/gl/offscreen.h"
 #include "tests/support/coloured_box.h"
 #include "tests/support/gui_fixture.h"
@@ -282,6 +283,55 @@ class MainWindowTest : public QObject {
     w.timeline()->setClip(boneClip);
     QTRY_VERIFY(slider->isEnabled());
     QCOMPARE(slider->value(), 0);  // its own weight again
+  }
+
+  // View › Simulate Springs: the paladin's cape and loincloth are drawn where the spring system
+  // puts them at the playhead (the same cloth `pose --springs` gives there), the rest skinned;
+  // switched off, the cloth is skinned too.
+  void simulateSpringsDrawsTheClothAtThePlayhead() {
+    const QString cfg = QStringLiteral(MARROW_FIXTURES_DIR "/cal3d/paladin/paladin.cfg");
+    if (!QFile::exists(cfg)) MARROW_QSKIP("../shared/fixtures absent");
+    MainWindow w;
+    w.resize(1000, 700);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(openAndWait(w, {cfg}));
+    if (!w.viewport()->glReady()) MARROW_QSKIP("no OpenGL 3.3 core here");
+    const auto& scene = *w.document()->scene;
+    int walk = -1;
+    for (std::size_t c = 0; c < scene.clips.size(); ++c)
+      if (scene.clips[c].name == "paladin_walk") walk = static_cast<int>(c);
+    QVERIFY(walk >= 0);
+    QAction* springs = nullptr;
+    for (QAction* a : w.findChildren<QAction*>())
+      if (a->text() == QStringLiteral("Simulate &Springs")) springs = a;
+    QVERIFY(springs);
+    QVERIFY(springs->isChecked());  // on by default
+    w.timeline()->setClip(walk);
+    w.timeline()->pause();
+    w.timeline()->seek(0.75);
+    const marrow::anim::ClothPlayback expected = [&] {
+      marrow::anim::ClothPlayback c(scene);
+      c.moveTo(0.75f, scene.clips[walk].duration, true, [&](float t) {
+        return marrow::anim::evaluate(scene.skeleton, &scene.clips[walk], t, true);
+      });
+      return c;
+    }();
+    QCOMPARE(expected.meshes().size(), std::size_t{2});  // the cape and a loincloth
+    const std::size_t cape = expected.meshes()[0];
+    const auto& r = w.viewport()->renderer();
+    QTRY_VERIFY(r.placed(cape));
+    const glm::mat4 display = marrow::formats::toDisplay(scene.basis);
+    const std::vector<glm::vec3> shown = r.displayPositions(cape);
+    QCOMPARE(shown.size(), expected.positions(0).size());
+    float worst = 0.0f;
+    for (std::size_t v = 0; v < shown.size(); ++v)
+      worst = std::max(worst, glm::length(shown[v] - glm::vec3(display * glm::vec4(expected.positions(0)[v], 1.0f))));
+    QVERIFY2(worst < 1e-3f, qPrintable(QString::number(worst)));
+    springs->setChecked(false);
+    QVERIFY(!r.placed(cape));
+    springs->setChecked(true);
+    QVERIFY(r.placed(cape));
   }
 
   // A character whose meshes store black at every vertex (cal3d's "no colours") and have no
