@@ -5,9 +5,9 @@
 #include <glm/geometric.hpp>
 #include <glm/gtc/quaternion.hpp>
 #include <glm/mat3x3.hpp>
-#include <unordered_set>
 
 #include "formats/assimp/assimp_convert.h"
+#include "formats/model/names.h"
 #include "formats/model/trs.h"
 
 namespace marrow::formats::assimpconv {
@@ -74,35 +74,24 @@ bool needsSkeleton(const aiScene& scene) {
 Skeleton buildSkeleton(const Context& c, const NodeTable& nodes) {
   Skeleton s;
   s.bones.resize(nodes.nodes.size());
-  std::unordered_set<std::string> used;
-  for (const auto& n : nodes.nodes) used.emplace(n->mName.C_Str(), n->mName.length);
+  // Clips bind by name: the first node keeps a duplicated name (aiBone and aiNodeAnim refer to
+  // it), later ones and unnamed ones get a suffix that no other node uses.
+  std::vector<std::string> names;
+  names.reserve(nodes.nodes.size());
+  for (const auto& n : nodes.nodes) {
+    names.emplace_back(n->mName.C_Str(), n->mName.length);
+    if (names.back().size() > c.limits.maxStringLength) names.back().resize(c.limits.maxStringLength);
+  }
+  const Renamed renamed = makeNamesUnique(names);
 
-  std::size_t renamed = 0, inexact = 0;
-  std::string examples, worstName;
+  std::size_t inexact = 0;
+  std::string worstName;
   float worst = 0.0f;
-  std::unordered_set<std::string> taken;
   for (std::size_t i = 0; i < nodes.nodes.size(); ++i) {
     const aiNode& node = *nodes.nodes[i];
     Bone& b = s.bones[i];
     b.parent = nodes.parent[i];
-    std::string name(node.mName.C_Str(), node.mName.length);
-    if (name.size() > c.limits.maxStringLength) name.resize(c.limits.maxStringLength);
-    // Clips bind by name: the first node keeps a duplicated name (aiBone and aiNodeAnim refer to
-    // it), later ones and unnamed ones get a suffix that no other node uses.
-    if (name.empty() || taken.count(name)) {
-      const std::string base = name.empty() ? std::string("node") : name;
-      std::string candidate;
-      for (int k = name.empty() ? 0 : 2;; ++k) {
-        candidate = base + "#" + std::to_string(k);
-        if (!taken.count(candidate) && !used.count(candidate)) break;
-      }
-      if (renamed < 3)
-        examples += (examples.empty() ? "'" : ", '") + name + "' → '" + candidate + "'";
-      ++renamed;
-      name = candidate;
-    }
-    taken.insert(name);
-    b.name = std::move(name);
+    b.name = std::move(names[i]);
 
     const Trs trs = decompose(toGlm(node.mTransformation));
     if (!std::isfinite(trs.error)) {
@@ -120,12 +109,12 @@ Skeleton buildSkeleton(const Context& c, const NodeTable& nodes) {
       }
     }
   }
-  if (renamed)
+  if (renamed.count)
     c.warn("nodes",
-           std::to_string(renamed) +
+           std::to_string(renamed.count) +
                " nodes were unnamed or shared a name with an earlier node and were renamed "
                "so that clips and meshes find the right bone (" +
-               examples + (renamed > 3 ? ", …" : "") + ")");
+               renamed.examples + (renamed.count > 3 ? ", …" : "") + ")");
   if (inexact)
     c.warn("nodes",
            std::to_string(inexact) +

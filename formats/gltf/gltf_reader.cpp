@@ -21,6 +21,7 @@
 #include "formats/assimp/assimp_reader.h"
 #include "formats/gltf/gltf_document.h"
 #include "formats/model/frames.h"
+#include "formats/model/names.h"
 #include "formats/model/trs.h"
 
 namespace marrow::formats {
@@ -480,32 +481,20 @@ class Reader {
   void buildSkeleton() {
     Skeleton& s = scene_.skeleton;
     s.bones.resize(order_.size());
-    std::unordered_set<std::string> used, taken;
-    for (const int n : order_) used.insert(doc_.nodes[static_cast<std::size_t>(n)].name);
-    std::size_t renamed = 0, inexact = 0;
-    std::string examples, worstName;
+    // Unnamed nodes are named by their place in the file, as assimp names them.
+    std::vector<std::string> names;
+    names.reserve(order_.size());
+    for (const int n : order_) names.push_back(name(doc_.nodes[static_cast<std::size_t>(n)].name, at("nodes", static_cast<std::size_t>(n))));
+    const Renamed renamed = makeNamesUnique(names);
+    std::size_t inexact = 0;
+    std::string worstName;
     float worst = 0.0f;
     for (std::size_t i = 0; i < order_.size(); ++i) {
       const std::size_t node = static_cast<std::size_t>(order_[i]);
       const Node& n = doc_.nodes[node];
       Bone& b = s.bones[i];
       b.parent = parent_[i];
-      std::string boneName = name(n.name, at("nodes", node));  // unnamed: its place in the file, as assimp names it
-      // Clips bind by name: the first node keeps a repeated name, later and unnamed ones get a
-      // suffix that no other node uses.
-      if (boneName.empty() || taken.count(boneName)) {
-        const std::string base = boneName.empty() ? std::string("node") : boneName;
-        std::string candidate;
-        for (int k = boneName.empty() ? 0 : 2;; ++k) {
-          candidate = base + "#" + std::to_string(k);
-          if (!taken.count(candidate) && !used.count(candidate)) break;
-        }
-        if (renamed < 3) examples += (examples.empty() ? "'" : ", '") + boneName + "' → '" + candidate + "'";
-        ++renamed;
-        boneName = candidate;
-      }
-      taken.insert(boneName);
-      b.name = std::move(boneName);
+      b.name = std::move(names[i]);
       if (n.hasMatrix) {
         const Trs trs = decompose(n.matrix);
         b.translation = trs.translation;
@@ -524,10 +513,10 @@ class Reader {
         b.scale = n.scale;
       }
     }
-    if (renamed)
-      warn("nodes", std::to_string(renamed) +
-                        " nodes were unnamed or shared a name with an earlier node and were renamed so that clips "
-                        "and meshes find the right bone (" + examples + (renamed > 3 ? ", …" : "") + ")");
+    if (renamed.count)
+      warn("nodes", std::to_string(renamed.count) +
+                        " nodes shared a name with an earlier node and were renamed so that clips and meshes find "
+                        "the right bone (" + renamed.examples + (renamed.count > 3 ? ", …" : "") + ")");
     if (inexact)
       warn("nodes", std::to_string(inexact) +
                         " node matrices have shear or projection and are not exactly translation × rotation × "

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 #include "formats/io/codepage.h"
@@ -92,6 +93,27 @@ DecodedNames decodeNames(Scene& scene, const std::string& hint) {
     if (!isAscii(name)) name = nameAsUtf8(name, out.codepage);
   });
   return out;
+}
+
+Renamed makeNamesUnique(std::vector<std::string>& names) {
+  Renamed r;
+  const std::unordered_set<std::string> given(names.begin(), names.end());
+  std::unordered_set<std::string> taken;
+  for (std::string& name : names) {
+    if (name.empty() || taken.count(name)) {
+      const std::string base = name.empty() ? std::string("node") : name;
+      std::string candidate;
+      for (int k = name.empty() ? 0 : 2;; ++k) {
+        candidate = base + "#" + std::to_string(k);
+        if (!taken.count(candidate) && !given.count(candidate)) break;
+      }
+      if (r.count < 3) r.examples += (r.examples.empty() ? "'" : ", '") + name + "' → '" + candidate + "'";
+      ++r.count;
+      name = std::move(candidate);
+    }
+    taken.insert(name);
+  }
+  return r;
 }
 
 }  // namespace marrow::formats

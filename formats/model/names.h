@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "formats/model/scene.h"
 
@@ -26,5 +27,15 @@ struct DecodedNames {
   std::size_t escaped = 0;  // names (distinct) that did not decode
 };
 DecodedNames decodeNames(Scene& scene, const std::string& hint);
+
+// Node names made fit to be bone names, which clips bind by: the first of a repeated name keeps
+// it, later ones get "name#2", "name#3"…, an empty one "node#0", "node#1"…, never a name that is
+// already in the list. How many were renamed, and up to three of them ("'a' → 'a#2'") for the
+// warning the reader gives.
+struct Renamed {
+  std::size_t count = 0;
+  std::string examples;
+};
+Renamed makeNamesUnique(std::vector<std::string>& names);
 
 }  // namespace marrow::formats
