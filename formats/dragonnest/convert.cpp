@@ -22,7 +22,10 @@ static std::string shortest(float v) {
 }
 
 Basis dragonNestBasis() {
-  return Basis{Axis::Y, false, 0.01f};
+  // An actor's front is its local +Z, and the game's character views look at it from there
+  // (dragonnest.md, "Facing"): the display turns it to face the camera, animated and at rest alike
+  // (bind poses need not face +Z: the rest pose may show the back).
+  return Basis{Axis::Y, false, 0.01f, +1};
 }
 
 namespace {

@@ -37,8 +37,8 @@ namespace marrow::formats::dragonnest {
 
 inline constexpr float kFramesPerSecond = 60.0f;  // §6: s_fDefaultFps
 
-// Y-up, left-handed (§1). Units are 3ds Max units; a warrior is 100 tall (§1), so one unit is
-// taken to be a centimetre [INFERRED].
+// Y-up, left-handed (§1), actors facing +Z ("Facing"). Units are 3ds Max units; a warrior is 100
+// tall (§1), so one unit is taken to be a centimetre [INFERRED].
 Basis dragonNestBasis();
 
 enum class FileKind { Unknown, Mesh, Skin, Animation, AnimationList, Table, LegacyTable };

@@ -29,9 +29,11 @@ glm::mat4 toDisplay(const Basis& basis) {
     mirror[depth][depth] = -1.0f;
     m = m * mirror;
   }
-  // The depth axis lands on display -Z when Z is up, on +Z otherwise: a model facing away from
-  // the camera is turned half round the up axis (a rotation: nothing is mirrored).
-  const int facesCamera = basis.up == Axis::Z ? -basis.front : basis.front;
+  // The depth axis lands on display -Z when Z is up, on +Z otherwise, and the other way round
+  // when the data was mirrored along it (left-handed): a model facing away from the camera is
+  // turned half round the up axis (a rotation: nothing is mirrored).
+  const int depthToCamera = (basis.up == Axis::Z ? -1 : 1) * (basis.rightHanded ? 1 : -1);
+  const int facesCamera = basis.front * depthToCamera;
   if (facesCamera < 0)
     m = glm::mat4(glm::vec4(-1, 0, 0, 0), glm::vec4(0, 1, 0, 0), glm::vec4(0, 0, -1, 0),
                   glm::vec4(0, 0, 0, 1)) * m;

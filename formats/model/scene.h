@@ -29,9 +29,9 @@ struct Basis {
   Axis up = Axis::Y;
   bool rightHanded = true;
   float unitMeters = 1.0f;  // length of one model unit in metres (1 when the format does not say)
-  // Which way the model faces along its depth axis (Y when Z is up, else Z), when the format
-  // says: +1 or -1. The display turns it about the up axis to face the default camera (+Z);
-  // 0 (unknown) turns nothing.
+  // Which way the model faces along its depth axis (Y when Z is up, else Z), in its own
+  // coordinates, when the format says: +1 or -1. The display turns it about the up axis to face
+  // the default camera (+Z); 0 (unknown) turns nothing.
   int front = 0;
 
   bool operator==(const Basis&) const = default;

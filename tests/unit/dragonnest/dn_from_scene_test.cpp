@@ -175,9 +175,11 @@ TEST(DragonNestFromScene, AttachmentsAndUnriggedVerticesKeepTheirPlaces) {
   ASSERT_TRUE(r);
   ASSERT_EQ(r->msh.dummies.size(), 1u);
   EXPECT_EQ(r->msh.dummies[0].parent, "hand_2");
-  // In centimetres, left-handed: +Z of a right-handed Y-up model is −Z here.
+  // In centimetres, left-handed and facing +Z as the game's actors do (dragonnest.md, "Facing"):
+  // the model's front, +Z of a right-handed Y-up model as the display shows it, stays +Z (the
+  // mirror and the half turn both flip Z; X changes sign).
   const glm::mat4 local = toGlm(r->msh.dummies[0].matrix);
-  EXPECT_NEAR(local[3][2], -100.0f, 1e-3f);
+  EXPECT_NEAR(local[3][2], 100.0f, 1e-3f);
   const auto& sm = r->msh.submeshes[0];
   EXPECT_FLOAT_EQ(sm.weights[0][0], 1.0f);
   EXPECT_EQ(sm.palette[static_cast<std::size_t>(sm.boneIndices[0][0])], s.skeleton.bones[0].name);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "formats/format_table.h"
+#include "formats/model/convert.h"
 #include "tests/support/dragonnest_test_character.h"
 #include "formats/model/validate.h"
 #include "formats/registry.h"
@@ -148,6 +149,25 @@ TEST(DragonNestCharacter, LeftHandedFacesPointOutwardOnDisplay) {
     EXPECT_GT(glm::dot(face, n), 0) << "triangle " << t / 3;
     EXPECT_GT(glm::dot(n, a - centre), 0) << "triangle " << t / 3;
   }
+}
+
+// dragonnest.md, "Facing": an actor's front is its local +Z, and the game looks at it from there.
+// The viewer's default camera looks from display +Z: the actor's +Z must land on display +Z (a
+// rotation, not a mirror: its left and right stay its own), for the rest pose and every frame.
+TEST(DragonNestCharacter, ActorsFaceTheCameraAsTheGameShowsThem) {
+  auto s = readCharacter(10);
+  ASSERT_TRUE(s);
+  EXPECT_EQ(s->basis.front, +1);
+  const glm::mat4 d = toDisplay(s->basis);
+  const glm::vec3 front = glm::normalize(glm::mat3(d) * glm::vec3(0, 0, 1));
+  EXPECT_NEAR(front.z, 1.0f, 1e-6f) << "the actor's +Z toward the camera";
+  EXPECT_NEAR(glm::normalize(glm::mat3(d) * glm::vec3(0, 1, 0)).y, 1.0f, 1e-6f) << "still upright";
+  // Its left hand (-X: in its left-handed frame +X is its right) shows on the viewer's right when
+  // it faces the viewer: display +X.
+  EXPECT_GT((glm::mat3(d) * glm::vec3(-1, 0, 0)).x, 0.0f);
+  // Writing a model back to the game turns it the other way: a glTF front (+Z) becomes +Z.
+  const glm::mat4 back = basisChange(Basis{}, s->basis);
+  EXPECT_GT((glm::mat3(back) * glm::vec3(0, 0, 1)).z, 0.0f);
 }
 
 TEST(DragonNestCharacter, ALoneAniGivesClipsAndNoSkeleton) {
