@@ -13,6 +13,7 @@ uniform mat4 uView;
 uniform mat4 uProjection;
 uniform mat3 uDisplayNormal;  // inverse transpose of uDisplay's 3×3
 uniform int uWeightBone;      // the bone whose weights vWeight carries (-1: none)
+uniform bool uPlaced;         // positions and normals placed on the CPU (cloth): not skinned
 
 out vec3 vSkinnedPosition;  // model space, before the basis conversion (captured by tests)
 out vec3 vViewPosition;
@@ -27,7 +28,7 @@ void main() {
                   uMorphWeights.z * aMorphPosition2 + uMorphWeights.w * aMorphPosition3;
   vec3 normal = aNormal + uMorphWeights.x * aMorphNormal0 + uMorphWeights.y * aMorphNormal1 +
                 uMorphWeights.z * aMorphNormal2 + uMorphWeights.w * aMorphNormal3;
-  mat4 skin = skinMatrix();
+  mat4 skin = uPlaced ? mat4(1.0) : skinMatrix();
   vec4 p = skin * vec4(position, 1.0);
   vSkinnedPosition = p.xyz;
   vec3 n = mat3(skin) * normal;

@@ -180,6 +180,7 @@ int runRender(int argc, char** argv, const Args& args) {
   render::Camera camera;
   camera.setAngles(static_cast<float>(yaw), static_cast<float>(pitch));
   camera.frame(b.center(), b.radius());
+  if (cloth) cloth->restart();  // the images start afresh, not from where framing left the cloth
 
   const bool animated = sequence && isAnimatedPngPath(output);
   ApngWriter apng(plan.fps);

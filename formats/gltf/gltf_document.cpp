@@ -5,6 +5,7 @@
 
 #include <simdjson.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -176,12 +177,14 @@ class Parser {
     return r;
   }
 
+  // Sorted by semantic, for the reader's binary search (the first of a repeated one wins).
   std::vector<Attribute> attributes(object o, const std::string& field) const {
     std::vector<Attribute> out;
     for (auto kv : o) {
       const std::string name(kv.key);
       out.push_back({name, static_cast<int>(integerOf(kv.value, field + "." + name, 0, std::numeric_limits<int>::max()))});
     }
+    std::stable_sort(out.begin(), out.end(), [](const Attribute& a, const Attribute& b) { return a.semantic < b.semantic; });
     return out;
   }
 
@@ -200,7 +203,17 @@ int componentsOf(std::string_view type, bool& matrix) {
   return 0;
 }
 
+// What surrounds the JSON text in files seen in the wild: a UTF-8 byte order mark before it, NULs
+// padding a .glb's JSON chunk (the spec pads with spaces, which JSON allows).
+std::span<const std::byte> trimmed(std::span<const std::byte> json) {
+  if (json.size() >= 3 && json[0] == std::byte{0xEF} && json[1] == std::byte{0xBB} && json[2] == std::byte{0xBF})
+    json = json.subspan(3);
+  while (!json.empty() && json.back() == std::byte{0}) json = json.first(json.size() - 1);
+  return json;
+}
+
 element parseJson(simdjson::dom::parser& parser, std::span<const std::byte> json, const std::string& file) {
+  json = trimmed(json);
   if (json.empty()) throw FormatException(FormatError{file, "JSON", kNoOffset, "is empty: the file is not glTF"});
   element root;
   const auto error = parser.parse(reinterpret_cast<const char*>(json.data()), json.size()).get(root);
@@ -256,6 +269,7 @@ Container container(std::span<const std::byte> data, const std::string& file) {
 }
 
 std::optional<Summary> summarise(std::span<const std::byte> json) {
+  json = trimmed(json);
   if (json.empty()) return std::nullopt;
   simdjson::dom::parser parser;
   element root;

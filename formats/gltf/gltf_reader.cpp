@@ -12,6 +12,7 @@
 #include <glm/gtc/quaternion.hpp>
 #include <glm/matrix.hpp>
 #include <numeric>
+#include <map>
 #include <optional>
 #include <string_view>
 #include <type_traits>
@@ -29,6 +30,7 @@ namespace {
 
 using namespace gltf::in;
 
+constexpr int kMaxUvSets = 8;  // more than any renderer or format here uses
 constexpr int kByte = 5120, kUnsignedByte = 5121, kShort = 5122, kUnsignedShort = 5123,
               kUnsignedInt = 5125, kFloat = 5126;
 
@@ -174,7 +176,8 @@ constexpr std::string_view kUnderstood[] = {
 class Reader {
  public:
   Reader(std::span<const std::byte> data, const ReadContext& ctx, Container box, Document doc)
-      : data_(data), ctx_(ctx), file_(ctx.name), box_(box), doc_(std::move(doc)) {}
+      : data_(data), ctx_(ctx), file_(ctx.name), box_(box), doc_(std::move(doc)),
+        budget_(ctx.limits.maxAllocation(data.size())) {}
 
   Scene read() {
     scene_.format = "glTF 2.0";
@@ -198,11 +201,17 @@ class Reader {
   [[noreturn]] void fail(const std::string& field, const std::string& message) const {
     throw FormatException(FormatError{file_, field, kNoOffset, message});
   }
+  // Each diagnostic once (a mesh placed by many nodes says its problems once), and paid for.
   void warn(const std::string& field, const std::string& message) {
-    scene_.diagnostics.warn(file_, field, kNoOffset, message);
+    if (said(field, message)) scene_.diagnostics.warn(file_, field, kNoOffset, message);
   }
   void info(const std::string& field, const std::string& message) {
-    scene_.diagnostics.info(file_, field, kNoOffset, message);
+    if (said(field, message)) scene_.diagnostics.info(file_, field, kNoOffset, message);
+  }
+  bool said(const std::string& field, const std::string& message) {
+    if (!said_.insert(field + '\n' + message).second) return false;
+    charge(2 * (field.size() + message.size()) + 128, field);
+    return true;
   }
 
   // Everything the reader allocates from the file's numbers is charged here first.
@@ -248,20 +257,24 @@ class Reader {
         if (!decoded) fail(field + ".uri", "holds characters that are not base64");
         owned_.push_back(std::move(*decoded));
         bytes = owned_.back();
-      } else {
+      } else {  // a file beside it, fetched once however many buffers name it
         const std::string path = uriPath(b.uri);
-        std::optional<std::vector<std::byte>> got;
-        if (ctx_.resolve) got = ctx_.resolve(path);
-        if (!got) fail(field + ".uri", "'" + path + "' was not found beside the file");
-        inputBytes += got->size();
-        owned_.push_back(std::move(*got));
-        bytes = owned_.back();
+        auto [it, fresh] = fetched_.try_emplace(path, owned_.size());
+        if (fresh) {
+          std::optional<std::vector<std::byte>> got;
+          if (ctx_.resolve) got = ctx_.resolve(path);
+          if (!got) fail(field + ".uri", "'" + path + "' was not found beside the file");
+          inputBytes += got->size();
+          owned_.push_back(std::move(*got));
+        }
+        bytes = owned_[it->second];
       }
       if (bytes.size() < b.length)
         fail(field + ".byteLength", "says " + std::to_string(b.length) + " bytes; the buffer has " + std::to_string(bytes.size()));
       buffers_.push_back(bytes.first(static_cast<std::size_t>(b.length)));
     }
     budget_ = ctx_.limits.maxAllocation(inputBytes);
+    if (spent_ > budget_) fail("buffers", "the file's diagnostics alone exceed the limit for its size");
   }
 
   std::span<const std::byte> view(int v, const std::string& field) const {
@@ -385,10 +398,12 @@ class Reader {
     return out;
   }
 
+  // Attributes are sorted by semantic (parseDocument): a lookup is a binary search, however many a
+  // hostile primitive has.
   static int attribute(const std::vector<Attribute>& attrs, std::string_view semantic) {
-    for (const Attribute& a : attrs)
-      if (a.semantic == semantic) return a.accessor;
-    return -1;
+    const auto it = std::lower_bound(attrs.begin(), attrs.end(), semantic,
+                                     [](const Attribute& a, std::string_view s) { return a.semantic < s; });
+    return it != attrs.end() && it->semantic == semantic ? it->accessor : -1;
   }
 
   // ---- nodes and the skeleton ----
@@ -553,11 +568,19 @@ class Reader {
         }
       } else if (!img.uri.empty()) {
         t.path = uriPath(img.uri);
-        if (auto found = fetchNamedFile(ctx_, t.path)) {
-          t.data = std::move(found->bytes);
-        } else if (ctx_.fetchTextures && ctx_.resolve) {
-          warn(field + ".uri", "'" + t.path + "' was not found beside the file");
+        // Fetched once however many images name it; the file is input (the budget grows by it),
+        // each copy is paid for.
+        auto [it, fresh] = images_.try_emplace(t.path);
+        if (fresh) {
+          if (auto found = fetchNamedFile(ctx_, t.path)) {
+            budget_ += static_cast<std::uint64_t>(found->bytes.size()) * ctx_.limits.allocationFactor;
+            it->second = std::move(found->bytes);
+          } else if (ctx_.fetchTextures && ctx_.resolve) {
+            warn(field + ".uri", "'" + t.path + "' was not found beside the file");
+          }
         }
+        charge(it->second.size(), field);
+        t.data = it->second;
       }
       scene_.textures.push_back(std::move(t));
     }
@@ -621,6 +644,7 @@ class Reader {
 
   void readMeshes() {
     meshesOfNode_.assign(doc_.nodes.size(), {});
+    skipped_.assign(doc_.meshes.size(), {});
     std::vector<int> placements(doc_.meshes.size(), 0), ordinal(doc_.meshes.size(), 0);
     for (const int n : order_) {
       const int mesh = doc_.nodes[static_cast<std::size_t>(n)].mesh;
@@ -648,7 +672,12 @@ class Reader {
                std::size_t nodeIndex) {
     const MeshDef& md = doc_.meshes[meshIndex];
     const std::string base = name(md.name, at("meshes", meshIndex));
+    auto& skipped = skipped_[meshIndex];
+    if (skipped.empty()) skipped.assign(md.primitives.size(), 0);
     for (std::size_t p = 0; p < md.primitives.size(); ++p) {
+      // A primitive left out once (no POSITION, points, Draco) is left out of every placement
+      // without building its name and diagnostics again.
+      if (skipped[p]) continue;
       std::string meshName = base;
       if (md.primitives.size() > 1) {
         meshName += '-';
@@ -660,7 +689,10 @@ class Reader {
       }
       const std::string field = at("meshes", meshIndex) + at(".primitives", p);
       auto mesh = primitive(md, md.primitives[p], std::move(meshName), field, skinnedBy);
-      if (!mesh) continue;
+      if (!mesh) {
+        skipped[p] = 1;
+        continue;
+      }
       if (!skinnedBy) {
         if (place != glm::mat4(1.0f)) bake(*mesh, place);
         mesh->parentBone = bone;
@@ -684,6 +716,11 @@ class Reader {
       warn(field, "has no POSITION attribute; it is left out");
       return std::nullopt;
     }
+    if (prim.draco) {
+      warn(field, "is compressed with KHR_draco_mesh_compression, which the file does not declare; it is left out");
+      return std::nullopt;
+    }
+    charge(sizeof(Mesh) + meshName.size(), field);
     Mesh m;
     m.name = std::move(meshName);
     const std::string af = field + ".attributes.";
@@ -706,6 +743,10 @@ class Reader {
       const std::string semantic = "TEXCOORD_" + std::to_string(k);
       const int a = attribute(prim.attributes, semantic);
       if (a < 0) break;
+      if (k == kMaxUvSets) {
+        warn(af + semantic, "more than " + std::to_string(kMaxUvSets) + " uv sets; the rest are left out");
+        break;
+      }
       m.uvSets.push_back(read<glm::vec2>(a, 2, af + semantic));
       sameCount(m.uvSets.back().size(), af + semantic);
     }
@@ -755,6 +796,7 @@ class Reader {
       MorphTarget t;
       t.name = k < md.targetNames.size() && !md.targetNames[k].empty() ? name(md.targetNames[k], "")
                                                                         : "morph " + std::to_string(k);
+      charge(sizeof(MorphTarget) + t.name.size(), tf);
       const int dp = attribute(prim.targets[k], "POSITION");
       const int dn = attribute(prim.targets[k], "NORMAL");
       if (dp < 0 && (dn < 0 || m.normals.empty())) {  // moves nothing the model holds, kept for its index
@@ -832,34 +874,10 @@ class Reader {
   void skin(Mesh& m, const Node& node, const Primitive& prim, const std::string& af) {
     const std::size_t s = static_cast<std::size_t>(node.skin);
     if (s >= doc_.skins.size()) fail("nodes.skin", "names skin " + std::to_string(node.skin) + ", which the file does not have");
-    const SkinDef& def = doc_.skins[s];
-    const std::string sf = at("skins", s);
-    // Joint j of the skin → bone, and the mesh's inverse binds (the skin's for its joints, the
-    // inverse rest for the others).
-    std::vector<int> boneOfJoint(def.joints.size(), -1);
-    std::size_t outside = 0;
-    for (std::size_t j = 0; j < def.joints.size(); ++j) {
-      const int jn = def.joints[j];
-      if (static_cast<std::size_t>(jn) >= doc_.nodes.size())
-        fail(sf + ".joints", "names node " + std::to_string(jn) + ", which the file does not have");
-      boneOfJoint[j] = boneOf_[static_cast<std::size_t>(jn)];
-      outside += boneOfJoint[j] < 0 ? 1 : 0;
-    }
-    if (outside && !skinWarned_.count(s)) {
-      skinWarned_.insert(s);
-      warn(sf + ".joints", std::to_string(outside) + " joints are not in the scene; the weights on them are left out");
-    }
-    std::vector<glm::mat4> binds;
-    if (def.inverseBinds >= 0) {
-      binds = read<glm::mat4>(def.inverseBinds, 16, sf + ".inverseBindMatrices");
-      if (binds.size() < def.joints.size())
-        fail(sf + ".inverseBindMatrices", "has " + std::to_string(binds.size()) + " matrices for " + std::to_string(def.joints.size()) + " joints");
-    }
-    charge(restInverse_.size() * sizeof(glm::mat4), sf);
-    m.inverseBind = restInverse_;
-    for (std::size_t j = 0; j < def.joints.size(); ++j)
-      if (boneOfJoint[j] >= 0)
-        m.inverseBind[static_cast<std::size_t>(boneOfJoint[j])] = binds.empty() ? glm::mat4(1.0f) : binds[j];
+    const SkinCache& cache = skinOf(s);
+    const std::vector<int>& boneOfJoint = cache.boneOfJoint;
+    charge(cache.inverseBind.size() * sizeof(glm::mat4), at("skins", s));
+    m.inverseBind = cache.inverseBind;
 
     const std::size_t n = m.positions.size();
     std::vector<std::vector<std::uint32_t>> joints;
@@ -900,6 +918,43 @@ class Reader {
     }
     if (dropped)
       warn(af + "JOINTS_0", std::to_string(dropped) + " weights name joints the skin does not have in the scene; they are left out");
+  }
+
+  // Joint j of a skin → bone, and the inverse binds of a mesh it skins (the skin's for its joints,
+  // the inverse rest for the others): made once per skin, however many meshes it skins.
+  struct SkinCache {
+    std::vector<int> boneOfJoint;
+    std::vector<glm::mat4> inverseBind;
+  };
+  const SkinCache& skinOf(std::size_t s) {
+    if (skins_.size() != doc_.skins.size()) skins_.resize(doc_.skins.size());
+    if (skins_[s]) return *skins_[s];
+    const SkinDef& def = doc_.skins[s];
+    const std::string sf = at("skins", s);
+    SkinCache c;
+    charge(def.joints.size() * sizeof(int) + restInverse_.size() * sizeof(glm::mat4), sf);
+    c.boneOfJoint.assign(def.joints.size(), -1);
+    std::size_t outside = 0;
+    for (std::size_t j = 0; j < def.joints.size(); ++j) {
+      const int jn = def.joints[j];
+      if (static_cast<std::size_t>(jn) >= doc_.nodes.size())
+        fail(sf + ".joints", "names node " + std::to_string(jn) + ", which the file does not have");
+      c.boneOfJoint[j] = boneOf_[static_cast<std::size_t>(jn)];
+      outside += c.boneOfJoint[j] < 0 ? 1 : 0;
+    }
+    if (outside) warn(sf + ".joints", std::to_string(outside) + " joints are not in the scene; the weights on them are left out");
+    std::vector<glm::mat4> binds;
+    if (def.inverseBinds >= 0) {
+      binds = read<glm::mat4>(def.inverseBinds, 16, sf + ".inverseBindMatrices");
+      if (binds.size() < def.joints.size())
+        fail(sf + ".inverseBindMatrices", "has " + std::to_string(binds.size()) + " matrices for " + std::to_string(def.joints.size()) + " joints");
+    }
+    c.inverseBind = restInverse_;
+    for (std::size_t j = 0; j < def.joints.size(); ++j)
+      if (c.boneOfJoint[j] >= 0)
+        c.inverseBind[static_cast<std::size_t>(c.boneOfJoint[j])] = binds.empty() ? glm::mat4(1.0f) : binds[j];
+    skins_[s] = std::move(c);
+    return *skins_[s];
   }
 
   // A mesh not skinned is stored in model space at rest.
@@ -1020,6 +1075,7 @@ class Reader {
           for (const std::size_t mi : meshesOfNode_[node]) {
             const Mesh& mesh = scene_.meshes[mi];
             for (std::size_t t = 0; t < mesh.morphs.size() && t < width; ++t) {
+              charge(sizeof(MorphTrack) + mesh.name.size() + mesh.morphs[t].name.size() + kept.size() * 8, cf);
               MorphTrack track{mesh.name, mesh.morphs[t].name, {}};
               track.weight.interpolation = interpolation;
               track.weight.times.reserve(kept.size());
@@ -1038,6 +1094,7 @@ class Reader {
           clip.tracks.push_back(std::move(t));
         }
         Track& track = clip.tracks[it->second];
+        charge(sizeof(Track) + kept.size() * (sizeof(float) + sizeof(glm::quat)), cf);
         if (width == 4) {
           track.rotation = {};
           track.rotation.interpolation = interpolation;
@@ -1092,7 +1149,11 @@ class Reader {
   std::vector<int> order_, parent_, boneOf_;  // order_, parent_: per bone; boneOf_: per node
   std::vector<glm::mat4> global_, restInverse_;  // per bone
   std::vector<std::vector<std::size_t>> meshesOfNode_;  // per node: the model meshes it shows
-  std::unordered_set<std::size_t> skinWarned_;
+  std::vector<std::optional<SkinCache>> skins_;  // per skin, made on first use
+  std::vector<std::vector<char>> skipped_;        // per glTF mesh and primitive: left out
+  std::unordered_set<std::string> said_;        // diagnostics given
+  std::map<std::string, std::size_t> fetched_;  // buffer files beside it → owned_ index
+  std::map<std::string, std::vector<std::byte>> images_;  // image files beside it, fetched once
   bool skeleton_ = false;
   std::size_t droppedPrimitives_ = 0;
 };

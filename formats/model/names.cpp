@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -99,11 +100,13 @@ Renamed makeNamesUnique(std::vector<std::string>& names) {
   Renamed r;
   const std::unordered_set<std::string> given(names.begin(), names.end());
   std::unordered_set<std::string> taken;
+  std::unordered_map<std::string, int> next;  // per base, the suffix to try first: linear, however many repeats
   for (std::string& name : names) {
     if (name.empty() || taken.count(name)) {
       const std::string base = name.empty() ? std::string("node") : name;
+      const auto at = next.try_emplace(base, name.empty() ? 0 : 2).first;
       std::string candidate;
-      for (int k = name.empty() ? 0 : 2;; ++k) {
+      for (int& k = at->second;; ++k) {
         candidate = base + "#" + std::to_string(k);
         if (!taken.count(candidate) && !given.count(candidate)) break;
       }

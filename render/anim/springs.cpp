@@ -18,6 +18,12 @@ SpringSystem::SpringSystem(const formats::Mesh& mesh, SpringSettings settings)
   reset(mesh);
 }
 
+void SpringSystem::pin(const formats::Mesh& mesh, std::span<const glm::vec3> skinned) {
+  if (!hasSprings(mesh) || skinned.size() != out_.size() || mesh.physicalWeights.size() != out_.size()) return;
+  for (std::size_t v = 0; v < out_.size(); ++v)
+    if (!(mesh.physicalWeights[v] > 0.0f)) out_[v] = skinned[v];
+}
+
 void SpringSystem::reset(const formats::Mesh& mesh) {
   position_ = mesh.positions;
   previous_ = mesh.positions;
@@ -81,53 +87,69 @@ ClothPlayback::ClothPlayback(const formats::Scene& scene) : scene_(scene) {
     }
 }
 
-void ClothPlayback::step(float time, float dt, bool last, const PoseAt& poseAt, float duration, bool looping) {
-  float sampled = time;
-  if (looping && duration > 0.0f) sampled = std::fmod(time, duration);
-  sampled = std::clamp(sampled, 0.0f, std::max(duration, 0.0f));
-  const Pose pose = poseAt(sampled);
+float ClothPlayback::wrap(float time, float duration, bool looping) {
+  if (looping && duration > 0.0f) time = std::fmod(time, duration);
+  return std::clamp(time, 0.0f, std::max(duration, 0.0f));
+}
+
+void ClothPlayback::step(float time, float dt, const PoseAt& poseAt, float duration, bool looping) {
+  const Pose pose = poseAt(wrap(time, duration, looping));
   for (std::size_t k = 0; k < meshes_.size(); ++k) {
     const formats::Mesh& mesh = scene_.meshes[meshes_[k]];
     skinPalette(scene_.skeleton, mesh, pose, palette_);
-    skin(mesh, packed_[k], palette_, skinned_, last ? &normals_[k] : nullptr);
+    skin(mesh, packed_[k], palette_, skinned_);
     systems_[k].step(mesh, skinned_, dt);
+  }
+}
+
+void ClothPlayback::present(float t, const PoseAt& poseAt, float duration, bool looping) {
+  const Pose pose = poseAt(wrap(t, duration, looping));
+  for (std::size_t k = 0; k < meshes_.size(); ++k) {
+    const formats::Mesh& mesh = scene_.meshes[meshes_[k]];
+    skinPalette(scene_.skeleton, mesh, pose, palette_);
+    skin(mesh, packed_[k], palette_, skinned_, &normals_[k]);
+    systems_[k].pin(mesh, skinned_);
   }
 }
 
 void ClothPlayback::moveTo(float t, float duration, bool looping, const PoseAt& poseAt) {
   if (meshes_.empty() || !std::isfinite(t) || t < 0.0f) return;
-  // From where the last time was: forward a little, or forward across a looped clip's end.
-  float from = -1.0f, to = t;
-  if (at_ >= 0.0f) {
-    const float wrapped = duration > 0.0f ? std::fmod(at_, duration) : at_;
-    if (t > wrapped && t - wrapped <= kContinue) {
-      from = at_;
-      to = at_ + (t - wrapped);
-    } else if (looping && duration > 0.0f && t < wrapped && duration - wrapped + t <= kContinue) {
-      from = at_;
-      to = at_ + (duration - wrapped + t);
-    } else if (t == wrapped) {
-      return;  // nothing moved
+  if (last_ >= 0.0f && t == last_) return;  // nothing moved
+  // How far the playhead went since the last time, and which way.
+  float travel = -1.0f, direction = 1.0f;
+  if (last_ >= 0.0f) {
+    if (t > last_ && t - last_ <= kContinue) {
+      travel = t - last_;
+    } else if (t < last_ && looping && duration > 0.0f && duration - last_ + t <= kContinue) {
+      travel = duration - last_ + t;  // across the loop's end
+    } else if (t < last_ && last_ - t <= kContinue) {
+      travel = last_ - t;  // backwards: ping-pong, a small scrub back
+      direction = -1.0f;
     }
   }
-  if (from < 0.0f) {  // afresh, from the bind positions
+  // Whole steps only. A span a rounding error short of a whole number of steps (4/60 as floats)
+  // counts as that number.
+  const auto wholeSteps = [](float span) { return std::max(0L, static_cast<long>(std::floor(span / kStep + 1e-3f))); };
+  if (travel < 0.0f) {  // afresh, from the bind positions
     for (std::size_t k = 0; k < meshes_.size(); ++k) systems_[k].reset(scene_.meshes[meshes_[k]]);
-    from = std::max(0.0f, t - kHistory);
-    to = t;
-    step(from, 0.0f, from == to, poseAt, duration, looping);
+    const float start = std::max(0.0f, t - kHistory);
+    step(start, 0.0f, poseAt, duration, looping);
+    const long steps = wholeSteps(t - start);  // ≤ kHistory / kStep
+    for (long i = 1; i <= steps; ++i) step(start + static_cast<float>(i) * kStep, kStep, poseAt, duration, looping);
+    carry_ = std::max(0.0f, (t - start) - static_cast<float>(steps) * kStep);
+  } else {
+    const float total = carry_ + travel;
+    const long steps = wholeSteps(total);
+    for (long i = 1; i <= steps; ++i) {
+      const float along = static_cast<float>(i) * kStep - carry_;  // how far along the way went
+      float time = last_ + direction * along;
+      if (time < 0.0f) time = looping && duration > 0.0f ? time + duration : 0.0f;
+      step(time, kStep, poseAt, duration, looping);
+    }
+    carry_ = std::max(0.0f, total - static_cast<float>(steps) * kStep);
   }
-  // Whole steps, the last one shorter. A span a rounding error over a whole number of steps (4/60
-  // as floats) takes no extra sliver of a step: Verlet carries the last step's velocity into the
-  // next whatever its length, so a step of 1e-8 s would move the cloth by a whole step's worth.
-  long steps = static_cast<long>(std::ceil((to - from) / kStep - 1e-3f));  // ≤ kHistory / kStep
-  if (steps < 1 && to > from) steps = 1;
-  float time = from;
-  for (long i = 1; i <= steps; ++i) {
-    const float next = i == steps ? to : std::min(to, from + static_cast<float>(i) * kStep);
-    step(next, next - time, i == steps, poseAt, duration, looping);
-    time = next;
-  }
-  at_ = to;
+  last_ = t;
+  present(t, poseAt, duration, looping);
 }
 
 }  // namespace marrow::anim

@@ -49,6 +49,9 @@ class SpringSystem {
                                      float dt);
   // Back to the bind positions (a jump in time: a scrub, another clip).
   void reset(const formats::Mesh& mesh);
+  // The vertices of weight 0 of the positions to draw moved to `skinned` (one per vertex), the
+  // simulation untouched: the cloth's fixed edge on the body at a time between two steps.
+  void pin(const formats::Mesh& mesh, std::span<const glm::vec3> skinned);
 
   const std::vector<glm::vec3>& positions() const { return out_; }
 
@@ -58,13 +61,16 @@ class SpringSystem {
 };
 
 // The cloth of every spring mesh of a scene along a clip's time, as the viewer plays it and
-// `marrow-cli pose --springs` / `render --springs` show it. A time reached afresh (the first, a
-// scrub, another clip) is simulated from the bind positions at max(0, t − kHistory) in steps of
-// kStep, the last one shorter to land on t, the clip sampled at every step (the damping forgets
-// the start within seconds; a clip of hours would otherwise take millions of steps). A time at
-// most kContinue after the last one (playing; a looped clip across its end too) continues the
-// simulation from where it was. Morph weights are left out of the simulated meshes' skinning
-// (cal3d applies none to springy submeshes).
+// `marrow-cli pose --springs` / `render --springs` show it. The simulation advances in whole
+// steps of kStep only (Verlet carries a step's velocity into the next whatever its length, so a
+// short step would kick the cloth), the remainder carried to the next call; the cloth's fixed
+// edge and the normals are then skinned at the time asked for. A time reached afresh (the first,
+// a scrub, another clip) is simulated from the bind positions at max(0, t − kHistory), the clip
+// sampled at every step (the damping forgets the start within seconds; a clip of hours would
+// otherwise take millions of steps). A time at most kContinue from the last one continues the
+// simulation along the way the playhead went: forward, across a looped clip's end, or backward
+// (ping-pong, a small scrub back: time still passes for the cloth). Morph weights are left out of
+// the simulated meshes' skinning (cal3d applies none to springy submeshes).
 class ClothPlayback {
  public:
   static constexpr float kStep = 1.0f / 60.0f;
@@ -83,7 +89,7 @@ class ClothPlayback {
   // The cloth at clip time t of a clip of `duration` seconds (looping: times wrap).
   void moveTo(float t, float duration, bool looping, const PoseAt& poseAt);
   // The next moveTo simulates afresh (another clip, another skeleton pose source).
-  void restart() { at_ = -1.0f; }
+  void restart() { last_ = -1.0f; }
 
   // Of meshes()[k], at the last moveTo: the positions to draw (skinned, with the cloth
   // simulated) and the skinned normals.
@@ -91,7 +97,10 @@ class ClothPlayback {
   const std::vector<glm::vec3>& normals(std::size_t k) const { return normals_[k]; }
 
  private:
-  void step(float time, float dt, bool last, const PoseAt& poseAt, float duration, bool looping);
+  static float wrap(float time, float duration, bool looping);
+  void step(float time, float dt, const PoseAt& poseAt, float duration, bool looping);
+  // The fixed edge and the normals at clip time t.
+  void present(float t, const PoseAt& poseAt, float duration, bool looping);
 
   const formats::Scene& scene_;
   std::vector<std::size_t> meshes_;
@@ -100,7 +109,8 @@ class ClothPlayback {
   std::vector<std::vector<glm::vec3>> normals_;
   std::vector<glm::mat4> palette_;
   std::vector<glm::vec3> skinned_;
-  float at_ = -1.0f;  // the clip time of the last moveTo, unwrapped; < 0: none yet
+  float last_ = -1.0f;  // the clip time of the last moveTo; < 0: none yet
+  float carry_ = 0.0f;  // simulated time owed: the part of a step not taken yet
 };
 
 }  // namespace marrow::anim

@@ -65,8 +65,8 @@ struct GpuMesh {
   bool placed = false;
   GLuint placedBuffers[2] = {0, 0};  // positions, normals
 
-  // The influence groups and morph weights the shader is given: none while placed.
-  int drawnInfluenceGroups() const { return placed ? 0 : influenceGroups; }
+  // The morph weights the shader is given: none while placed (uPlaced skips the skinning; the
+  // influences stay bound for the weight views).
   glm::vec4 drawnMorphWeights() const { return placed ? glm::vec4(0.0f) : morphWeights; }
 
   // Packs the mesh's influences (anim::packInfluences) and uploads every attribute; missing

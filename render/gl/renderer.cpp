@@ -522,7 +522,8 @@ void Renderer::render(const Camera& camera, int width, int height, const ViewOpt
       if (d.meshHidden(m)) continue;
       const GpuMesh& g = d.meshes[m];
       d.bindPalette(static_cast<std::size_t>(d.paletteOfMesh[m]), prog);
-      prog.setUniformValue("uInfluenceGroups", g.drawnInfluenceGroups());
+      prog.setUniformValue("uInfluenceGroups", g.influenceGroups);
+      prog.setUniformValue("uPlaced", g.placed);
       gl->glUniform4fv(prog.uniformLocation("uMorphWeights"), 1, glm::value_ptr(g.drawnMorphWeights()));
       gl->glUniform4fv(prog.uniformLocation("uBaseColor"), 1, glm::value_ptr(g.baseColor));
       prog.setUniformValue("uVertexColors", g.vertexColors);
@@ -615,7 +616,8 @@ std::vector<glm::vec3> Renderer::captureSkinnedPositions(std::size_t meshIndex) 
   const GpuMesh& g = d.meshes[meshIndex];
   prog->bind();
   d.bindPalette(static_cast<std::size_t>(d.paletteOfMesh[meshIndex]), *prog);
-  prog->setUniformValue("uInfluenceGroups", g.drawnInfluenceGroups());
+  prog->setUniformValue("uInfluenceGroups", g.influenceGroups);
+  prog->setUniformValue("uPlaced", g.placed);
   prog->setUniformValue("uDualQuat", d.skinning == SkinningMethod::DualQuaternion);
   prog->setUniformValue("uWeightBone", -1);
   gl->glUniform4fv(prog->uniformLocation("uMorphWeights"), 1, glm::value_ptr(g.drawnMorphWeights()));

@@ -4,6 +4,8 @@
 // simulation itself is checked against libcal3d in tests/reference (Cal3dSprings).
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include <glm/gtc/quaternion.hpp>
 
 #include "render/anim/pose.h"
@@ -101,6 +103,42 @@ TEST(ClothPlayback, AJumpSimulatesAfreshAndALoopsEndDoesNot) {
   c.restart();
   c.moveTo(0.1f, 2.0f, true, f.poseAt);
   EXPECT_EQ(c.positions(0), f.at(0.1f));
+}
+
+// Found in review: uneven frames (17 ms, a stall), the same time asked twice after several loops,
+// and times a little apart must not kick the cloth or restart it.
+TEST(ClothPlayback, UnevenFramesAndRepeatsNeitherKickNorRestartTheCloth) {
+  Fixture f;
+  anim::ClothPlayback playing(f.scene);
+  float t = 0.0f;
+  for (int frame = 0; frame < 60; ++frame, t += 0.017f) playing.moveTo(t, 2.0f, false, f.poseAt);
+  t -= 0.017f;
+  anim::ClothPlayback fresh(f.scene);
+  fresh.moveTo(t, 2.0f, false, f.poseAt);
+  // Whole steps on the same grid either way: what remains is rounding.
+  EXPECT_LT(worst(playing.positions(0), fresh.positions(0)), 1e-4f);
+
+  // Looping for several rounds, then the same time again: nothing moves.
+  anim::ClothPlayback loop(f.scene);
+  for (int frame = 0; frame < 600; ++frame) loop.moveTo(std::fmod(static_cast<float>(frame) / 60.0f, 2.0f), 2.0f, true, f.poseAt);
+  const auto before = loop.positions(0);
+  loop.moveTo(std::fmod(599.0f / 60.0f, 2.0f), 2.0f, true, f.poseAt);
+  EXPECT_EQ(loop.positions(0), before);
+
+  // Afresh, a hair later is a hair away (a short last step once moved the cloth by most of a step).
+  EXPECT_LT(worst(f.at(0.75f), f.at(0.7501f)), 1e-2f);
+}
+
+TEST(ClothPlayback, PlayingBackwardsContinuesTheSimulation) {
+  Fixture f;
+  anim::ClothPlayback c(f.scene);
+  for (int frame = 0; frame <= 60; ++frame) c.moveTo(static_cast<float>(frame) / 60.0f, 2.0f, false, f.poseAt);
+  for (int frame = 59; frame >= 30; --frame) c.moveTo(static_cast<float>(frame) / 60.0f, 2.0f, false, f.poseAt);
+  // Ping-pong's way back: the cloth swings on from where it was, not restarted at 0.5 s.
+  EXPECT_GT(worst(c.positions(0), f.at(0.5f)), 0.05f);
+  const anim::Pose pose = f.poseAt(0.5f);
+  const glm::vec3 top = glm::vec3(pose.model[0] * glm::vec4(f.scene.meshes[0].positions[1], 1.0f));
+  EXPECT_LT(glm::length(c.positions(0)[1] - top), 1e-5f) << "the fixed edge is where the body is now";
 }
 
 TEST(ClothPlayback, AModelWithoutSpringsHasNothingToSimulate) {

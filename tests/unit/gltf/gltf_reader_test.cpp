@@ -10,6 +10,7 @@
 
 #include <cstring>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -288,6 +289,38 @@ TEST(GltfReader, DamagedDocumentsAreErrorsNamingTheFieldNeverCrashes) {
     EXPECT_EQ(r.error().field, c.field) << r.error().describe();
     EXPECT_FALSE(r.error().message.empty());
   }
+}
+
+// Found in review: small files whose parts are repeated by reference. A mesh of 20,000 empty
+// morph targets placed by 300 nodes must hit the memory limit, not take gigabytes; 2,000 buffers
+// naming one file beside it fetch that file once.
+TEST(GltfReader, RepeatedReferencesArePaidForAndFetchedOnce) {
+  Gltf g = testing::triangleGltf();
+  std::string targets, nodes, children;
+  for (int k = 0; k < 20000; ++k) targets += std::string(k ? "," : "") + "{}";
+  for (int n = 0; n < 300; ++n) {
+    nodes += std::string(n ? "," : "") + "{\"mesh\":0}";
+    children += std::string(n ? "," : "") + std::to_string(n);
+  }
+  const auto bomb = read(g.document("\"scene\":0,\"scenes\":[{\"nodes\":[" + children + "]}],\"nodes\":[" + nodes +
+                                    "],\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0},\"targets\":[" +
+                                    targets + "]}]}]"));
+  ASSERT_FALSE(bomb.ok());
+  EXPECT_NE(bomb.error().message.find("limit"), std::string::npos) << bomb.error().describe();
+
+  std::string buffers;
+  for (int b = 0; b < 2000; ++b) buffers += std::string(b ? "," : "") + "{\"byteLength\":4,\"uri\":\"same.bin\"}";
+  int asked = 0;
+  formats::ReadContext ctx;
+  ctx.name = "many.gltf";
+  ctx.resolve = [&](const std::string&) -> std::optional<std::vector<std::byte>> {
+    ++asked;
+    return std::vector<std::byte>(4);
+  };
+  const std::string text = "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[" + buffers + "]}";
+  const auto r = formats::readGltf(std::as_bytes(std::span(text.data(), text.size())), ctx);
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_EQ(asked, 1);
 }
 
 TEST(GltfReader, InfiniteValuesAreRepairedWithAWarning) {
