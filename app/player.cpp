@@ -206,11 +206,7 @@ const anim::Pose& Player::pose() {
   const double t = sampleTime();
   // Stepped playback samples again only when a new frame begins.
   if (dirty_ || t != posedAt_ || pose_.local.size() != scene_->skeleton.bones.size()) {
-    pose_ = anim::restPose(scene_->skeleton);
-    if (const auto* c = clip(); c && mismatch_.empty())
-      anim::sample(*c, bindings_[static_cast<std::size_t>(clip_)], scene_->skeleton,
-                   static_cast<float>(t), pose_, &cache_, mode_ == anim::PlayMode::Loop);
-    anim::computeModel(scene_->skeleton, pose_);
+    evaluate(t, pose_, &cache_);
     dirty_ = false;
     posedAt_ = t;
   }
@@ -218,13 +214,17 @@ const anim::Pose& Player::pose() {
 }
 
 anim::Pose Player::poseAt(double seconds) const {
-  if (!scene_) return {};
-  anim::Pose p = anim::restPose(scene_->skeleton);
+  anim::Pose p;
+  if (scene_) evaluate(seconds, p, nullptr);
+  return p;
+}
+
+void Player::evaluate(double seconds, anim::Pose& out, anim::SamplingCache* cache) const {
+  out = anim::restPose(scene_->skeleton);
   if (const auto* c = clip(); c && mismatch_.empty())
     anim::sample(*c, bindings_[static_cast<std::size_t>(clip_)], scene_->skeleton,
-                 static_cast<float>(seconds), p, nullptr, mode_ == anim::PlayMode::Loop);
-  anim::computeModel(scene_->skeleton, p);
-  return p;
+                 static_cast<float>(seconds), out, cache, mode_ == anim::PlayMode::Loop);
+  anim::computeModel(scene_->skeleton, out);
 }
 
 bool Player::animatesMorphs() const {

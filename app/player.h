@@ -89,6 +89,9 @@ class Player {
   std::vector<std::vector<float>> morphWeights(std::vector<std::vector<float>> base) const;
 
  private:
+  // The pose of the current clip at `seconds` (the rest pose without one, or for a clip of
+  // another skeleton), into `out`; `cache` speeds up sampling at times that move forward.
+  void evaluate(double seconds, anim::Pose& out, anim::SamplingCache* cache) const;
   std::shared_ptr<const formats::Scene> scene_;
   std::vector<anim::Binding> bindings_;
   int clip_ = -1;
