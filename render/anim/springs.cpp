@@ -87,13 +87,8 @@ ClothPlayback::ClothPlayback(const formats::Scene& scene) : scene_(scene) {
     }
 }
 
-float ClothPlayback::wrap(float time, float duration, bool looping) {
-  if (looping && duration > 0.0f) time = std::fmod(time, duration);
-  return std::clamp(time, 0.0f, std::max(duration, 0.0f));
-}
-
 void ClothPlayback::step(float time, float dt, const PoseAt& poseAt, float duration, bool looping) {
-  const Pose pose = poseAt(wrap(time, duration, looping));
+  const Pose pose = poseAt(clipTime(time, duration, looping ? PlayMode::Loop : PlayMode::Once));
   for (std::size_t k = 0; k < meshes_.size(); ++k) {
     const formats::Mesh& mesh = scene_.meshes[meshes_[k]];
     skinPalette(scene_.skeleton, mesh, pose, palette_);
@@ -103,7 +98,7 @@ void ClothPlayback::step(float time, float dt, const PoseAt& poseAt, float durat
 }
 
 void ClothPlayback::present(float t, const PoseAt& poseAt, float duration, bool looping) {
-  const Pose pose = poseAt(wrap(t, duration, looping));
+  const Pose pose = poseAt(clipTime(t, duration, looping ? PlayMode::Loop : PlayMode::Once));
   for (std::size_t k = 0; k < meshes_.size(); ++k) {
     const formats::Mesh& mesh = scene_.meshes[meshes_[k]];
     skinPalette(scene_.skeleton, mesh, pose, palette_);
@@ -142,9 +137,7 @@ void ClothPlayback::moveTo(float t, float duration, bool looping, const PoseAt& 
     const long steps = wholeSteps(total);
     for (long i = 1; i <= steps; ++i) {
       const float along = static_cast<float>(i) * kStep - carry_;  // how far along the way went
-      float time = last_ + direction * along;
-      if (time < 0.0f) time = looping && duration > 0.0f ? time + duration : 0.0f;
-      step(time, kStep, poseAt, duration, looping);
+      step(last_ + direction * along, kStep, poseAt, duration, looping);  // clipTime wraps or clamps it
     }
     carry_ = std::max(0.0f, total - static_cast<float>(steps) * kStep);
   }

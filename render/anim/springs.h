@@ -97,7 +97,6 @@ class ClothPlayback {
   const std::vector<glm::vec3>& normals(std::size_t k) const { return normals_[k]; }
 
  private:
-  static float wrap(float time, float duration, bool looping);
   void step(float time, float dt, const PoseAt& poseAt, float duration, bool looping);
   // The fixed edge and the normals at clip time t.
   void present(float t, const PoseAt& poseAt, float duration, bool looping);
