@@ -1158,11 +1158,11 @@ class Reader {
   std::size_t droppedPrimitives_ = 0;
 };
 
-bool needsAssimp(const Container& box, const std::optional<Summary>& summary) {
-  if (box.glb && box.glbVersion != 2) return true;
-  if (!summary) return false;
-  if (summary->version.starts_with("1")) return true;
-  for (const auto* list : {&summary->extensionsUsed, &summary->extensionsRequired})
+// Of a JSON document (a .glb of glTF 1.0 is told by its header, before any JSON is read).
+bool needsAssimp(const std::string& version, const std::vector<std::string>& used,
+                 const std::vector<std::string>& required) {
+  if (version.starts_with("1")) return true;
+  for (const auto* list : {&used, &required})
     for (const auto& e : *list)
       if (e == "KHR_draco_mesh_compression") return true;
   return false;
@@ -1174,7 +1174,8 @@ bool gltfNeedsAssimp(std::span<const std::byte> data) {
   try {
     const Container box = container(data, "");
     if (box.glb && box.glbVersion != 2) return true;
-    return needsAssimp(box, summarise(box.json));
+    const auto summary = summarise(box.json);
+    return summary && needsAssimp(summary->version, summary->extensionsUsed, summary->extensionsRequired);
   } catch (const FormatException&) {
     return false;  // damaged: the native reader says why
   }
@@ -1185,7 +1186,7 @@ Result<Scene> readGltf(std::span<const std::byte> data, const ReadContext& ctx) 
     const Container box = container(data, ctx.name);
     if (box.glb && box.glbVersion != 2) return readWithAssimp(data, ctx);
     Document doc = parseDocument(box.json, ctx.name);
-    if (needsAssimp(box, Summary{doc.version, doc.extensionsUsed, doc.extensionsRequired}))
+    if (needsAssimp(doc.version, doc.extensionsUsed, doc.extensionsRequired))
       return readWithAssimp(data, ctx);
     if (!doc.version.starts_with("2"))
       return FormatError{ctx.name, "asset.version", kNoOffset, "glTF '" + doc.version + "' is not a version Marrow reads (2.0)"};
