@@ -76,6 +76,8 @@ QImage decodeDds(const formats::Texture& t, formats::Diagnostics& diag) {
   return img;
 }
 
+}  // namespace
+
 QImage decodeTexture(const formats::Texture& t, formats::Diagnostics& diag) {
   QImage img;
   if (t.data.empty()) return img;  // the reader said it was not found
@@ -111,8 +113,6 @@ QImage decodeTexture(const formats::Texture& t, formats::Diagnostics& diag) {
               "found, but not in an image format this build decodes; drawn without it");
   return img;
 }
-
-}  // namespace
 
 std::vector<QImage> decodeTextures(formats::Scene& scene) {
   std::vector<QImage> images;
@@ -263,7 +263,10 @@ formats::Result<Document> loadDocument(const QStringList& paths, Textures textur
   return loadDocument(paths, options);
 }
 
-formats::Result<Document> loadDocument(const QStringList& paths, const LoadOptions& options) {
+namespace {
+
+// The formats' options for loading as `options` say, with the child process where it is used.
+formats::LoadOptions formatOptions(const LoadOptions& options) {
   formats::LoadOptions o = loadOptions(options.textures);
   o.codepage = options.codepage;
   o.partial = options.partial;
@@ -275,6 +278,18 @@ formats::Result<Document> loadDocument(const QStringList& paths, const LoadOptio
       for (const auto& a : archives) args << QString::fromStdString(a);
       return importInChild(args, address, options);
     };
+  return o;
+}
+
+}  // namespace
+
+formats::Result<formats::Scene> readNode(const formats::vfs::FileSystem& archives, std::size_t archive,
+                                         const std::string& path, const LoadOptions& options) {
+  return formats::readNode(archives, archive, path, formatOptions(options));
+}
+
+formats::Result<Document> loadDocument(const QStringList& paths, const LoadOptions& options) {
+  const formats::LoadOptions o = formatOptions(options);
   const auto addresses = stdStrings(paths);
   auto loaded = formats::load(addresses, o);
   if (!loaded) return loaded.error();

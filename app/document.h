@@ -92,5 +92,14 @@ formats::Result<formats::Scene> readImportInput(const QStringList& paths, Textur
 // absent or undecodable, with a diagnostic in scene.diagnostics): for a scene made after loading,
 // such as the records of an open BRF file.
 std::vector<QImage> decodeTextures(formats::Scene& scene);
+// One texture decoded so (null when absent or undecodable, with a diagnostic in `diagnostics`).
+QImage decodeTexture(const formats::Texture& texture, formats::Diagnostics& diagnostics);
+
+// The model one node of the archives makes on its own (formats::readNode: a record as its
+// archive shows it picked, an entry with its lookups in every archive), read in this process or,
+// for formats read in a child process, as loadDocument reads them; its textures fetched, not
+// decoded.
+formats::Result<formats::Scene> readNode(const formats::vfs::FileSystem& archives, std::size_t archive,
+                                         const std::string& path, const LoadOptions& options = {});
 
 }  // namespace marrow::app

@@ -11,6 +11,7 @@
 #include "formats/io/file.h"
 #include "formats/io/folder_archive.h"
 #include "formats/model/frames.h"
+#include "formats/model/model_archive.h"
 #include "formats/registry.h"
 
 namespace marrow::formats {
@@ -65,6 +66,34 @@ std::vector<std::string> archivesIn(const std::string& folder) {
   }
   std::sort(out.begin(), out.end());
   return out;
+}
+
+// An entry of a mounted archive as an input: named as the archive stores it (a pak entry's own
+// case) under `file`, its lookups resolved in every archive mounted, its siblings the entries
+// of its folder.
+Result<Input> entryInput(const vfs::FileSystem& archives, const std::shared_ptr<const vfs::Archive>& archive,
+                         const std::string& path, const std::string& file, const LoadOptions& options) {
+  Input in;
+  in.ctx.limits = options.limits;
+  const auto node = archive->node(path);
+  in.ctx.name = file + std::string(kAddressSeparator) +
+                (node ? archive->storedName(*node) : archive->addressOf(path).inner);
+  auto bytes = archive->read(path, in.ctx.limits);
+  if (!bytes) return bytes.error();
+  in.bytes = std::move(bytes).value();
+  in.ctx.resolve = archives.resolver(in.ctx.limits);
+  // The entries of its folder, by their full paths (the resolver finds those first).
+  const auto slash = path.rfind('/');
+  in.ctx.siblings = [archive, folder = slash == std::string::npos ? std::string() : path.substr(0, slash)] {
+    std::vector<std::string> paths;
+    for (const vfs::Node& n : archive->children(folder))
+      if (!n.container) paths.push_back(n.path);
+    return paths;
+  };
+  in.ctx.fetchTextures = options.fetchTextures;
+  in.ctx.codepage = options.codepage.empty() ? archive->codepage() : options.codepage;
+  in.ctx.partial = options.partial;
+  return in;
 }
 
 }  // namespace
@@ -182,32 +211,39 @@ Result<Gathered> gather(std::span<const std::string> addresses, const LoadOption
       path = archive->find(a.inner);
       if (!path) return FormatError{a.file, "entry", kNoOffset, "no entry '" + a.inner + "' in the archive"};
     }
-    Input in;
-    in.ctx.limits = options.limits;
-    // Named as the archive stores the entry (a pak entry's own case), under the archive given.
-    const auto node = archive->node(*path);
-    const Address found = archive->addressOf(*path);
-    in.ctx.name = (a.lookup() ? found.file : a.file) + std::string(kAddressSeparator) +
-                  (node ? archive->storedName(*node) : found.inner);
-    auto bytes = archive->read(*path, in.ctx.limits);
-    if (!bytes) return bytes.error();
-    in.bytes = std::move(bytes).value();
-    in.ctx.resolve = out.archives.resolver(in.ctx.limits);
-    // The entries of its folder, by their full paths (the resolver finds those first).
-    const auto slash = path->rfind('/');
-    in.ctx.siblings = [archive, folder = slash == std::string::npos ? std::string() : path->substr(0, slash)] {
-      std::vector<std::string> paths;
-      for (const vfs::Node& n : archive->children(folder))
-        if (!n.container) paths.push_back(n.path);
-      return paths;
-    };
-    in.ctx.fetchTextures = options.fetchTextures;
-    in.ctx.codepage = options.codepage.empty() ? archive->codepage() : options.codepage;
-    in.ctx.partial = options.partial;
-    out.inputs.push_back(std::move(in));
+    auto in = entryInput(out.archives, archive, *path,
+                         a.lookup() ? archive->addressOf(*path).file : a.file, options);
+    if (!in) return in.error();
+    out.inputs.push_back(std::move(in).value());
     out.addresses.push_back(a.lookup() ? a.str() : a.file + std::string(kAddressSeparator) + a.inner);
   }
   return out;
+}
+
+Result<Scene> readNode(const vfs::FileSystem& archives, std::size_t index, const std::string& path,
+                       const LoadOptions& options) {
+  if (index >= archives.archives().size())
+    return FormatError{path, "archive", kNoOffset, "no archive " + std::to_string(index) + " is open"};
+  const std::shared_ptr<const vfs::Archive>& archive = archives.archives()[index];
+  const Address address = archive->addressOf(path);
+  if (const auto* records = dynamic_cast<const ModelArchive*>(archive.get())) {
+    auto shown = records->show(std::span(&path, 1), std::nullopt, std::nullopt);
+    if (!shown) return shown.error();
+    if (shown->what != ModelArchive::Shown::What::Model)
+      return FormatError{address.str(), "record", kNoOffset, "not a model of its own"};
+    return std::move(shown->scene);
+  }
+  auto in = entryInput(archives, archive, path, address.file, options);
+  if (!in) return in.error();
+  const FormatDescriptor* f = detect(in->bytes, in->ctx.name);
+  if (f && options.readElsewhere && readInChildProcess(*f, in->bytes)) {
+    std::vector<std::string> files;  // a folder is not an archive file: the address names the file in it
+    if (archive->kind() != "folder") files = archive->openedFrom();
+    return options.readElsewhere(address.str(), files);
+  }
+  std::vector<Input> inputs;
+  inputs.push_back(std::move(in).value());
+  return readInputs(std::move(inputs));
 }
 
 Result<Loaded> load(std::span<const std::string> addresses, const LoadOptions& options) {

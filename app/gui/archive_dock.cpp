@@ -8,11 +8,13 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QListView>
 #include <QLocale>
 #include <QMenu>
 #include <QMessageBox>
 #include <QSettings>
 #include <QSignalBlocker>
+#include <QSortFilterProxyModel>
 #include <QStackedWidget>
 #include <QTimer>
 #include <QToolButton>
@@ -22,6 +24,8 @@
 #include <algorithm>
 #include <set>
 
+#include "app/gui/gallery.h"
+#include "app/thumbnails.h"
 #include "formats/format_table.h"
 #include "formats/io/extract.h"
 #include "formats/model/model_archive.h"
@@ -110,7 +114,13 @@ ArchiveDock::ArchiveDock(QWidget* parent) : QDockWidget(tr("Archives"), parent) 
   extractAllButton_ = new QToolButton(body);
   extractAllButton_->setText(tr("Extract all…"));
   extractAllButton_->setToolTip(tr("Extract every file of the open archives into a folder"));
+  galleryButton_ = new QToolButton(body);
+  galleryButton_->setText(tr("Pictures"));
+  galleryButton_->setCheckable(true);
+  galleryButton_->setToolTip(tr("Show a picture of every model under the selected folder, file or module "
+                                "(drawn in the background, kept in the cache folder)"));
   top->addWidget(filter_, 1);
+  top->addWidget(galleryButton_);
   top->addWidget(extractButton_);
   top->addWidget(extractAllButton_);
   rows->addLayout(top);
@@ -129,8 +139,23 @@ ArchiveDock::ArchiveDock(QWidget* parent) : QDockWidget(tr("Archives"), parent) 
   tree_ = makeView(views_);
   matches_ = makeView(views_);
   matches_->setRootIsDecorated(false);
+  gallery_ = new QListView(views_);
+  gallery_->setObjectName(QStringLiteral("gallery"));
+  gallery_->setViewMode(QListView::IconMode);
+  gallery_->setMovement(QListView::Static);
+  gallery_->setResizeMode(QListView::Adjust);
+  gallery_->setUniformItemSizes(true);  // only the tiles on screen are asked for their pictures
+  gallery_->setLayoutMode(QListView::Batched);
+  gallery_->setBatchSize(500);
+  gallery_->setIconSize(QSize(kThumbnailSize, kThumbnailSize));
+  gallery_->setGridSize(QSize(kThumbnailSize + 16, kThumbnailSize + 34));
+  gallery_->setWordWrap(false);
+  gallery_->setTextElideMode(Qt::ElideMiddle);
+  gallery_->setSelectionMode(QAbstractItemView::ExtendedSelection);
+  gallery_->setContextMenuPolicy(Qt::CustomContextMenu);
   views_->addWidget(tree_);
   views_->addWidget(matches_);
+  views_->addWidget(gallery_);
   rows->addWidget(views_, 1);
   status_ = new QLabel(body);
   status_->setWordWrap(true);
@@ -158,6 +183,17 @@ ArchiveDock::ArchiveDock(QWidget* parent) : QDockWidget(tr("Archives"), parent) 
   connect(skeletons_, &QComboBox::currentIndexChanged, this, &ArchiveDock::skeletonChosen);
   connect(extractButton_, &QToolButton::clicked, this, &ArchiveDock::extractSelectedDialog);
   connect(extractAllButton_, &QToolButton::clicked, this, &ArchiveDock::extractAllDialog);
+  connect(galleryButton_, &QToolButton::toggled, this, [this](bool on) {
+    if (on == galleryShown()) return;
+    if (on) showGalleryOfCurrent();
+    else hideGallery();
+  });
+  connect(gallery_, &QListView::activated, this, [this](const QModelIndex& index) {
+    if (!galleryModel_ || !index.isValid()) return;
+    const std::string path = index.data(GalleryModel::kPathRole).toByteArray().toStdString();
+    activateNode(galleryModel_->archive(), path, index.data(Qt::ToolTipRole).toString().section(QLatin1Char('\n'), 0, 0));
+  });
+  connect(gallery_, &QListView::customContextMenuRequested, this, &ArchiveDock::showGalleryMenu);
   setSkeletons({}, {}, std::nullopt);
   updateStatus();
 }
@@ -201,6 +237,12 @@ void ArchiveDock::setArchives(const vfs::FileSystem& archives) {
     }
   }
   if (!same) setSkeletons({}, {}, std::nullopt);
+  if (thumbnails_) thumbnails_->setArchives(archives_);
+  if (galleryShown()) {
+    // The same archives (an entry of them was opened) keep their gallery; others end it.
+    if (same) showGallery(galleryModel_->archive(), galleryPath_);
+    else hideGallery();
+  }
   // Records have figures, not sizes: the size column is for archives of files.
   bool files = false;
   for (const auto& a : archives_.archives()) files |= !a->holdsRecords();
@@ -377,6 +419,10 @@ void ArchiveDock::setFilter(const QString& text) {
 
 void ArchiveDock::applyFilter() {
   const QString needle = filter_->text().trimmed();
+  if (galleryShown()) {
+    galleryFilter_->setFilterFixedString(needle);
+    return updateStatus();
+  }
   views_->setCurrentWidget(needle.isEmpty() ? tree_ : matches_);
   const QSignalBlocker block(matches_);
   matches_->clear();
@@ -604,12 +650,16 @@ void ArchiveDock::finishExtraction() {
 }
 
 QStringList ArchiveDock::openAddresses(const QTreeWidgetItem* item) const {
-  const auto node = rowNode(item);
+  if (!item || rowKind(item) != Row::Node) return {};
+  return openAddresses(rowArchive(item), rowPath(item));
+}
+
+QStringList ArchiveDock::openAddresses(int archive, const std::string& path) const {
+  const vfs::Archive* a = archiveAt(archive);
+  const auto node = a ? a->node(path) : std::nullopt;
   if (!node || node->container || node->has(vfs::Node::Deleted) || node->has(vfs::Node::Unreadable))
     return {};
-  const int archive = rowArchive(item);
   if (showsModels(archive)) return {};
-  const vfs::Archive* a = archiveAt(archive);
   // The other files of the archive go along: the file system, and what a skin finds by name,
   // stays whole.
   const formats::Address address = a->addressOf(node->path);
@@ -620,16 +670,107 @@ QStringList ArchiveDock::openAddresses(const QTreeWidgetItem* item) const {
 }
 
 void ArchiveDock::activate(QTreeWidgetItem* item) {
-  const auto node = rowNode(item);
+  if (rowKind(item) != Row::Node) return;
+  activateNode(rowArchive(item), rowPath(item), item->toolTip(kName));
+}
+
+void ArchiveDock::activateNode(int archive, const std::string& path, const QString& label) {
+  const vfs::Archive* a = archiveAt(archive);
+  const auto node = a ? a->node(path) : std::nullopt;
   if (!node || node->container) return;  // folders open in place
-  if (showsModels(rowArchive(item))) return;  // picking shows it already
+  if (showsModels(archive)) return;  // picking shows it already
   if (node->has(vfs::Node::Deleted) || node->has(vfs::Node::Unreadable)) {
     emit info(tr("%1 cannot be opened: it is %2")
-                  .arg(item->toolTip(kName),
-                       node->has(vfs::Node::Deleted) ? tr("deleted") : tr("outside the file")));
+                  .arg(label, node->has(vfs::Node::Deleted) ? tr("deleted") : tr("outside the file")));
     return;
   }
-  emit openRequested(openAddresses(item));
+  emit openRequested(openAddresses(archive, path));
+}
+
+bool ArchiveDock::galleryShown() const { return views_->currentWidget() == gallery_; }
+
+void ArchiveDock::showGalleryOfCurrent() {
+  int archive = 0;
+  std::string path;
+  if (const QTreeWidgetItem* item = tree_->currentItem()) {
+    archive = std::max(0, rowArchive(item));
+    path = rowPath(item);
+    if (rowKind(item) == Row::Node && !item->data(kName, kContainerRole).toBool()) {
+      // A file or a record: the gallery of what it is in.
+      const QTreeWidgetItem* up = item->parent();
+      path = up ? rowPath(up) : std::string();
+    }
+  }
+  showGallery(archive, path);
+}
+
+void ArchiveDock::showGallery(int archive, const std::string& path) {
+  const vfs::Archive* a = archiveAt(archive);
+  if (!a) return;
+  if (!thumbnails_) {
+    thumbnails_ = new ThumbnailService(ThumbnailCache::defaultFolder(), kThumbnailSize, this);
+    thumbnails_->setArchives(archives_);
+    if (!thumbnails_->unavailable().isEmpty())
+      emit info(tr("Pictures cannot be drawn: %1").arg(thumbnails_->unavailable()));
+    galleryModel_ = new GalleryModel(thumbnails_, this);
+    galleryFilter_ = new QSortFilterProxyModel(this);
+    galleryFilter_->setSourceModel(galleryModel_);
+    galleryFilter_->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    gallery_->setModel(galleryFilter_);
+    connect(gallery_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ArchiveDock::galleryPicked);
+    connect(galleryModel_, &GalleryModel::dataChanged, this, [this] {
+      if (!debounce_->isActive()) updateStatus();
+    });
+  }
+  galleryPath_ = path;
+  const auto node = path.empty() ? std::nullopt : a->node(path);
+  QString title = node ? qstr(a->addressOf(path).str()) : qstr(a->title());
+  galleryModel_->setNodes(archive, a, galleryNodes(*a, path), title);
+  galleryFilter_->setFilterFixedString(filter_->text().trimmed());
+  views_->setCurrentWidget(gallery_);
+  {
+    const QSignalBlocker block(galleryButton_);
+    galleryButton_->setChecked(true);
+  }
+  updateStatus();
+}
+
+void ArchiveDock::hideGallery() {
+  if (galleryModel_) galleryModel_->clear();
+  {
+    const QSignalBlocker block(galleryButton_);
+    galleryButton_->setChecked(false);
+  }
+  views_->setCurrentWidget(tree_);
+  applyFilter();
+}
+
+void ArchiveDock::galleryPicked() {
+  if (!galleryModel_) return;
+  std::vector<std::string> paths;
+  for (const QModelIndex& index : gallery_->selectionModel()->selectedIndexes())
+    paths.push_back(index.data(GalleryModel::kPathRole).toByteArray().toStdString());
+  selectNodes(galleryModel_->archive(), paths);
+}
+
+void ArchiveDock::showGalleryMenu(const QPoint& at) {
+  const QModelIndex index = gallery_->indexAt(at);
+  QMenu menu(this);
+  if (index.isValid() && galleryModel_) {
+    const int archive = galleryModel_->archive();
+    const std::string path = index.data(GalleryModel::kPathRole).toByteArray().toStdString();
+    if (!showsModels(archive))
+      menu.addAction(tr("Open"), this, [this, archive, path, label = index.data(Qt::ToolTipRole).toString()] {
+        activateNode(archive, path, label.section(QLatin1Char('\n'), 0, 0));
+      });
+    menu.addAction(tr("Show in the Tree"), this, [this, archive, path] {
+      hideGallery();
+      selectNodes(archive, {path});
+    });
+    menu.addSeparator();
+  }
+  menu.addAction(tr("Back to the Tree"), this, &ArchiveDock::hideGallery);
+  menu.exec(gallery_->viewport()->mapToGlobal(at));
 }
 
 void ArchiveDock::fillMenu(QMenu& menu, QTreeWidget* view, QTreeWidgetItem* item) {
@@ -661,6 +802,10 @@ void ArchiveDock::fillMenu(QMenu& menu, QTreeWidget* view, QTreeWidgetItem* item
     QAction* x = menu.addAction(tr("Export…"), this, [this, addresses] { emit exportEntryRequested(addresses); });
     x->setEnabled(!addresses.isEmpty());
     x->setToolTip(tr("Write the entry as a model (glTF, OMF, cal3d), leaving the viewer as it is"));
+    menu.addSeparator();
+  }
+  if (item && (rowKind(item) == Row::Archive || (node && node->container))) {
+    menu.addAction(tr("Show as Pictures"), this, [this, archive, path = rowPath(item)] { showGallery(archive, path); });
     menu.addSeparator();
   }
   QAction* some = menu.addAction(tr("Extract…"), this, &ArchiveDock::extractSelectedDialog);
@@ -704,8 +849,13 @@ void ArchiveDock::updateStatus() {
   if (archives_.empty()) return status_->setText(tr("Open a .pak, a .brf or a folder to browse it."));
   const std::size_t n = archives_.archives().size();
   QString text = n == 1 ? tr("1 archive") : tr("%1 archives").arg(n);
-  if (currentView() == matches_)
+  if (galleryShown() && galleryModel_) {
+    text = tr("%1 models in %2").arg(galleryModel_->rowCount()).arg(galleryModel_->title());
+    if (galleryFilter_->rowCount() != galleryModel_->rowCount()) text += tr(", %1 shown").arg(galleryFilter_->rowCount());
+    if (galleryModel_->failed()) text += tr(", %1 without a picture").arg(galleryModel_->failed());
+  } else if (currentView() == matches_) {
     text += tr(", %1 found").arg(std::min(matches_->topLevelItemCount(), kMaxMatches));
+  }
   if (const auto selected = selectedNodes().size()) text += tr(", %1 selected").arg(selected);
   if (busy) text += tr(", extracting…");
   status_->setText(text);

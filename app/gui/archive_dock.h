@@ -24,7 +24,9 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QListView;
 class QMenu;
+class QSortFilterProxyModel;
 class QStackedWidget;
 class QTimer;
 class QToolButton;
@@ -32,6 +34,9 @@ class QTreeWidget;
 class QTreeWidgetItem;
 
 namespace marrow::app {
+
+class GalleryModel;
+class ThumbnailService;
 
 class ArchiveDock : public QDockWidget {
   Q_OBJECT
@@ -91,6 +96,19 @@ class ArchiveDock : public QDockWidget {
   std::optional<std::string> chosenSkeleton() const;
   void chooseSkeleton(const std::optional<std::string>& path);  // emits skeletonChosen
 
+  // The gallery (gui/gallery.h): thumbnails of the models under a node ("" the archive's root)
+  // instead of the tree; the filter then narrows it by name. Picking tiles picks the nodes in the
+  // tree; double-clicking one opens it as a double-click in the tree does.
+  void showGallery(int archive, const std::string& path);
+  void hideGallery();
+  bool galleryShown() const;
+  // What the gallery button shows: the gallery of the current row's container.
+  void showGalleryOfCurrent();
+  QListView* gallery() const { return gallery_; }
+  GalleryModel* galleryModel() const { return galleryModel_; }
+  // Made on first use (a GL context of its own, in a thread of its own); null before.
+  ThumbnailService* thumbnails() const { return thumbnails_; }
+
   // The files extraction writes for the selection (files under folders included), of the
   // archive of the first node selected.
   std::vector<formats::vfs::Node> selectedFiles(int* archive) const;
@@ -102,6 +120,7 @@ class ArchiveDock : public QDockWidget {
   // What a double-click opens for a row of an archive of files: the node's address and every
   // other file of its archive (the file system its parts are found in); empty otherwise.
   QStringList openAddresses(const QTreeWidgetItem* item) const;
+  QStringList openAddresses(int archive, const std::string& path) const;
   // The context menu of `view` for a right-click on `item` (null: empty space).
   void fillMenu(QMenu& menu, QTreeWidget* view, QTreeWidgetItem* item);
   void addUsersMenu(QMenu& menu, int archive, const formats::vfs::Node& node);
@@ -139,6 +158,9 @@ class ArchiveDock : public QDockWidget {
   QTreeWidget* currentView() const;
   void updateStatus();
   bool showsModels(int archive) const;
+  void activateNode(int archive, const std::string& path, const QString& label);
+  void galleryPicked();
+  void showGalleryMenu(const QPoint& at);
 
   formats::vfs::FileSystem archives_;
   QStringList titles_;   // to tell the same archives set again
@@ -149,9 +171,15 @@ class ArchiveDock : public QDockWidget {
   QComboBox* skeletons_;
   QToolButton* extractButton_;
   QToolButton* extractAllButton_;
+  QToolButton* galleryButton_;
   QStackedWidget* views_;
   QTreeWidget* tree_;
   QTreeWidget* matches_;
+  QListView* gallery_;
+  GalleryModel* galleryModel_ = nullptr;
+  QSortFilterProxyModel* galleryFilter_ = nullptr;
+  ThumbnailService* thumbnails_ = nullptr;
+  std::string galleryPath_;
   QLabel* status_;
   QPointer<Extraction> extraction_;
   bool hasModel_ = false;

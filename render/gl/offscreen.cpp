@@ -41,24 +41,45 @@ bool isSoftwareRenderer(const std::string& name) {
 OffscreenGL::OffscreenGL() = default;
 
 OffscreenGL::~OffscreenGL() {
-  if (context_ && surface_) context_->doneCurrent();
+  if (context_ && surface_) {
+    if (framebuffer_ && makeCurrent()) framebuffer_.reset();  // GL objects go with their context
+    context_->doneCurrent();
+  }
 }
 
-bool OffscreenGL::create(std::string* error) {
+namespace {
+
+QSurfaceFormat coreFormat() {
   QSurfaceFormat f;
   f.setVersion(3, 3);
   f.setProfile(QSurfaceFormat::CoreProfile);
   f.setDepthBufferSize(24);
+  return f;
+}
+
+}  // namespace
+
+std::unique_ptr<QOffscreenSurface> OffscreenGL::makeSurface() {
+  auto surface = std::make_unique<QOffscreenSurface>();
+  surface->setFormat(coreFormat());
+  surface->create();
+  return surface;
+}
+
+bool OffscreenGL::create(std::string* error) {
+  ownSurface_ = makeSurface();
+  return create(ownSurface_.get(), error);
+}
+
+bool OffscreenGL::create(QOffscreenSurface* surface, std::string* error) {
+  surface_ = surface;
   context_ = std::make_unique<QOpenGLContext>();
-  context_->setFormat(f);
-  if (!context_->create()) {
+  context_->setFormat(surface ? surface->format() : coreFormat());
+  if (!surface || !context_->create()) {
     if (error) *error = "no OpenGL context could be created (is there an X display? try xvfb-run)";
     context_.reset();
     return false;
   }
-  surface_ = std::make_unique<QOffscreenSurface>();
-  surface_->setFormat(context_->format());
-  surface_->create();
   if (!makeCurrent()) {
     if (error) *error = "the OpenGL context could not be made current";
     return false;
@@ -73,19 +94,25 @@ bool OffscreenGL::create(std::string* error) {
   return true;
 }
 
-bool OffscreenGL::makeCurrent() { return context_ && context_->makeCurrent(surface_.get()); }
+bool OffscreenGL::makeCurrent() { return context_ && surface_ && context_->makeCurrent(surface_); }
 
 QImage OffscreenGL::render(Renderer& renderer, const Camera& camera, int width, int height,
                            const ViewOptions& options) {
   if (!makeCurrent()) return {};
-  QOpenGLFramebufferObjectFormat ms;
-  ms.setAttachment(QOpenGLFramebufferObject::Depth);
-  ms.setSamples(kViewportSamples);
-  QOpenGLFramebufferObject fbo(width, height, ms);
-  if (!fbo.bind()) return {};
+  if (!framebuffer_ || framebuffer_->size() != QSize(width, height)) {
+    framebuffer_.reset();
+    QOpenGLFramebufferObjectFormat ms;
+    ms.setAttachment(QOpenGLFramebufferObject::Depth);
+    ms.setSamples(kViewportSamples);
+    framebuffer_ = std::make_unique<QOpenGLFramebufferObject>(width, height, ms);
+  }
+  if (!framebuffer_->bind()) {
+    framebuffer_.reset();
+    return {};
+  }
   renderer.render(camera, width, height, options);
-  fbo.release();
-  return fbo.toImage();  // flipped to top-down rows
+  framebuffer_->release();
+  return framebuffer_->toImage();  // resolved, flipped to top-down rows
 }
 
 }  // namespace marrow::render

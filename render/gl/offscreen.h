@@ -11,6 +11,7 @@
 #include "render/gl/renderer.h"
 
 class QOpenGLContext;
+class QOpenGLFramebufferObject;
 class QOffscreenSurface;
 
 namespace marrow::render {
@@ -33,16 +34,25 @@ class OffscreenGL {
   ~OffscreenGL();
 
   bool create(std::string* error);
+  // A surface for a context that another thread makes: Qt makes offscreen surfaces in the GUI
+  // thread only. Made with the default GL 3.3 core format.
+  static std::unique_ptr<QOffscreenSurface> makeSurface();
+  // Makes the context in the calling thread (a worker may), on a surface from makeSurface()
+  // that outlives this object. Destroy this object in the thread that created it.
+  bool create(QOffscreenSurface* surface, std::string* error);
   bool makeCurrent();
   QOpenGLContext* context() const { return context_.get(); }
 
-  // Renders one frame at width × height into an image (multisampled, then resolved).
+  // Renders one frame at width × height into an image (multisampled, then resolved). The
+  // multisampled framebuffer is kept for the next frame of the same size.
   QImage render(Renderer& renderer, const Camera& camera, int width, int height,
                 const ViewOptions& options);
 
  private:
   std::unique_ptr<QOpenGLContext> context_;
-  std::unique_ptr<QOffscreenSurface> surface_;
+  std::unique_ptr<QOffscreenSurface> ownSurface_;
+  QOffscreenSurface* surface_ = nullptr;
+  std::unique_ptr<QOpenGLFramebufferObject> framebuffer_;
 };
 
 }  // namespace marrow::render

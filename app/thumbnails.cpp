@@ -1,0 +1,439 @@
+#include "app/thumbnails.h"
+
+#include <QCoreApplication>
+#include <QCryptographicHash>
+#include <QDir>
+#include <QDirIterator>
+#include <QFileInfo>
+#include <QOffscreenSurface>
+#include <QOpenGLContext>
+#include <QSaveFile>
+#include <QStandardPaths>
+#include <QThread>
+#include <QTimer>
+
+#include <algorithm>
+#include <condition_variable>
+#include <list>
+#include <mutex>
+#include <set>
+#include <unordered_map>
+
+#include "app/document.h"
+#include "formats/format_table.h"
+#include "formats/model/lod.h"
+#include "render/anim/pose.h"
+#include "render/gl/offscreen.h"
+#include "render/gl/renderer.h"
+
+namespace marrow::app {
+
+namespace vfs = formats::vfs;
+
+// ---- which nodes ----
+
+namespace {
+
+bool isUnder(const std::string& p, const std::string& folder) {
+  return folder.empty() || p == folder ||
+         (p.size() > folder.size() && p.compare(0, folder.size(), folder) == 0 && p[folder.size()] == '/');
+}
+
+bool listed(const vfs::Node& n) {
+  return !n.has(vfs::Node::Deleted) && !n.has(vfs::Node::Overridden);
+}
+
+// The files of one folder's listing that are models: each format's own rule where it has one
+// (a skin, not the mesh it wears; a .cfg, else the parts), every file of the other formats.
+std::vector<std::size_t> modelFiles(const std::vector<vfs::Node>& nodes) {
+  std::vector<std::pair<const formats::FormatDescriptor*, std::vector<std::size_t>>> byFormat;
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    const vfs::Node& n = nodes[i];
+    if (n.container || !listed(n)) continue;
+    const formats::FormatDescriptor* f = formats::detect({}, n.name);
+    if (!f || !f->reads() || formats::archiveFormatFor(n.name) || formats::holdsAnimationsOnly(n.name)) continue;
+    auto at = std::find_if(byFormat.begin(), byFormat.end(), [f](const auto& g) { return g.first == f; });
+    if (at == byFormat.end()) at = byFormat.insert(byFormat.end(), {f, {}});
+    at->second.push_back(i);
+  }
+  std::vector<std::size_t> out;
+  for (const auto& [format, indices] : byFormat) {
+    if (!format->modelsInFolder) {
+      out.insert(out.end(), indices.begin(), indices.end());
+      continue;
+    }
+    std::vector<std::string> names;
+    for (std::size_t i : indices) names.push_back(nodes[i].name);
+    std::set<std::string> kept;
+    for (const auto& model : format->modelsInFolder(names)) kept.insert(model.begin(), model.end());
+    for (std::size_t i : indices)
+      if (kept.count(nodes[i].name)) out.push_back(i);
+  }
+  std::sort(out.begin(), out.end());  // the folder's own order
+  return out;
+}
+
+}  // namespace
+
+std::vector<vfs::Node> galleryNodes(const vfs::Archive& archive, const std::string& path, std::size_t limit) {
+  std::vector<vfs::Node> out;
+  bool listsModels = false;
+  for (vfs::Node& n : archive.models("")) {
+    listsModels = true;
+    if (out.size() >= limit) break;
+    if (isUnder(n.path, path) && listed(n)) out.push_back(std::move(n));
+  }
+  if (listsModels) return out;
+  // Depth first in the tree's order: a folder's models, then its folders'.
+  std::size_t walked = 0;
+  std::vector<std::string> folders{path};
+  while (!folders.empty() && out.size() < limit && walked < kMaxGalleryWalk) {
+    const std::string folder = std::move(folders.back());
+    folders.pop_back();
+    std::vector<vfs::Node> children = archive.children(folder);
+    walked += children.size();
+    for (std::size_t i : modelFiles(children)) {
+      if (out.size() >= limit) break;
+      out.push_back(std::move(children[i]));
+    }
+    for (auto c = children.rbegin(); c != children.rend(); ++c)
+      if (c->container && listed(*c)) folders.push_back(c->path);
+  }
+  return out;
+}
+
+// ---- the disk cache ----
+
+ThumbnailCache::ThumbnailCache(QString folder) : folder_(std::move(folder)) {}
+
+QString ThumbnailCache::defaultFolder() {
+  const QString base = QStandardPaths::writableLocation(QStandardPaths::CacheLocation);
+  return base.isEmpty() ? QString() : base + QStringLiteral("/thumbnails");
+}
+
+QByteArray ThumbnailCache::keyOf(std::span<const std::byte> bytes, int size) const {
+  QCryptographicHash hash(QCryptographicHash::Sha1);
+  hash.addData(QByteArrayLiteral("marrow thumbnail "));
+  hash.addData(QByteArray::number(kThumbnailVersion) + ' ' + QByteArray::number(size) + ' ');
+  hash.addData(QByteArrayView(reinterpret_cast<const char*>(bytes.data()), static_cast<qsizetype>(bytes.size())));
+  return hash.result().toHex();
+}
+
+QString ThumbnailCache::pathOf(const QByteArray& key) const {
+  if (folder_.isEmpty()) return {};
+  return folder_ + QLatin1Char('/') + QString::fromLatin1(key.left(2)) + QLatin1Char('/') +
+         QString::fromLatin1(key) + QStringLiteral(".png");
+}
+
+QImage ThumbnailCache::load(const QByteArray& key) const {
+  const QString path = pathOf(key);
+  if (path.isEmpty() || !QFileInfo::exists(path)) return {};
+  QImage image;
+  if (!image.load(path, "PNG")) return {};
+  return image;
+}
+
+bool ThumbnailCache::store(const QByteArray& key, const QImage& image) const {
+  const QString path = pathOf(key);
+  if (path.isEmpty() || image.isNull()) return false;
+  if (!QDir().mkpath(QFileInfo(path).path())) return false;
+  QSaveFile file(path);
+  if (!file.open(QIODevice::WriteOnly)) return false;
+  if (!image.save(&file, "PNG")) {
+    file.cancelWriting();
+    return false;
+  }
+  return file.commit();
+}
+
+void ThumbnailCache::prune(qint64 bytes) const {
+  if (folder_.isEmpty()) return;
+  struct Entry {
+    QDateTime written;
+    qint64 size;
+    QString path;
+  };
+  std::vector<Entry> entries;
+  qint64 total = 0;
+  QDirIterator it(folder_, {QStringLiteral("*.png")}, QDir::Files, QDirIterator::Subdirectories);
+  while (it.hasNext()) {
+    it.next();
+    const QFileInfo info = it.fileInfo();
+    entries.push_back({info.lastModified(), info.size(), info.filePath()});
+    total += info.size();
+  }
+  if (total <= bytes) return;
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) { return a.written < b.written; });
+  for (const Entry& e : entries) {
+    if (total <= bytes) break;
+    if (QFile::remove(e.path)) total -= e.size;
+  }
+}
+
+// ---- drawing ----
+
+ThumbnailMaker::ThumbnailMaker(ThumbnailCache cache, int size) : cache_(std::move(cache)), size_(size) {}
+
+ThumbnailMaker::~ThumbnailMaker() {
+  if (gl_ && renderer_ && gl_->makeCurrent()) renderer_->release();
+}
+
+bool ThumbnailMaker::create(std::string* error, QOffscreenSurface* surface) {
+  gl_ = std::make_unique<render::OffscreenGL>();
+  renderer_ = std::make_unique<render::Renderer>();
+  const bool made = surface ? gl_->create(surface, error) : gl_->create(error);
+  if (!made || !renderer_->initialize(gl_->context(), error)) {
+    renderer_.reset();
+    gl_.reset();
+    return false;
+  }
+  return true;
+}
+
+std::vector<QImage> ThumbnailMaker::texturesOf(formats::Scene& scene) {
+  constexpr int kLargest = 256;  // a side: plenty for a picture of 128
+  constexpr std::size_t kKept = 256;
+  std::vector<QImage> images;
+  images.reserve(scene.textures.size());
+  for (const formats::Texture& t : scene.textures) {
+    const std::string key = t.path + '\n' + t.name + '\n' + std::to_string(t.data.size());
+    auto at = textures_.find(key);
+    if (at == textures_.end()) {
+      if (textures_.size() >= kKept) textures_.clear();
+      QImage image = decodeTexture(t, scene.diagnostics);
+      if (image.width() > kLargest || image.height() > kLargest)
+        image = image.scaled(kLargest, kLargest, Qt::KeepAspectRatio, Qt::SmoothTransformation);
+      at = textures_.emplace(key, std::move(image)).first;
+    }
+    images.push_back(at->second);
+  }
+  return images;
+}
+
+QImage ThumbnailMaker::draw(std::shared_ptr<const formats::Scene> scene, const std::vector<QImage>& textures) {
+  if (!gl_ || !renderer_ || !scene || !gl_->makeCurrent()) return {};
+  if (scene->meshes.empty() && scene->skeleton.bones.empty() && scene->bodies.empty()) return {};
+  renderer_->setScene(scene, textures);
+  renderer_->setPose(anim::evaluate(scene->skeleton, nullptr, 0.0f));
+  const std::vector<bool> drawn = formats::drawnAtLevel(formats::meshLevels(*scene), 0);
+  for (std::size_t m = 0; m < drawn.size(); ++m) renderer_->setMeshVisible(m, drawn[m]);
+  const render::Bounds bounds = renderer_->poseBounds();
+  QImage image;
+  if (bounds.valid) {
+    render::Camera camera;
+    camera.frame(bounds.center(), bounds.radius());
+    render::ViewOptions view;
+    view.showGrid = false;
+    view.groundContact = false;
+    view.showSkeleton = false;  // a model of bones only still shows them
+    image = gl_->render(*renderer_, camera, size_, size_, view);
+  }
+  renderer_->clearScene();
+  return image;
+}
+
+ThumbnailMaker::Made ThumbnailMaker::make(const vfs::FileSystem& archives, std::size_t archive,
+                                          const std::string& path) {
+  Made made;
+  if (archive >= archives.archives().size()) {
+    made.error = QStringLiteral("no archive %1 is open").arg(archive);
+    return made;
+  }
+  auto bytes = archives.archives()[archive]->read(path, formats::Limits{});
+  if (!bytes) {
+    made.error = QString::fromStdString(bytes.error().describe());
+    return made;
+  }
+  const QByteArray key = cache_.keyOf(*bytes, size_);
+  bytes->clear();
+  bytes->shrink_to_fit();
+  if (QImage hit = cache_.load(key); !hit.isNull()) {
+    made.image = std::move(hit);
+    made.cached = true;
+    return made;
+  }
+  LoadOptions options;
+  options.textures = Textures::Find;  // fetched here, decoded once per name (texturesOf)
+  auto scene = readNode(archives, archive, path, options);
+  if (!scene) {
+    made.error = QString::fromStdString(scene.error().describe());
+    return made;
+  }
+  const std::vector<QImage> textures = texturesOf(*scene);
+  made.image = draw(std::make_shared<const formats::Scene>(std::move(scene).value()), textures);
+  if (made.image.isNull())
+    made.error = QStringLiteral("nothing to draw: no mesh, no bone");
+  else
+    cache_.store(key, made.image);
+  return made;
+}
+
+// ---- the service ----
+
+struct ThumbnailService::Shared {
+  struct Request {
+    int archive;
+    std::string path;
+  };
+  using Queue = std::list<Request>;
+
+  mutable std::mutex mutex;
+  std::condition_variable wake;
+  Queue queue;  // newest first
+  std::unordered_map<std::string, Queue::iterator> where;  // by key(archive, path)
+  vfs::FileSystem archives;
+  quint64 generation = 0;
+  bool stop = false;
+  QString unavailable;
+
+  static std::string key(int archive, const std::string& path) { return std::to_string(archive) + '\n' + path; }
+
+  void clear() {
+    queue.clear();
+    where.clear();
+  }
+  // The newest request, with the archives it names; false when there is none.
+  bool take(Request& r, vfs::FileSystem& fs, quint64& gen) {
+    if (queue.empty()) return false;
+    r = std::move(queue.front());
+    queue.pop_front();
+    where.erase(key(r.archive, r.path));
+    fs = archives;
+    gen = generation;
+    return true;
+  }
+};
+
+ThumbnailService::ThumbnailService(QString cacheFolder, int size, QObject* parent)
+    : QObject(parent), shared_(std::make_shared<Shared>()), size_(size) {
+  ThumbnailCache cache(cacheFolder);
+  if (!QOpenGLContext::supportsThreadedOpenGL()) {
+    // One request per turn of the event loop, on this thread.
+    local_ = std::make_unique<ThumbnailMaker>(cache, size);
+    std::string error;
+    if (!local_->create(&error)) {
+      shared_->unavailable = QString::fromStdString(error);
+      local_.reset();
+    }
+    return;
+  }
+  surface_ = render::OffscreenGL::makeSurface();
+  QOffscreenSurface* surface = surface_.get();
+  std::shared_ptr<Shared> shared = shared_;
+  // The thread ends before this object does (the destructor waits), and a result posted to it
+  // after that is dropped with it.
+  ThumbnailService* self = this;
+  thread_ = QThread::create([shared, surface, cache, size, self] {
+    ThumbnailMaker maker(cache, size);
+    std::string error;
+    if (!maker.create(&error, surface)) {
+      const std::lock_guard lock(shared->mutex);
+      shared->unavailable = QString::fromStdString(error);
+      shared->clear();
+      return;
+    }
+    cache.prune(qint64{256} << 20);  // a gallery of 20,000 pictures is about 300 MB
+    quint64 seen = 0;
+    for (;;) {
+      Shared::Request r;
+      vfs::FileSystem archives;
+      quint64 generation = 0;
+      {
+        std::unique_lock lock(shared->mutex);
+        shared->wake.wait(lock, [&] { return shared->stop || !shared->queue.empty(); });
+        if (shared->stop) break;
+        shared->take(r, archives, generation);
+      }
+      if (generation != seen) maker.forgetTextures();  // other archives: other textures
+      seen = generation;
+      ThumbnailMaker::Made made = maker.make(archives, static_cast<std::size_t>(r.archive), r.path);
+      QMetaObject::invokeMethod(
+          self,
+          [self, shared, generation, r, made] {
+            {
+              const std::lock_guard lock(shared->mutex);
+              if (generation != shared->generation) return;  // for archives no longer open
+            }
+            emit self->ready(r.archive, QByteArray::fromStdString(r.path), made.image, made.error);
+          },
+          Qt::QueuedConnection);
+    }
+  });
+  thread_->setObjectName(QStringLiteral("thumbnails"));
+  thread_->start(QThread::LowPriority);
+}
+
+ThumbnailService::~ThumbnailService() {
+  if (thread_) {
+    {
+      const std::lock_guard lock(shared_->mutex);
+      shared_->stop = true;
+      shared_->clear();
+    }
+    shared_->wake.notify_all();
+    thread_->wait();
+    delete thread_;
+  }
+  surface_.reset();  // after the context that used it, in the GUI thread
+}
+
+void ThumbnailService::setArchives(const vfs::FileSystem& archives) {
+  const std::lock_guard lock(shared_->mutex);
+  shared_->archives = archives;
+  ++shared_->generation;
+  shared_->clear();
+}
+
+void ThumbnailService::request(int archive, const std::string& path) {
+  {
+    const std::lock_guard lock(shared_->mutex);
+    if (!shared_->unavailable.isEmpty()) return;
+    const std::string key = Shared::key(archive, path);
+    if (auto at = shared_->where.find(key); at != shared_->where.end()) {
+      shared_->queue.splice(shared_->queue.begin(), shared_->queue, at->second);  // to the front
+      return;
+    }
+    shared_->queue.push_front({archive, path});
+    shared_->where.emplace(key, shared_->queue.begin());
+    while (shared_->queue.size() > kMaxQueued) {
+      shared_->where.erase(Shared::key(shared_->queue.back().archive, shared_->queue.back().path));
+      shared_->queue.pop_back();
+    }
+  }
+  if (thread_) {
+    shared_->wake.notify_one();
+  } else if (local_) {
+    QTimer::singleShot(0, this, &ThumbnailService::serveOne);
+  }
+}
+
+void ThumbnailService::serveOne() {
+  Shared::Request r;
+  vfs::FileSystem archives;
+  quint64 generation = 0;
+  {
+    const std::lock_guard lock(shared_->mutex);
+    if (!shared_->take(r, archives, generation)) return;
+  }
+  if (generation != localGeneration_) local_->forgetTextures();
+  localGeneration_ = generation;
+  const ThumbnailMaker::Made made = local_->make(archives, static_cast<std::size_t>(r.archive), r.path);
+  emit ready(r.archive, QByteArray::fromStdString(r.path), made.image, made.error);
+}
+
+void ThumbnailService::clearRequests() {
+  const std::lock_guard lock(shared_->mutex);
+  shared_->clear();
+}
+
+std::size_t ThumbnailService::queued() const {
+  const std::lock_guard lock(shared_->mutex);
+  return shared_->queue.size();
+}
+
+QString ThumbnailService::unavailable() const {
+  const std::lock_guard lock(shared_->mutex);
+  return shared_->unavailable;
+}
+
+}  // namespace marrow::app
