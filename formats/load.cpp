@@ -226,20 +226,18 @@ Result<Scene> readNode(const vfs::FileSystem& archives, std::size_t index, const
     return FormatError{path, "archive", kNoOffset, "no archive " + std::to_string(index) + " is open"};
   const std::shared_ptr<const vfs::Archive>& archive = archives.archives()[index];
   const Address address = archive->addressOf(path);
-  if (const auto* records = dynamic_cast<const ModelArchive*>(archive.get())) {
-    auto shown = records->show(std::span(&path, 1), std::nullopt, std::nullopt);
-    if (!shown) return shown.error();
-    if (shown->what != ModelArchive::Shown::What::Model)
-      return FormatError{address.str(), "record", kNoOffset, "not a model of its own"};
-    return std::move(shown->scene);
+  if (const auto* records = dynamic_cast<const ModelArchive*>(archive.get()))
+    return records->still(std::span(&path, 1));
+  if (address.whole()) {  // a file on disk (a folder's): read as opening it reads it
+    auto loaded = load(std::span(&address.file, 1), options);
+    if (!loaded) return loaded.error();
+    return std::move(loaded->scene);
   }
   auto in = entryInput(archives, archive, path, address.file, options);
   if (!in) return in.error();
   const FormatDescriptor* f = detect(in->bytes, in->ctx.name);
   if (f && options.readElsewhere && readInChildProcess(*f, in->bytes)) {
-    std::vector<std::string> files;  // a folder is not an archive file: the address names the file in it
-    if (archive->kind() != "folder") files = archive->openedFrom();
-    return options.readElsewhere(address.str(), files);
+    return options.readElsewhere(address.str(), archive->openedFrom());
   }
   std::vector<Input> inputs;
   inputs.push_back(std::move(in).value());

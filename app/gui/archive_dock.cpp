@@ -149,6 +149,7 @@ ArchiveDock::ArchiveDock(QWidget* parent) : QDockWidget(tr("Archives"), parent) 
   gallery_->setBatchSize(500);
   gallery_->setIconSize(QSize(kThumbnailSize, kThumbnailSize));
   gallery_->setGridSize(QSize(kThumbnailSize + 16, kThumbnailSize + 34));
+  gallery_->setItemDelegate(GalleryModel::tileDelegate(QSize(kThumbnailSize + 12, kThumbnailSize + 30), gallery_));
   gallery_->setWordWrap(false);
   gallery_->setTextElideMode(Qt::ElideMiddle);
   gallery_->setSelectionMode(QAbstractItemView::ExtendedSelection);

@@ -1,6 +1,7 @@
 #include "app/gui/gallery.h"
 
 #include <QPainter>
+#include <QStyledItemDelegate>
 
 #include "app/thumbnails.h"
 
@@ -27,7 +28,22 @@ QPixmap tile(int size, bool failed) {
   return p;
 }
 
+// A tile's size without asking the model: a view sizes its items (the last one, too) before it
+// paints them, and asking for the picture would draw it.
+class TileDelegate : public QStyledItemDelegate {
+ public:
+  TileDelegate(QSize size, QObject* parent) : QStyledItemDelegate(parent), size_(size) {}
+  QSize sizeHint(const QStyleOptionViewItem&, const QModelIndex&) const override { return size_; }
+
+ private:
+  QSize size_;
+};
+
 }  // namespace
+
+QAbstractItemDelegate* GalleryModel::tileDelegate(QSize size, QObject* parent) {
+  return new TileDelegate(size, parent);
+}
 
 GalleryModel::GalleryModel(ThumbnailService* service, QObject* parent)
     : QAbstractListModel(parent),

@@ -3,6 +3,7 @@
 // a placeholder until the picture comes: scrolling never waits for drawing.
 #pragma once
 
+#include <QAbstractItemDelegate>
 #include <QAbstractListModel>
 #include <QCache>
 #include <QHash>
@@ -28,6 +29,9 @@ class GalleryModel : public QAbstractListModel {
   static constexpr int kPicturesKept = 1500;
 
   explicit GalleryModel(ThumbnailService* service, QObject* parent = nullptr);
+  // The delegate a view of the gallery uses: tiles of `size` (the view's grid), sized without
+  // asking for their pictures, so that only the tiles painted are drawn.
+  static QAbstractItemDelegate* tileDelegate(QSize size, QObject* parent);
 
   // The nodes of one archive to show (`archive` names them for addresses), and the title of
   // what they are under.

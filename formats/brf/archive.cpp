@@ -661,4 +661,13 @@ Result<ModelArchive::Shown> BrfArchive::show(std::span<const std::string> picked
   return out;
 }
 
+Result<Scene> BrfArchive::still(std::span<const std::string> picked) const {
+  Pick pick = pickRecords(sources_, recordsAt(picked), std::nullopt, std::nullopt, std::nullopt);
+  if (pick.what != Shown::What::Model)
+    return FormatError{picked.empty() ? std::string() : addressOf(picked.front()).str(), "record", kNoOffset,
+                       "not a model of its own"};
+  pick.selection.animations = std::vector<RecordRef>{};
+  return toScene(sources_, pick.selection);
+}
+
 }  // namespace marrow::formats::brf

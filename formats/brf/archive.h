@@ -57,6 +57,8 @@ class BrfArchive final : public vfs::Archive, public ModelArchive {
   Result<Shown> show(std::span<const std::string> picked,
                      const std::optional<std::vector<std::string>>& onScreen,
                      const std::optional<std::string>& skeleton) const override;
+  // As show() picks, with no animation: no clip is made or cut.
+  Result<Scene> still(std::span<const std::string> picked) const override;
   // A file of more than kHeap meshes (an armour pack; level meshes "boots.lod1" not counted)
   // opens on its first mesh and its levels; else the whole files (the viewer draws one level of
   // level meshes: formats/model/lod.h).

@@ -42,6 +42,20 @@ class ModelArchive {
                              const std::optional<std::vector<std::string>>& onScreen,
                              const std::optional<std::string>& skeleton) const = 0;
 
+  // The model the nodes at `picked` make alone (no earlier pick on screen, the automatic
+  // skeleton), at rest: without clips, which a picture of it (a gallery's thumbnail) does not
+  // need. The default: show()'s model without its clips; an archive that can skip making them
+  // does.
+  virtual Result<Scene> still(std::span<const std::string> picked) const {
+    auto shown = show(picked, std::nullopt, std::nullopt);
+    if (!shown) return shown.error();
+    if (shown->what != Shown::What::Model)
+      return FormatError{picked.empty() ? std::string() : picked.front(), "record", kNoOffset,
+                         "not a model of its own"};
+    shown->scene.clips.clear();
+    return std::move(shown->scene);
+  }
+
   // What the viewer picks when the files open, so that the model is not a heap: empty when the
   // whole files make one model.
   virtual std::vector<std::string> openingPick() const { return {}; }
