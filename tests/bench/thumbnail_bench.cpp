@@ -109,9 +109,9 @@ void BM_Thumbnail_Service(benchmark::State& state) {
   state.counters["meshes"] = static_cast<double>(c.paths.size());
 }
 
-BENCHMARK(BM_Thumbnail_Draw)->Unit(benchmark::kMillisecond)->MinTime(2.0);
-BENCHMARK(BM_Thumbnail_Cached)->Unit(benchmark::kMillisecond)->MinTime(1.0);
-BENCHMARK(BM_Thumbnail_Service)->Unit(benchmark::kMillisecond)->MinTime(2.0);
+BENCHMARK(BM_Thumbnail_Draw)->Unit(benchmark::kMillisecond)->MinTime(2.0)->UseRealTime();
+BENCHMARK(BM_Thumbnail_Cached)->Unit(benchmark::kMillisecond)->MinTime(1.0)->UseRealTime();
+BENCHMARK(BM_Thumbnail_Service)->Unit(benchmark::kMillisecond)->MinTime(2.0)->UseRealTime();
 
 }  // namespace
 

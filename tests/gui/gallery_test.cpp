@@ -26,6 +26,7 @@
 #include "tests/support/images.h"
 #include "tests/support/pak_builder.h"
 #include "tests/support/qskip.h"
+#include "tests/support/warband_module.h"
 
 using marrow::app::ArchiveDock;
 using marrow::app::GalleryModel;
@@ -155,6 +156,19 @@ class GalleryTest : public QObject {
     std::sort(pakNames.begin(), pakNames.end());
     QCOMPARE(pakNames, (std::vector<std::string>{"broken.skn", "character.skn", "lone.msh"}));
     QVERIFY(marrow::app::galleryNodes(*paks.archives().front(), "table").empty());
+
+    // A Warband module: the meshes of every file it loads, in load order.
+    marrow::testing::TestModule module;
+    std::string missing;
+    QVERIFY2(marrow::testing::makeTestModule(fs::path(tmp_.filePath("install").toStdString()),
+                                             fs::path((kFixtures + "/brf").toStdString()), module, missing),
+             missing.c_str());
+    const auto library = mounted({module.module.string()});
+    QCOMPARE(library.archives().size(), std::size_t{1});
+    QCOMPARE(std::string(library.archives().front()->kind()), std::string("module"));
+    const auto moduleMeshes = marrow::app::galleryNodes(*library.archives().front(), "");
+    QCOMPARE(names(moduleMeshes), names(library.archives().front()->models("")));
+    QVERIFY(moduleMeshes.size() >= 8);
 
     const auto folder = mounted({folder_.toStdString()});
     QCOMPARE(folder.archives().size(), std::size_t{1});
