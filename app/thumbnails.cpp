@@ -254,6 +254,8 @@ ThumbnailMaker::Made ThumbnailMaker::make(const vfs::FileSystem& archives, std::
   }
   LoadOptions options;
   options.textures = Textures::Find;  // fetched here, decoded once per name (texturesOf)
+  options.cancelled = cancelled_;
+  options.importTimeoutMs = kImportTimeoutMs;
   auto scene = readNode(archives, archive, path, options);
   if (!scene) {
     made.error = QString::fromStdString(scene.error().describe());
@@ -325,6 +327,10 @@ ThumbnailService::ThumbnailService(QString cacheFolder, int size, QObject* paren
   ThumbnailService* self = this;
   thread_ = QThread::create([shared, surface, cache, size, self] {
     ThumbnailMaker maker(cache, size);
+    maker.setCancelled([shared] {
+      const std::lock_guard lock(shared->mutex);
+      return shared->stop;
+    });
     std::string error;
     if (!maker.create(&error, surface)) {
       const std::lock_guard lock(shared->mutex);

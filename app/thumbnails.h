@@ -9,6 +9,7 @@
 #include <QString>
 
 #include <cstddef>
+#include <functional>
 #include <map>
 #include <memory>
 #include <span>
@@ -87,6 +88,11 @@ class ThumbnailMaker {
   // Textures are decoded once per name and kept small (at most 256 pixels a side) for the next
   // thumbnails: forget them when other archives open.
   void forgetTextures() { textures_.clear(); }
+  // Polled while a model is read in a child process (assimp's formats): true stops it. Such a
+  // read that has not finished after kImportTimeoutMs fails, so that one file cannot hold up a
+  // gallery.
+  static constexpr int kImportTimeoutMs = 20000;
+  void setCancelled(std::function<bool()> cancelled) { cancelled_ = std::move(cancelled); }
   const ThumbnailCache& cache() const { return cache_; }
   int size() const { return size_; }
 
@@ -98,6 +104,7 @@ class ThumbnailMaker {
   std::unique_ptr<render::OffscreenGL> gl_;
   std::unique_ptr<render::Renderer> renderer_;
   std::map<std::string, QImage> textures_;
+  std::function<bool()> cancelled_;
 };
 
 // Thumbnails drawn in a thread of their own (or, where the platform cannot make GL contexts in

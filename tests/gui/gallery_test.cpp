@@ -124,6 +124,8 @@ class GalleryTest : public QObject {
       QVERIFY(copy(kFixtures + "/cal3d/paladin/" + part, f + "/paladin/" + part));
     QVERIFY(copy(kFixtures + "/cal3d/paladin/paladin_idle.caf", f + "/idle.caf"));
     QVERIFY(write(f + "/notes.txt", marrow::testing::bytes("a modder's notes")));
+    // A format assimp reads: the viewer reads it in marrow-cli's import process.
+    QVERIFY(write(f + "/quad.obj", marrow::testing::bytes("v 0 0 0\nv 1 0 0\nv 1 1 0\nv 0 1 0\nf 1 2 3 4\n")));
     // A .pak of another game (not Dragon Nest's bytes): the folder stays a folder, and archives
     // are not models.
     QVERIFY(write(f + "/quake.pak", marrow::testing::bytes("PACK\x0c\0\0\0\0\0\0\0")));
@@ -173,7 +175,7 @@ class GalleryTest : public QObject {
     const auto folder = mounted({folder_.toStdString()});
     QCOMPARE(folder.archives().size(), std::size_t{1});
     QCOMPARE(names(marrow::app::galleryNodes(*folder.archives().front(), "")),
-             (std::vector<std::string>{"boots.brf", "broken.brf", "paladin.cfg"}));
+             (std::vector<std::string>{"boots.brf", "broken.brf", "quad.obj", "paladin.cfg"}));
     QCOMPARE(names(marrow::app::galleryNodes(*folder.archives().front(), "paladin")),
              std::vector<std::string>{"paladin.cfg"});
   }
@@ -233,8 +235,8 @@ class GalleryTest : public QObject {
     QVERIFY(!QFile::exists(maker.cache().pathOf(key)));
   }
 
-  // Every model of the folder and the pak gets its picture or says why not; the damage names
-  // the file, and the service goes on.
+  // Every model of the folder and the pak gets its picture or says why not (the .obj through the
+  // import process); the damage names the file, and the service goes on.
   void aDamagedFileGetsATileThatSaysWhy() {
     const auto archives = mounted({folder_.toStdString(), pak_.toStdString()});
     QCOMPARE(archives.archives().size(), std::size_t{2});
@@ -252,7 +254,7 @@ class GalleryTest : public QObject {
         service.request(a, n.path);
         ++asked;
       }
-    QCOMPARE(asked, std::size_t{6});
+    QCOMPARE(asked, std::size_t{7});
     QVERIFY(QTest::qWaitFor([&] { return got.size() == asked; }, 60000));
     for (const auto& [key, result] : got) {
       const bool broken = key.find("broken") != std::string::npos;
