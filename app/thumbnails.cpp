@@ -20,7 +20,9 @@
 #include <unordered_map>
 
 #include "app/document.h"
+#include "formats/folder_models.h"
 #include "formats/format_table.h"
+#include "formats/io/file.h"
 #include "formats/model/lod.h"
 #include "render/anim/pose.h"
 #include "render/gl/offscreen.h"
@@ -43,31 +45,24 @@ bool listed(const vfs::Node& n) {
   return !n.has(vfs::Node::Deleted) && !n.has(vfs::Node::Overridden);
 }
 
-// The files of one folder's listing that are models: each format's own rule where it has one
-// (a skin, not the mesh it wears; a .cfg, else the parts), every file of the other formats.
-std::vector<std::size_t> modelFiles(const std::vector<vfs::Node>& nodes) {
-  std::vector<std::pair<const formats::FormatDescriptor*, std::vector<std::size_t>>> byFormat;
+// The files of one folder's listing that are models (formats/folder_models.h): a model of
+// several files (cal3d parts) by the file that names it (its skeleton), a file that holds only
+// animations not at all.
+std::vector<std::size_t> modelFiles(const vfs::Archive& archive, const std::vector<vfs::Node>& nodes) {
+  std::vector<std::string> paths;  // on disk where the node is a file on disk: formats may read it
+  std::map<std::string, std::size_t> index;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const vfs::Node& n = nodes[i];
     if (n.container || !listed(n)) continue;
-    const formats::FormatDescriptor* f = formats::detect({}, n.name);
-    if (!f || !f->reads() || formats::archiveFormatFor(n.name) || formats::holdsAnimationsOnly(n.name)) continue;
-    auto at = std::find_if(byFormat.begin(), byFormat.end(), [f](const auto& g) { return g.first == f; });
-    if (at == byFormat.end()) at = byFormat.insert(byFormat.end(), {f, {}});
-    at->second.push_back(i);
+    const formats::Address a = archive.addressOf(n.path);
+    paths.push_back(a.whole() ? a.file : n.path);
+    index.emplace(paths.back(), i);
   }
   std::vector<std::size_t> out;
-  for (const auto& [format, indices] : byFormat) {
-    if (!format->modelsInFolder) {
-      out.insert(out.end(), indices.begin(), indices.end());
-      continue;
-    }
-    std::vector<std::string> names;
-    for (std::size_t i : indices) names.push_back(nodes[i].name);
-    std::set<std::string> kept;
-    for (const auto& model : format->modelsInFolder(names)) kept.insert(model.begin(), model.end());
-    for (std::size_t i : indices)
-      if (kept.count(nodes[i].name)) out.push_back(i);
+  for (const auto& model : formats::modelsInFolder(paths).models) {
+    const std::string& first = model.files.front();
+    if (model.files.size() == 1 && formats::holdsAnimationsOnly(first)) continue;
+    if (const auto at = index.find(first); at != index.end()) out.push_back(at->second);
   }
   std::sort(out.begin(), out.end());  // the folder's own order
   return out;
@@ -92,7 +87,7 @@ std::vector<vfs::Node> galleryNodes(const vfs::Archive& archive, const std::stri
     folders.pop_back();
     std::vector<vfs::Node> children = archive.children(folder);
     walked += children.size();
-    for (std::size_t i : modelFiles(children)) {
+    for (std::size_t i : modelFiles(archive, children)) {
       if (out.size() >= limit) break;
       out.push_back(std::move(children[i]));
     }
@@ -239,10 +234,23 @@ ThumbnailMaker::Made ThumbnailMaker::make(const vfs::FileSystem& archives, std::
     made.error = QStringLiteral("no archive %1 is open").arg(archive);
     return made;
   }
-  auto bytes = archives.archives()[archive]->read(path, formats::Limits{});
+  const vfs::Archive& source = *archives.archives()[archive];
+  auto bytes = source.read(path, formats::Limits{});
   if (!bytes) {
     made.error = QString::fromStdString(bytes.error().describe());
     return made;
+  }
+  // A file on disk that makes a model with others (a cal3d skeleton and its parts): the picture
+  // is of them all, and so is the key.
+  if (const formats::Address a = source.addressOf(path); a.whole()) {
+    const std::vector<std::string> files = formats::modelFilesOf(a.file);
+    for (std::size_t f = 1; f < files.size(); ++f) {
+      auto more = formats::readFile(files[f]);
+      const std::string name = '\n' + files[f] + '\n';
+      const auto* n = reinterpret_cast<const std::byte*>(name.data());
+      bytes->insert(bytes->end(), n, n + name.size());
+      if (more) bytes->insert(bytes->end(), more->begin(), more->end());
+    }
   }
   const QByteArray key = cache_.keyOf(*bytes, size_);
   bytes->clear();

@@ -33,8 +33,8 @@ inline constexpr int kThumbnailSize = 128;
 // The nodes a gallery of `path` ("" the whole archive) shows, in the archive's order, at most
 // `limit`: the models of their own under it (Archive::models: a BRF file's meshes, a module's,
 // a pak's skins and the meshes no skin wears); for an archive that lists none (a folder), the
-// files under it that a format reads as a model (each format's modelsInFolder rule per folder,
-// animations and archives left out), walking at most kMaxGalleryWalk nodes.
+// models of each folder under it (formats/folder_models.h: a model of several files by the file
+// that names it, animations and archives left out), walking at most kMaxGalleryWalk nodes.
 inline constexpr std::size_t kMaxGalleryNodes = 20000;
 inline constexpr std::size_t kMaxGalleryWalk = 100000;
 std::vector<formats::vfs::Node> galleryNodes(const formats::vfs::Archive& archive, const std::string& path,

@@ -39,6 +39,17 @@ struct Input {
   std::string diskPath;
 };
 
+// What one folder's files of a format make (FormatDescriptor::modelsInFolder): models, each a
+// list of files whose first names it, and the files that fit no model, each with why.
+struct FolderModels {
+  std::vector<std::vector<std::string>> models;
+  struct Unfit {
+    std::string file;
+    std::string why;
+  };
+  std::vector<Unfit> unfit;
+};
+
 // A model read from some of the inputs, named after the first of them.
 struct Part {
   std::string name;
@@ -145,8 +156,10 @@ struct FormatDescriptor {
   // FILE::RECORD names records of the format's files, which readGroup then reads (BRF).
   bool hasRecords = false;
   // In a folder, the files of this format that are models of their own, or groups of files
-  // that make one model together (batch conversion); null: every file of the format is one.
-  std::vector<std::vector<std::string>> (*modelsInFolder)(std::span<const std::string> files) = nullptr;
+  // that make one model together, and the files that fit none (batch conversion, the gallery,
+  // opening a part of a model in a folder); null: every file of the format is one. It may read
+  // the files (paths on disk).
+  FolderModels (*modelsInFolder)(std::span<const std::string> files) = nullptr;
   // The folder of the library a file belongs to (the Warband module of a BRF in its Resource/
   // folder), or nothing: File › Open Module of This File.
   std::optional<std::string> (*libraryOf)(const std::string& path) = nullptr;

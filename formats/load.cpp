@@ -7,6 +7,7 @@
 #include <map>
 #include <span>
 
+#include "formats/folder_models.h"
 #include "formats/format_table.h"
 #include "formats/io/file.h"
 #include "formats/io/folder_archive.h"
@@ -228,8 +229,9 @@ Result<Scene> readNode(const vfs::FileSystem& archives, std::size_t index, const
   const Address address = archive->addressOf(path);
   if (const auto* records = dynamic_cast<const ModelArchive*>(archive.get()))
     return records->still(std::span(&path, 1));
-  if (address.whole()) {  // a file on disk (a folder's): read as opening it reads it
-    auto loaded = load(std::span(&address.file, 1), options);
+  if (address.whole()) {  // a file on disk (a folder's): read with the files of its model
+    const std::vector<std::string> files = modelFilesOf(address.file);
+    auto loaded = load(files, options);
     if (!loaded) return loaded.error();
     return std::move(loaded->scene);
   }

@@ -67,8 +67,9 @@ Result<Gathered> gather(std::span<const std::string> addresses, const LoadOption
 
 // The model one node of a mounted archive makes on its own, at rest, as the viewer shows it
 // picked or opened: the record of an archive of records as that archive shows it picked alone,
-// without clips (ModelArchive::still: a mesh with a skeleton that fits), a file of a folder as
-// opening that file reads it, an entry of another archive of files read as a file whose
+// without clips (ModelArchive::still: a mesh with a skeleton that fits), a file of a folder
+// with the files of the model it belongs to there (folder_models.h: a cal3d part with its
+// skeleton and the parts that fit it), an entry of another archive of files read as a file whose
 // lookups (textures, a skin's mesh) resolve in every archive of `archives`.
 // An entry in a format read in a child process goes to options.readElsewhere when it is set.
 Result<Scene> readNode(const vfs::FileSystem& archives, std::size_t archive, const std::string& path,

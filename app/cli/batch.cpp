@@ -29,6 +29,7 @@
 #include <thread>
 
 #include "formats/io/json_writer.h"
+#include "formats/folder_models.h"
 #include "formats/format_table.h"
 #include "formats/io/address.h"
 #include "formats/io/extract.h"
@@ -77,36 +78,25 @@ fs::path withoutExtension(fs::path p) { return p.replace_extension(); }
 
 // The models in one folder's listing (files only), as jobs relative to `base`: each format
 // says which of its files are models of their own and which make one model together
-// (FormatDescriptor::modelsInFolder: cal3d parts without a .cfg, a Dragon Nest mesh without a skin).
-void folderJobs(const std::vector<fs::path>& files, const fs::path& base, std::vector<Job>& jobs) {
-  std::vector<std::pair<const formats::FormatDescriptor*, std::vector<std::string>>> byFormat;
-  for (const auto& f : files) {
-    const formats::FormatDescriptor* format = formats::detect({}, f.filename().string());
-    if (!format || !format->reads() || formats::archiveFormatFor(f.filename().string())) continue;
-    auto at = std::find_if(byFormat.begin(), byFormat.end(), [&](const auto& g) { return g.first == format; });
-    if (at == byFormat.end()) at = byFormat.insert(byFormat.end(), {format, {}});
-    at->second.push_back(f.string());
-  }
-  for (const auto& [format, names] : byFormat) {
-    std::vector<std::vector<std::string>> models;
-    if (format->modelsInFolder) {
-      models = format->modelsInFolder(names);
-    } else {
-      for (const auto& n : names) models.push_back({n});
+// (formats/folder_models.h: cal3d parts per skeleton, a Dragon Nest mesh without a skin); the
+// files that fit no model go to `unfit` with why.
+void folderJobs(const std::vector<fs::path>& files, const fs::path& base, std::vector<Job>& jobs,
+                std::vector<std::pair<std::string, std::string>>& unfit) {
+  std::vector<std::string> paths;
+  for (const auto& f : files) paths.push_back(f.string());
+  formats::FolderContents found = formats::modelsInFolder(paths);
+  for (auto& model : found.models) {
+    const fs::path first(model.files.front());
+    if (model.files.size() == 1) {
+      jobs.push_back({model.files.front(), model.files, withoutExtension(plainRelative(fs::relative(first, base)))});
+      continue;
     }
-    for (auto& model : models) {
-      if (model.empty()) continue;
-      const fs::path first(model.front());
-      if (model.size() == 1) {
-        jobs.push_back({model.front(), model, withoutExtension(plainRelative(fs::relative(first, base)))});
-        continue;
-      }
-      // One model of several files, named after the one that names it (a cal3d skeleton).
-      const fs::path dir = first.parent_path();
-      jobs.push_back({dir.string() + "/ (" + std::string(format->name) + " parts)", model,
-                      plainRelative(fs::relative(dir, base) / first.stem())});
-    }
+    // One model of several files, named after the one that names it (a cal3d skeleton).
+    const std::string label = first.string() + " (+ " + std::to_string(model.files.size() - 1) + " " +
+                              std::string(model.format->name) + " parts)";
+    jobs.push_back({label, model.files, plainRelative(fs::relative(first.parent_path(), base) / first.stem())});
   }
+  for (auto& u : found.unfit) unfit.emplace_back(std::move(u.file), std::move(u.why));
 }
 
 // Every folder under `root` (itself included), its files in name order; symbolic links to
@@ -237,6 +227,7 @@ int runBatchConvert(const Args& args) {
   // Inputs → jobs.
   std::vector<Job> jobs;
   std::vector<std::pair<std::string, std::string>> failedInputs;  // input, why
+  std::vector<std::pair<std::string, std::string>> unfit;  // a file of a folder that fits no model, why
   std::vector<std::string> notes;
   // Archives (paks, given bare or ARCHIVE::PATTERN, one file system) and files of records
   // (FILE.brf::PATTERN): their models, by the archive's own rule (Archive::models).
@@ -275,7 +266,7 @@ int runBatchConvert(const Args& args) {
       continue;
     }
     if (fs::is_directory(input, ec)) {
-      for (const auto& [dir, files] : walk(input, notes)) folderJobs(files, input, jobs);
+      for (const auto& [dir, files] : walk(input, notes)) folderJobs(files, input, jobs, unfit);
       continue;
     }
     if (!fs::exists(input, ec) && hasGlob(input)) {
@@ -361,7 +352,7 @@ int runBatchConvert(const Args& args) {
   }
 
   for (const auto& note : notes) std::fprintf(stderr, "note: %s\n", note.c_str());
-  if (jobs.empty() && failedInputs.empty()) {
+  if (jobs.empty() && failedInputs.empty() && unfit.empty()) {
     std::fprintf(stderr, "marrow-cli: no model file found in the inputs\n");
     return kLoadError;
   }
@@ -531,6 +522,11 @@ int runBatchConvert(const Args& args) {
   if (warned) std::fprintf(stderr, " (%zu with warnings)", warned);
   if (skipped) std::fprintf(stderr, "; %zu skipped: nothing to convert", skipped);
   std::fprintf(stderr, "\n");
+  if (!unfit.empty()) {
+    std::fprintf(stderr, "%zu %s no model and %s not converted:\n", unfit.size(),
+                 unfit.size() == 1 ? "file fits" : "files fit", unfit.size() == 1 ? "was" : "were");
+    for (const auto& [file, why] : unfit) std::fprintf(stderr, "  %s: %s\n", file.c_str(), why.c_str());
+  }
   if (allFailed) {
     std::fprintf(stderr, "%zu failed:\n", allFailed);
     for (const auto& [input, why] : failedInputs) std::fprintf(stderr, "  %s: %s\n", input.c_str(), why.c_str());
@@ -560,6 +556,14 @@ int runBatchConvert(const Args& args) {
       json.beginObject();
       json.key("input").value(jobs[j].label);
       json.key("reason").value(outcomes[j].message);
+      json.endObject();
+    }
+    json.endArray();
+    json.key("unfit").beginArray();
+    for (const auto& [file, why] : unfit) {
+      json.beginObject();
+      json.key("input").value(file);
+      json.key("reason").value(why);
       json.endObject();
     }
     json.endArray();

@@ -26,6 +26,7 @@
 
 #include "app/gui/gallery.h"
 #include "app/thumbnails.h"
+#include "formats/folder_models.h"
 #include "formats/format_table.h"
 #include "formats/io/extract.h"
 #include "formats/model/model_archive.h"
@@ -244,6 +245,7 @@ void ArchiveDock::setArchives(const vfs::FileSystem& archives) {
     if (same) showGallery(galleryModel_->archive(), galleryPath_);
     else hideGallery();
   }
+  if (!same) offerFolderModels();
   // Records have figures, not sizes: the size column is for archives of files.
   bool files = false;
   for (const auto& a : archives_.archives()) files |= !a->holdsRecords();
@@ -664,7 +666,14 @@ QStringList ArchiveDock::openAddresses(int archive, const std::string& path) con
   // The other files of the archive go along: the file system, and what a skin finds by name,
   // stays whole.
   const formats::Address address = a->addressOf(node->path);
-  QStringList out{qstr(address.str())};
+  QStringList out;
+  if (address.whole()) {
+    // A file on disk with the files of the model it belongs to there (a cal3d part: its
+    // skeleton and the parts that fit it).
+    for (const std::string& f : formats::modelFilesOf(address.file)) out << qstr(f);
+  } else {
+    out << qstr(address.str());
+  }
   for (const std::string& f : a->openedFrom())
     if (f != address.file && !out.contains(qstr(f))) out << qstr(f);
   return out;
@@ -734,6 +743,27 @@ void ArchiveDock::showGallery(int archive, const std::string& path) {
     galleryButton_->setChecked(true);
   }
   updateStatus();
+}
+
+void ArchiveDock::offerFolderModels() {
+  if (archives_.archives().size() != 1 || archives_.archives().front()->kind() != "folder") return;
+  const vfs::Archive& folder = *archives_.archives().front();
+  std::vector<std::string> files;
+  for (const vfs::Node& n : folder.children(""))
+    if (const formats::Address a = folder.addressOf(n.path); !n.container && a.whole()) files.push_back(a.file);
+  const formats::FolderContents found = formats::modelsInFolder(files);
+  formats::Diagnostics unfit;
+  for (const auto& u : found.unfit) unfit.warn(u.file, "model", formats::kNoOffset, u.why + "; it is not part of a model");
+  if (!unfit.items.empty()) emit diagnostics(unfit);
+  // Parts of several models side by side (cal3d files without a .cfg): the models, as pictures.
+  const bool parts = std::any_of(found.models.begin(), found.models.end(), [](const auto& m) { return m.files.size() > 1; });
+  if (!parts) return;
+  QStringList names;
+  for (const auto& m : found.models) names << QFileInfo(qstr(m.files.front())).completeBaseName();
+  emit info(tr("The folder holds %1 (%2): double-click one to open it with its parts")
+                .arg(found.models.size() == 1 ? tr("one model") : tr("%1 models").arg(found.models.size()),
+                     names.join(QStringLiteral(", "))));
+  showGallery(0, "");
 }
 
 void ArchiveDock::hideGallery() {

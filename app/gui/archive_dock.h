@@ -159,6 +159,9 @@ class ArchiveDock : public QDockWidget {
   void updateStatus();
   bool showsModels(int archive) const;
   void activateNode(int archive, const std::string& path, const QString& label);
+  // A folder just opened whose files are parts of models (cal3d without a .cfg): says which
+  // models it holds and shows them as pictures; the parts that fit none go to the Log.
+  void offerFolderModels();
   void galleryPicked();
   void showGalleryMenu(const QPoint& at);
 

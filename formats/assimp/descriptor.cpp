@@ -39,14 +39,14 @@ bool recognise(std::span<const std::byte> head) {
   return startsWith(head, "Kaydara FBX Binary") || startsWith(head, "xof ");
 }
 
-std::vector<std::vector<std::string>> modelsInFolder(std::span<const std::string> files) {
-  std::vector<std::vector<std::string>> out;
+FolderModels modelsInFolder(std::span<const std::string> files) {
+  FolderModels out;
   for (const std::string& f : files) {
     const auto dot = f.rfind('.');
     std::string ext = dot == std::string::npos ? std::string() : f.substr(dot + 1);
     for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (std::find(std::begin(kNotModels), std::end(kNotModels), ext) == std::end(kNotModels))
-      out.push_back({f});
+      out.models.push_back({f});
   }
   return out;
 }

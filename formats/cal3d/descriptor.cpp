@@ -8,6 +8,7 @@
 
 #include "formats/cal3d/cal3d.h"
 #include "formats/cal3d/common.h"
+#include "formats/cal3d/folder_models.h"
 #include "formats/cal3d/parts.h"
 #include "formats/cal3d/writer.h"
 #include "formats/write_support.h"
@@ -121,21 +122,6 @@ Result<GroupRead> readGroup(std::vector<Input> inputs) {
     auto r = cal3d::readModel(parts);
     if (!r) return r.error();
     out.parts.push_back({parts.front().ctx.name, std::move(r).value()});
-  }
-  return out;
-}
-
-// In a folder: each .cfg is a model; without one, the parts make one model together.
-std::vector<std::vector<std::string>> modelsInFolder(std::span<const std::string> files) {
-  std::vector<std::vector<std::string>> out;
-  std::vector<std::string> parts;
-  for (const std::string& f : files) {
-    if (lower(fs::path(f).extension().string()) == ".cfg") out.push_back({f});
-    else parts.push_back(f);
-  }
-  if (out.empty() && !parts.empty()) {
-    std::sort(parts.begin(), parts.end());
-    out.push_back(std::move(parts));
   }
   return out;
 }
@@ -300,7 +286,7 @@ const FormatDescriptor& cal3dFormat() {
       .read = readOne,
       .readGroup = readGroup,
       .animationExtensions = {"caf", "xaf", "cpf", "xpf"},
-      .modelsInFolder = modelsInFolder,
+      .modelsInFolder = cal3d::modelsInFolder,
       .outputs = {{"cfg", "cal3d model (.cfg and its files beside it)", Holds::Model},
                   {"csf", "cal3d skeleton", Holds::Skeleton},
                   {"cmf", "cal3d meshes", Holds::Meshes},

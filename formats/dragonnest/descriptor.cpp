@@ -179,15 +179,15 @@ Result<std::shared_ptr<const vfs::Archive>> mount(std::span<const std::string> p
 
 // Each skin is a model (it brings its mesh); a mesh is one only where no skin of its name wraps
 // it; animations and tables are not models of their own.
-std::vector<std::vector<std::string>> modelsInFolder(std::span<const std::string> files) {
+FolderModels modelsInFolder(std::span<const std::string> files) {
   std::set<std::string> skins;
   std::string stem;
   for (const std::string& f : files)
     if (lowerExtension(f, &stem) == "skn") skins.insert(stem);
-  std::vector<std::vector<std::string>> out;
+  FolderModels out;
   for (const std::string& f : files) {
     const std::string ext = lowerExtension(f, &stem);
-    if (ext == "skn" || (ext == "msh" && !skins.count(stem))) out.push_back({f});
+    if (ext == "skn" || (ext == "msh" && !skins.count(stem))) out.models.push_back({f});
   }
   return out;
 }
