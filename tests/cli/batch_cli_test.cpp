@@ -15,6 +15,7 @@
 #include "cli_util.h"
 #include "formats/registry.h"
 
+#include "tests/support/cal3d_folder.h"
 #include "tests/support/skip.h"
 
 namespace {
@@ -252,4 +253,49 @@ TEST(BatchConvert, FilesWithNothingToConvertAreSkippedNotFailed) {
             std::set<std::string>{tmp.filePath("in/shaders.brf").toStdString()});
   EXPECT_TRUE(json.value("failed").toArray().isEmpty());
   EXPECT_EQ(filesUnder(tmp.filePath("out")), std::set<std::string>{"knight.glb"});
+}
+
+// A folder of several cal3d characters without .cfg files: one model per skeleton, each with
+// the bones and vertices its own .cfg gives it, and the two parts that fit none reported (the
+// batch still succeeds: every model converted).
+TEST(BatchConvert, AFolderOfSeveralCal3dModelsGivesOneModelPerSkeleton) {
+  const QString cal3d = fixture("cal3d/dokurochan_v1300/DokuroChan.csf");
+  if (cal3d.isEmpty()) MARROW_SKIP() << "no cal3d fixtures";
+  const std::filesystem::path fixtures = std::filesystem::path(cal3d.toStdString()).parent_path().parent_path();
+  QTemporaryDir tmp;
+  marrow::testing::Cal3dFolder folder;
+  ASSERT_TRUE(marrow::testing::makeCal3dFolder(std::filesystem::path(tmp.filePath("in").toStdString()), fixtures, folder));
+  const QString in = tmp.filePath("in"), out = tmp.filePath("out");
+
+  const CliRun r = cli({"convert", in, "-o", out + "/", "--json"});
+  EXPECT_EQ(r.code, 0) << r.err.toStdString();
+  EXPECT_EQ(filesUnder(out), (std::set<std::string>{"DokuroChan.glb", "cally.glb", "paladin.glb"}));
+  const QJsonObject json = r.json();
+  EXPECT_EQ(json.value("converted").toArray().size(), 3);
+  std::set<std::string> unfit;
+  for (const auto& v : json.value("unfit").toArray()) {
+    unfit.insert(QFileInfo(v.toObject().value("input").toString()).fileName().toStdString());
+    EXPECT_FALSE(v.toObject().value("reason").toString().isEmpty());
+  }
+  EXPECT_EQ(unfit, std::set<std::string>(folder.unfit.begin(), folder.unfit.end()));
+  EXPECT_NE(r.err.indexOf("2 files fit no model and were not converted"), -1) << r.err.toStdString();
+
+  // Each character as its own files make it: its .cfg, or all of DokuroChan's files.
+  const auto vertices = [](const marrow::formats::Scene& s) {
+    std::size_t n = 0;
+    for (const auto& m : s.meshes) n += m.positions.size();
+    return n;
+  };
+  for (const auto& [skeleton, parts] : folder.parts) {
+    const std::string stem = std::filesystem::path(skeleton).stem().string();
+    std::vector<std::string> own{(fixtures / "dokurochan_v1300" / skeleton).string()};
+    for (const auto& p : parts) own.push_back((fixtures / "dokurochan_v1300" / p).string());
+    auto reference = stem == "DokuroChan" ? marrow::formats::loadFiles(own)
+                                          : marrow::formats::loadFile((fixtures / stem / (stem + ".cfg")).string());
+    auto back = marrow::formats::loadFile((out + "/" + QString::fromStdString(stem) + ".glb").toStdString());
+    ASSERT_TRUE(reference && back) << stem << ": " << (back ? reference.error().describe() : back.error().describe());
+    EXPECT_EQ(vertices(*back), vertices(*reference)) << stem;
+    EXPECT_GE(back->skeleton.bones.size(), reference->skeleton.bones.size()) << stem;
+    EXPECT_EQ(back->clips.size(), reference->clips.size()) << stem;
+  }
 }

@@ -21,6 +21,8 @@
 #include "app/gui/main_window.h"
 #include "app/thumbnails.h"
 #include "formats/load.h"
+#include "formats/registry.h"
+#include "tests/support/cal3d_folder.h"
 #include "tests/support/dragonnest_test_character.h"
 #include "tests/support/gui_fixture.h"
 #include "tests/support/images.h"
@@ -370,6 +372,43 @@ class GalleryTest : public QObject {
     QVERIFY(open.first().first().toStringList().first().endsWith(QStringLiteral("::char/character.skn")));
     QVERIFY(!w.document()->scene->meshes.empty());
     // The same paks are open: the gallery stays, its tiles listed again.
+    QVERIFY(dock->galleryShown());
+    QCOMPARE(view->model()->rowCount(), 3);
+  }
+
+  // A folder of several cal3d characters without .cfg files opens on its models as pictures,
+  // the parts that fit none in the Log; a model opens with its parts, as its .cfg makes it.
+  void aFolderOfSeveralModelsOffersThem() {
+    marrow::testing::Cal3dFolder folder;
+    if (!QFile::exists(kFixtures + "/cal3d/dokurochan_v1300/DokuroChan.csf")) MARROW_QSKIP("no cal3d fixtures");
+    QVERIFY(marrow::testing::makeCal3dFolder(fs::path(tmp_.filePath("characters").toStdString()),
+                                             fs::path((kFixtures + "/cal3d").toStdString()), folder));
+    MainWindow w;
+    w.resize(1200, 800);
+    w.show();
+    QVERIFY(openAndWait(w, {tmp_.filePath("characters")}));
+    ArchiveDock* dock = w.archive();
+    QVERIFY(dock->galleryShown());
+    QListView* view = dock->gallery();
+    QStringList tiles;
+    for (int r = 0; r < view->model()->rowCount(); ++r) tiles << view->model()->index(r, 0).data().toString();
+    tiles.sort(Qt::CaseInsensitive);
+    QCOMPARE(tiles, (QStringList{"cally.csf", "DokuroChan.csf", "paladin.csf"}));
+    const QString log = marrow::testing::logText(w);
+    for (const std::string& f : folder.unfit) QVERIFY2(log.contains(QString::fromStdString(f)), qPrintable(log));
+    QVERIFY2(log.contains(QStringLiteral("3 models (DokuroChan, cally, paladin)")), qPrintable(log));
+
+    auto reference = marrow::formats::loadFile((kFixtures + "/cal3d/paladin/paladin.cfg").toStdString());
+    QVERIFY(reference.ok());
+    QModelIndex paladin;
+    for (int r = 0; r < view->model()->rowCount(); ++r)
+      if (view->model()->index(r, 0).data().toString() == QStringLiteral("paladin.csf")) paladin = view->model()->index(r, 0);
+    QVERIFY(marrow::testing::waitLoaded(w, [&] { emit view->activated(paladin); }));
+    const auto& scene = *w.document()->scene;
+    QCOMPARE(scene.skeleton.bones.size(), reference->skeleton.bones.size());
+    QCOMPARE(scene.meshes.size(), reference->meshes.size());
+    QCOMPARE(scene.clips.size(), reference->clips.size());
+    // The folder stays open with its pictures.
     QVERIFY(dock->galleryShown());
     QCOMPARE(view->model()->rowCount(), 3);
   }
