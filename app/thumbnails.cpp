@@ -5,6 +5,7 @@
 #include <QDir>
 #include <QDirIterator>
 #include <QFileInfo>
+#include <QImageReader>
 #include <QOffscreenSurface>
 #include <QOpenGLContext>
 #include <QSaveFile>
@@ -13,7 +14,9 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <chrono>
 #include <condition_variable>
+#include <filesystem>
 #include <list>
 #include <mutex>
 #include <set>
@@ -106,10 +109,11 @@ QString ThumbnailCache::defaultFolder() {
   return base.isEmpty() ? QString() : base + QStringLiteral("/thumbnails");
 }
 
-QByteArray ThumbnailCache::keyOf(std::span<const std::byte> bytes, int size) const {
-  QCryptographicHash hash(QCryptographicHash::Sha1);
+QByteArray ThumbnailCache::keyOf(std::span<const std::byte> bytes, int size, const QByteArray& context) const {
+  QCryptographicHash hash(QCryptographicHash::Sha256);
   hash.addData(QByteArrayLiteral("marrow thumbnail "));
   hash.addData(QByteArray::number(kThumbnailVersion) + ' ' + QByteArray::number(size) + ' ');
+  hash.addData(QByteArray::number(context.size()) + ' ' + context);
   hash.addData(QByteArrayView(reinterpret_cast<const char*>(bytes.data()), static_cast<qsizetype>(bytes.size())));
   return hash.result().toHex();
 }
@@ -120,11 +124,17 @@ QString ThumbnailCache::pathOf(const QByteArray& key) const {
          QString::fromLatin1(key) + QStringLiteral(".png");
 }
 
-QImage ThumbnailCache::load(const QByteArray& key) const {
+QImage ThumbnailCache::load(const QByteArray& key, int size) const {
   const QString path = pathOf(key);
   if (path.isEmpty() || !QFileInfo::exists(path)) return {};
+  // Only a picture of the size asked for: anything else in the folder (damaged, or put there)
+  // is removed and drawn again, never decoded at its own size.
+  QImageReader reader(path, "PNG");
   QImage image;
-  if (!image.load(path, "PNG")) return {};
+  if (reader.size() != QSize(size, size) || !reader.read(&image) || image.size() != QSize(size, size)) {
+    QFile::remove(path);
+    return {};
+  }
   return image;
 }
 
@@ -191,7 +201,9 @@ std::vector<QImage> ThumbnailMaker::texturesOf(formats::Scene& scene) {
   std::vector<QImage> images;
   images.reserve(scene.textures.size());
   for (const formats::Texture& t : scene.textures) {
-    const std::string key = t.path + '\n' + t.name + '\n' + std::to_string(t.data.size());
+    // By its bytes: two textures of one name and size in two folders are two textures.
+    const std::string key = t.name + '\n' + std::to_string(t.data.size()) + '\n' +
+                            std::to_string(qHashBits(t.data.data(), t.data.size(), 0x6d61726f));
     auto at = textures_.find(key);
     if (at == textures_.end()) {
       if (textures_.size() >= kKept) textures_.clear();
@@ -227,54 +239,88 @@ QImage ThumbnailMaker::draw(std::shared_ptr<const formats::Scene> scene, const s
   return image;
 }
 
+namespace {
+
+void addFileState(QByteArray& out, const std::filesystem::path& file) {
+  std::error_code ec;
+  const auto size = std::filesystem::file_size(file, ec);
+  const auto time = std::filesystem::last_write_time(file, ec).time_since_epoch().count();
+  out += QByteArray::fromStdString(file.string()) + '\t' + QByteArray::number(ec ? 0 : size) + '\t' +
+         QByteArray::number(static_cast<qint64>(ec ? 0 : time)) + '\n';
+}
+
+}  // namespace
+
+formats::Result<QByteArray> ThumbnailMaker::keyFor(const vfs::FileSystem& archives, std::size_t archive,
+                                                   const std::string& path) const {
+  if (archive >= archives.archives().size())
+    return formats::FormatError{path, "archive", formats::kNoOffset, "no archive " + std::to_string(archive) + " is open"};
+  const vfs::Archive& source = *archives.archives()[archive];
+  if (const auto node = source.node(path); node && node->size > kLargestModel)
+    return formats::FormatError{source.addressOf(path).str(), "", formats::kNoOffset,
+                                "is " + std::to_string(node->size) + " bytes: too large for a picture"};
+  auto bytes = source.read(path, formats::Limits{});
+  if (!bytes) return bytes.error();
+  // What else the picture depends on, cheaply: the files the archive was opened from (a pak,
+  // a module's BRF files) and, for a file on disk, every file of its folder (its model's other
+  // parts, its textures), each by path, size and time of change.
+  QByteArray context;
+  for (const std::string& f : source.openedFrom()) addFileState(context, f);
+  if (const formats::Address a = source.addressOf(path); a.whole()) {
+    const std::filesystem::path dir = std::filesystem::path(a.file).parent_path();
+    // A folder's state is looked at once a second at most: a gallery asks for its files in a row.
+    const auto now = std::chrono::steady_clock::now();
+    auto& known = folderStates_[dir.string()];
+    if (known.second.isEmpty() || now - known.first > std::chrono::seconds(1)) {
+      std::vector<std::filesystem::path> files;
+      std::error_code ec;
+      for (const auto& e : std::filesystem::directory_iterator(dir.empty() ? "." : dir, ec)) {
+        if (files.size() >= 20000) break;  // a folder of more: its first files say enough
+        if (e.is_regular_file(ec)) files.push_back(e.path());
+      }
+      std::sort(files.begin(), files.end());
+      known.second = QByteArray("folder\n");
+      for (const auto& f : files) addFileState(known.second, f);
+      known.first = now;
+    }
+    context += known.second;
+  }
+  return cache_.keyOf(*bytes, size_, context);
+}
+
 ThumbnailMaker::Made ThumbnailMaker::make(const vfs::FileSystem& archives, std::size_t archive,
                                           const std::string& path) {
   Made made;
-  if (archive >= archives.archives().size()) {
-    made.error = QStringLiteral("no archive %1 is open").arg(archive);
-    return made;
-  }
-  const vfs::Archive& source = *archives.archives()[archive];
-  auto bytes = source.read(path, formats::Limits{});
-  if (!bytes) {
-    made.error = QString::fromStdString(bytes.error().describe());
-    return made;
-  }
-  // A file on disk that makes a model with others (a cal3d skeleton and its parts): the picture
-  // is of them all, and so is the key.
-  if (const formats::Address a = source.addressOf(path); a.whole()) {
-    const std::vector<std::string> files = formats::modelFilesOf(a.file);
-    for (std::size_t f = 1; f < files.size(); ++f) {
-      auto more = formats::readFile(files[f]);
-      const std::string name = '\n' + files[f] + '\n';
-      const auto* n = reinterpret_cast<const std::byte*>(name.data());
-      bytes->insert(bytes->end(), n, n + name.size());
-      if (more) bytes->insert(bytes->end(), more->begin(), more->end());
+  try {
+    auto key = keyFor(archives, archive, path);
+    if (!key) {
+      made.error = QString::fromStdString(key.error().describe());
+      return made;
     }
+    if (QImage hit = cache_.load(*key, size_); !hit.isNull()) {
+      made.image = std::move(hit);
+      made.cached = true;
+      return made;
+    }
+    LoadOptions options;
+    options.textures = Textures::Find;  // fetched here, decoded once per name (texturesOf)
+    options.cancelled = cancelled_;
+    options.importTimeoutMs = kImportTimeoutMs;
+    auto scene = readNode(archives, archive, path, options);
+    if (!scene) {
+      made.error = QString::fromStdString(scene.error().describe());
+      return made;
+    }
+    const std::vector<QImage> textures = texturesOf(*scene);
+    made.image = draw(std::make_shared<const formats::Scene>(std::move(scene).value()), textures);
+    if (made.image.isNull())
+      made.error = QStringLiteral("nothing to draw: no mesh, no bone");
+    else
+      cache_.store(*key, made.image);
+  } catch (const std::exception& e) {  // out of memory on a model the limits let through
+    made.image = QImage();
+    made.error = QStringLiteral("not drawn: %1").arg(QString::fromLocal8Bit(e.what()));
   }
-  const QByteArray key = cache_.keyOf(*bytes, size_);
-  bytes->clear();
-  bytes->shrink_to_fit();
-  if (QImage hit = cache_.load(key); !hit.isNull()) {
-    made.image = std::move(hit);
-    made.cached = true;
-    return made;
-  }
-  LoadOptions options;
-  options.textures = Textures::Find;  // fetched here, decoded once per name (texturesOf)
-  options.cancelled = cancelled_;
-  options.importTimeoutMs = kImportTimeoutMs;
-  auto scene = readNode(archives, archive, path, options);
-  if (!scene) {
-    made.error = QString::fromStdString(scene.error().describe());
-    return made;
-  }
-  const std::vector<QImage> textures = texturesOf(*scene);
-  made.image = draw(std::make_shared<const formats::Scene>(std::move(scene).value()), textures);
-  if (made.image.isNull())
-    made.error = QStringLiteral("nothing to draw: no mesh, no bone");
-  else
-    cache_.store(key, made.image);
   return made;
 }
 
@@ -294,7 +340,10 @@ struct ThumbnailService::Shared {
   vfs::FileSystem archives;
   quint64 generation = 0;
   bool stop = false;
+  bool started = false;  // the thread made its context, or could not (then `unavailable` says why)
+  std::condition_variable startedWake;
   QString unavailable;
+  std::string inflight;  // the request being drawn: asked again meanwhile, it is not queued again
 
   static std::string key(int archive, const std::string& path) { return std::to_string(archive) + '\n' + path; }
 
@@ -308,6 +357,7 @@ struct ThumbnailService::Shared {
     r = std::move(queue.front());
     queue.pop_front();
     where.erase(key(r.archive, r.path));
+    inflight = key(r.archive, r.path);
     fs = archives;
     gen = generation;
     return true;
@@ -324,7 +374,9 @@ ThumbnailService::ThumbnailService(QString cacheFolder, int size, QObject* paren
     if (!local_->create(&error)) {
       shared_->unavailable = QString::fromStdString(error);
       local_.reset();
+      return;
     }
+    cache.prune(kCacheBytes);
     return;
   }
   surface_ = render::OffscreenGL::makeSurface();
@@ -340,13 +392,18 @@ ThumbnailService::ThumbnailService(QString cacheFolder, int size, QObject* paren
       return shared->stop;
     });
     std::string error;
-    if (!maker.create(&error, surface)) {
+    const bool created = maker.create(&error, surface);
+    {
       const std::lock_guard lock(shared->mutex);
-      shared->unavailable = QString::fromStdString(error);
-      shared->clear();
-      return;
+      if (!created) {
+        shared->unavailable = QString::fromStdString(error);
+        shared->clear();
+      }
+      shared->started = true;
     }
-    cache.prune(qint64{256} << 20);  // a gallery of 20,000 pictures is about 300 MB
+    shared->startedWake.notify_all();
+    if (!created) return;
+    cache.prune(kCacheBytes);
     quint64 seen = 0;
     for (;;) {
       Shared::Request r;
@@ -358,9 +415,13 @@ ThumbnailService::ThumbnailService(QString cacheFolder, int size, QObject* paren
         if (shared->stop) break;
         shared->take(r, archives, generation);
       }
-      if (generation != seen) maker.forgetTextures();  // other archives: other textures
+      if (generation != seen) maker.forget();  // other archives: other textures
       seen = generation;
       ThumbnailMaker::Made made = maker.make(archives, static_cast<std::size_t>(r.archive), r.path);
+      {
+        const std::lock_guard lock(shared->mutex);
+        shared->inflight.clear();
+      }
       QMetaObject::invokeMethod(
           self,
           [self, shared, generation, r, made] {
@@ -375,6 +436,11 @@ ThumbnailService::ThumbnailService(QString cacheFolder, int size, QObject* paren
   });
   thread_->setObjectName(QStringLiteral("thumbnails"));
   thread_->start(QThread::LowPriority);
+  // Whether pictures can be drawn is known when the service is made: a context that cannot be
+  // made is said at once, not found out tile by tile.
+  std::unique_lock lock(shared_->mutex);
+  if (!shared_->startedWake.wait_for(lock, std::chrono::seconds(20), [&] { return shared_->started; }))
+    shared_->unavailable = QStringLiteral("the thread that draws pictures did not start in 20 s");
 }
 
 ThumbnailService::~ThumbnailService() {
@@ -403,6 +469,7 @@ void ThumbnailService::request(int archive, const std::string& path) {
     const std::lock_guard lock(shared_->mutex);
     if (!shared_->unavailable.isEmpty()) return;
     const std::string key = Shared::key(archive, path);
+    if (key == shared_->inflight) return;  // being drawn now
     if (auto at = shared_->where.find(key); at != shared_->where.end()) {
       shared_->queue.splice(shared_->queue.begin(), shared_->queue, at->second);  // to the front
       return;
@@ -429,9 +496,13 @@ void ThumbnailService::serveOne() {
     const std::lock_guard lock(shared_->mutex);
     if (!shared_->take(r, archives, generation)) return;
   }
-  if (generation != localGeneration_) local_->forgetTextures();
+  if (generation != localGeneration_) local_->forget();
   localGeneration_ = generation;
   const ThumbnailMaker::Made made = local_->make(archives, static_cast<std::size_t>(r.archive), r.path);
+  {
+    const std::lock_guard lock(shared_->mutex);
+    shared_->inflight.clear();
+  }
   emit ready(r.archive, QByteArray::fromStdString(r.path), made.image, made.error);
 }
 

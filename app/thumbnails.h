@@ -8,7 +8,9 @@
 #include <QObject>
 #include <QString>
 
+#include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -16,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "formats/io/result.h"
 #include "formats/io/vfs.h"
 #include "formats/model/scene.h"
 
@@ -40,8 +43,9 @@ inline constexpr std::size_t kMaxGalleryWalk = 100000;
 std::vector<formats::vfs::Node> galleryNodes(const formats::vfs::Archive& archive, const std::string& path,
                                              std::size_t limit = kMaxGalleryNodes);
 
-// Thumbnails as PNG files in `folder` (empty: none kept), named by a hash of what makes the
-// picture: the node's bytes, the picture's size and kThumbnailVersion.
+// Thumbnails as PNG files in `folder` (empty: none kept), named by a hash (SHA-256) of what
+// makes the picture: the node's bytes, what else it depends on (a context: ThumbnailMaker::keyFor),
+// the picture's size and kThumbnailVersion.
 class ThumbnailCache {
  public:
   // Raise it when thumbnails are drawn differently: old pictures are then drawn again.
@@ -51,9 +55,10 @@ class ThumbnailCache {
   static QString defaultFolder();
   const QString& folder() const { return folder_; }
 
-  QByteArray keyOf(std::span<const std::byte> bytes, int size) const;
+  QByteArray keyOf(std::span<const std::byte> bytes, int size, const QByteArray& context = {}) const;
   QString pathOf(const QByteArray& key) const;
-  QImage load(const QByteArray& key) const;  // null when absent or unreadable
+  // Null when absent, unreadable or not size × size (such a file is removed).
+  QImage load(const QByteArray& key, int size) const;
   // Written whole or not at all (a temporary file renamed).
   bool store(const QByteArray& key, const QImage& image) const;
   // Removes the least recently written pictures until the folder holds at most `bytes`.
@@ -75,6 +80,13 @@ class ThumbnailMaker {
   // thread) when the maker lives in another thread.
   bool create(std::string* error, QOffscreenSurface* surface = nullptr);
 
+  // The key of a node's picture: its bytes, and the files it was opened from and (a file on
+  // disk) the files of its folder by path, size and time of change, so that a changed part or
+  // texture beside it draws it again. A node over kLargestModel bytes has no picture.
+  static constexpr std::uint64_t kLargestModel = 512ull << 20;
+  formats::Result<QByteArray> keyFor(const formats::vfs::FileSystem& archives, std::size_t archive,
+                                     const std::string& path) const;
+
   struct Made {
     QImage image;       // null when the node makes no picture
     QString error;      // why not: the read's error, or nothing to draw
@@ -86,8 +98,12 @@ class ThumbnailMaker {
   // detail, no grid. Null when it has nothing to draw.
   QImage draw(std::shared_ptr<const formats::Scene> scene, const std::vector<QImage>& textures);
   // Textures are decoded once per name and kept small (at most 256 pixels a side) for the next
-  // thumbnails: forget them when other archives open.
-  void forgetTextures() { textures_.clear(); }
+  // thumbnails, and a folder's files are looked at once a second at most: forget both when
+  // other archives open.
+  void forget() {
+    textures_.clear();
+    folderStates_.clear();
+  }
   // Polled while a model is read in a child process (assimp's formats): true stops it. Such a
   // read that has not finished after kImportTimeoutMs fails, so that one file cannot hold up a
   // gallery.
@@ -105,6 +121,8 @@ class ThumbnailMaker {
   std::unique_ptr<render::Renderer> renderer_;
   std::map<std::string, QImage> textures_;
   std::function<bool()> cancelled_;
+  // Per folder on disk: when its files were last looked at, and what was seen.
+  mutable std::map<std::string, std::pair<std::chrono::steady_clock::time_point, QByteArray>> folderStates_;
 };
 
 // Thumbnails drawn in a thread of their own (or, where the platform cannot make GL contexts in
@@ -124,6 +142,8 @@ class ThumbnailService : public QObject {
   // Queues a node's thumbnail (again: it moves to the front). At most kMaxQueued are kept;
   // the oldest go first.
   static constexpr std::size_t kMaxQueued = 4096;
+  // The disk cache is cut back to this when the service starts (a picture is 5–20 KB).
+  static constexpr qint64 kCacheBytes = qint64{512} << 20;
   void request(int archive, const std::string& path);
   // Drops every request not yet started.
   void clearRequests();

@@ -1,6 +1,7 @@
 #include "formats/folder_models.h"
 
 #include <algorithm>
+#include <cctype>
 #include <filesystem>
 
 #include "formats/format_table.h"
@@ -13,6 +14,11 @@ FolderContents modelsInFolder(std::span<const std::string> files) {
     const std::string name = std::filesystem::path(f).filename().string();
     const FormatDescriptor* format = detect({}, name);
     if (!format || !format->reads() || archiveFormatFor(name)) continue;
+    // A file claimed by its whole name is a library's (a Warband module's module.ini,
+    // actions.txt), not a model.
+    std::string lowered = name;
+    for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (std::find(format->fileNames.begin(), format->fileNames.end(), lowered) != format->fileNames.end()) continue;
     auto at = std::find_if(byFormat.begin(), byFormat.end(), [&](const auto& g) { return g.first == format; });
     if (at == byFormat.end()) at = byFormat.insert(byFormat.end(), {format, {}});
     at->second.push_back(f);

@@ -21,8 +21,8 @@ struct FolderContents {
   std::vector<FolderModels::Unfit> unfit;
 };
 
-// `files`: the paths of one folder's files. Files no format reads and archives (which are
-// mounted, not read) are left out.
+// `files`: the paths of one folder's files. Files no format reads, archives (which are mounted,
+// not read) and files a format claims by their whole name (a module's module.ini) are left out.
 FolderContents modelsInFolder(std::span<const std::string> files);
 
 // The files of the model `file` makes or belongs to among the files of its folder on disk: a

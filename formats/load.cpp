@@ -233,6 +233,11 @@ Result<Scene> readNode(const vfs::FileSystem& archives, std::size_t index, const
     const std::vector<std::string> files = modelFilesOf(address.file);
     auto loaded = load(files, options);
     if (!loaded) return loaded.error();
+    // A file that opens on a pick of its own (a pack of many BRF meshes: its first), as the
+    // viewer opens it.
+    for (const auto& a : loaded->archives.archives())
+      if (const auto* records = dynamic_cast<const ModelArchive*>(a.get()))
+        if (const auto pick = records->openingPick(); !pick.empty()) return records->still(pick);
     return std::move(loaded->scene);
   }
   auto in = entryInput(archives, archive, path, address.file, options);

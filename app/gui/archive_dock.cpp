@@ -1,6 +1,8 @@
 #include "app/gui/archive_dock.h"
 
 #include <QComboBox>
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
 #include <QFileDialog>
 #include <QDir>
 #include <QFileInfo>
@@ -241,8 +243,12 @@ void ArchiveDock::setArchives(const vfs::FileSystem& archives) {
   if (!same) setSkeletons({}, {}, std::nullopt);
   if (thumbnails_) thumbnails_->setArchives(archives_);
   if (galleryShown()) {
-    // The same archives (an entry of them was opened) keep their gallery; others end it.
-    if (same) showGallery(galleryModel_->archive(), galleryPath_);
+    // The gallery's archive still open (an entry of the archives was opened, perhaps beside
+    // them: a BRF file of a folder) keeps its gallery; else it ends.
+    int still = -1;
+    for (int i = 0; i < titles_.size() && still < 0; ++i)
+      if (titles_[i] == galleryTitle_) still = i;
+    if (still >= 0) showGallery(still, galleryPath_);
     else hideGallery();
   }
   if (!same) offerFolderModels();
@@ -423,6 +429,8 @@ void ArchiveDock::setFilter(const QString& text) {
 void ArchiveDock::applyFilter() {
   const QString needle = filter_->text().trimmed();
   if (galleryShown()) {
+    // Tiles the filter hides leave the selection without picking anything anew.
+    const QSignalBlocker block(gallery_->selectionModel());
     galleryFilter_->setFilterFixedString(needle);
     return updateStatus();
   }
@@ -715,8 +723,13 @@ void ArchiveDock::showGalleryOfCurrent() {
 }
 
 void ArchiveDock::showGallery(int archive, const std::string& path) {
-  const vfs::Archive* a = archiveAt(archive);
-  if (!a) return;
+  const auto& all = archives_.archives();
+  if (archive < 0 || static_cast<std::size_t>(archive) >= all.size()) {
+    const QSignalBlocker block(galleryButton_);
+    galleryButton_->setChecked(galleryShown());
+    return;
+  }
+  const std::shared_ptr<const vfs::Archive> a = all[static_cast<std::size_t>(archive)];
   if (!thumbnails_) {
     thumbnails_ = new ThumbnailService(ThumbnailCache::defaultFolder(), kThumbnailSize, this);
     thumbnails_->setArchives(archives_);
@@ -728,20 +741,40 @@ void ArchiveDock::showGallery(int archive, const std::string& path) {
     galleryFilter_->setFilterCaseSensitivity(Qt::CaseInsensitive);
     gallery_->setModel(galleryFilter_);
     connect(gallery_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &ArchiveDock::galleryPicked);
-    connect(galleryModel_, &GalleryModel::dataChanged, this, [this] {
-      if (!debounce_->isActive()) updateStatus();
-    });
+    // The status line counts pictures: a few times a second is enough.
+    statusSoon_ = new QTimer(this);
+    statusSoon_->setSingleShot(true);
+    statusSoon_->setInterval(250);
+    connect(statusSoon_, &QTimer::timeout, this, &ArchiveDock::updateStatus);
+    connect(galleryModel_, &GalleryModel::dataChanged, statusSoon_, qOverload<>(&QTimer::start));
   }
   galleryPath_ = path;
-  const auto node = path.empty() ? std::nullopt : a->node(path);
-  QString title = node ? qstr(a->addressOf(path).str()) : qstr(a->title());
-  galleryModel_->setNodes(archive, a, galleryNodes(*a, path), title);
-  galleryFilter_->setFilterFixedString(filter_->text().trimmed());
+  galleryTitle_ = titles_.value(archive);
   views_->setCurrentWidget(gallery_);
   {
     const QSignalBlocker block(galleryButton_);
     galleryButton_->setChecked(true);
   }
+  // Listed off the GUI thread: a folder of many files, or cal3d parts to sort out, takes a while.
+  const auto node = path.empty() ? std::nullopt : a->node(path);
+  const QString title = node ? qstr(a->addressOf(path).str()) : qstr(a->title());
+  const int ticket = ++galleryListing_;
+  listing_ = true;
+  auto* watcher = new QFutureWatcher<std::vector<vfs::Node>>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, ticket, archive, a, title] {
+    watcher->deleteLater();
+    if (ticket != galleryListing_) return;  // another gallery was asked for since
+    listing_ = false;
+    std::vector<vfs::Node> nodes = watcher->result();
+    if (!galleryModel_->keepNodes(archive, a, nodes)) galleryModel_->setNodes(archive, a, std::move(nodes), title);
+    {
+      const QSignalBlocker block(gallery_->selectionModel());
+      galleryFilter_->setFilterFixedString(filter_->text().trimmed());
+    }
+    updateStatus();
+    emit galleryListed();
+  });
+  watcher->setFuture(QtConcurrent::run([a, path] { return galleryNodes(*a, path); }));
   updateStatus();
 }
 
@@ -767,6 +800,8 @@ void ArchiveDock::offerFolderModels() {
 }
 
 void ArchiveDock::hideGallery() {
+  ++galleryListing_;  // a listing under way is not shown
+  listing_ = false;
   if (galleryModel_) galleryModel_->clear();
   {
     const QSignalBlocker block(galleryButton_);
@@ -880,8 +915,12 @@ void ArchiveDock::updateStatus() {
   if (archives_.empty()) return status_->setText(tr("Open a .pak, a .brf or a folder to browse it."));
   const std::size_t n = archives_.archives().size();
   QString text = n == 1 ? tr("1 archive") : tr("%1 archives").arg(n);
-  if (galleryShown() && galleryModel_) {
+  if (galleryShown() && listing_) {
+    text = tr("Listing the models…");
+  } else if (galleryShown() && galleryModel_) {
     text = tr("%1 models in %2").arg(galleryModel_->rowCount()).arg(galleryModel_->title());
+    if (galleryModel_->rowCount() >= static_cast<int>(kMaxGalleryNodes))
+      text += tr(" (the first %1: show a folder further down for the rest)").arg(kMaxGalleryNodes);
     if (galleryFilter_->rowCount() != galleryModel_->rowCount()) text += tr(", %1 shown").arg(galleryFilter_->rowCount());
     if (galleryModel_->failed()) text += tr(", %1 without a picture").arg(galleryModel_->failed());
   } else if (currentView() == matches_) {

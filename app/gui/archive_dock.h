@@ -105,6 +105,8 @@ class ArchiveDock : public QDockWidget {
   // What the gallery button shows: the gallery of the current row's container.
   void showGalleryOfCurrent();
   QListView* gallery() const { return gallery_; }
+  // Whether the gallery's models are being listed (in the background).
+  bool galleryListing() const { return listing_; }
   GalleryModel* galleryModel() const { return galleryModel_; }
   // Made on first use (a GL context of its own, in a thread of its own); null before.
   ThumbnailService* thumbnails() const { return thumbnails_; }
@@ -145,6 +147,8 @@ class ArchiveDock : public QDockWidget {
   void diagnostics(const marrow::formats::Diagnostics& diagnostics);
   void info(const QString& message);
   void extractionFinished();
+  // The gallery's models were listed (showGallery lists them in the background).
+  void galleryListed();
 
  private:
   void rebuild();
@@ -183,6 +187,10 @@ class ArchiveDock : public QDockWidget {
   QSortFilterProxyModel* galleryFilter_ = nullptr;
   ThumbnailService* thumbnails_ = nullptr;
   std::string galleryPath_;
+  QString galleryTitle_;  // of the gallery's archive, as titles_ has it
+  int galleryListing_ = 0;  // the last listing asked for
+  bool listing_ = false;
+  QTimer* statusSoon_ = nullptr;
   QLabel* status_;
   QPointer<Extraction> extraction_;
   bool hasModel_ = false;

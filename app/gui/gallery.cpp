@@ -53,12 +53,21 @@ GalleryModel::GalleryModel(ThumbnailService* service, QObject* parent)
   if (service_) connect(service_, &ThumbnailService::ready, this, &GalleryModel::received);
 }
 
-void GalleryModel::setNodes(int archiveIndex, const formats::vfs::Archive* archive,
+bool GalleryModel::keepNodes(int archiveIndex, std::shared_ptr<const formats::vfs::Archive> archive,
+                             const std::vector<formats::vfs::Node>& nodes) {
+  if (archiveIndex != archive_ || nodes.size() != nodes_.size()) return false;
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    if (nodes[i].path != nodes_[i].path) return false;
+  source_ = std::move(archive);
+  return true;
+}
+
+void GalleryModel::setNodes(int archiveIndex, std::shared_ptr<const formats::vfs::Archive> archive,
                             std::vector<formats::vfs::Node> nodes, QString title) {
   beginResetModel();
   if (service_) service_->clearRequests();  // the tiles of the last gallery are not on screen now
   archive_ = archiveIndex;
-  source_ = archive;
+  source_ = std::move(archive);
   title_ = std::move(title);
   nodes_ = std::move(nodes);
   errors_.assign(nodes_.size(), QString());
@@ -116,7 +125,8 @@ void GalleryModel::received(int archive, const QByteArray& path, const QImage& i
   } else {
     if (!everDrawn_[static_cast<std::size_t>(row)]) ++drawn_;
     everDrawn_[static_cast<std::size_t>(row)] = true;
-    pictures_.insert(row, new QPixmap(QPixmap::fromImage(image)));
+    auto* picture = new QPixmap(QPixmap::fromImage(image));
+    pictures_.insert(row, picture, std::max<qsizetype>(1, picture->width() * picture->height() * 4 / 1024));
   }
   const QModelIndex at = index(row);
   emit dataChanged(at, at, {Qt::DecorationRole, Qt::ToolTipRole, kStateRole});

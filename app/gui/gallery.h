@@ -9,6 +9,7 @@
 #include <QHash>
 #include <QPixmap>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -35,8 +36,12 @@ class GalleryModel : public QAbstractListModel {
 
   // The nodes of one archive to show (`archive` names them for addresses), and the title of
   // what they are under.
-  void setNodes(int archiveIndex, const formats::vfs::Archive* archive, std::vector<formats::vfs::Node> nodes,
-                QString title);
+  void setNodes(int archiveIndex, std::shared_ptr<const formats::vfs::Archive> archive,
+                std::vector<formats::vfs::Node> nodes, QString title);
+  // The same nodes of the archive opened again (an entry of it was opened): the tiles, their
+  // pictures, the view's place and selection stay. False (nothing changed) when the nodes differ.
+  bool keepNodes(int archiveIndex, std::shared_ptr<const formats::vfs::Archive> archive,
+                 const std::vector<formats::vfs::Node>& nodes);
   void clear();
   int archive() const { return archive_; }
   const QString& title() const { return title_; }
@@ -53,13 +58,13 @@ class GalleryModel : public QAbstractListModel {
 
   ThumbnailService* service_;
   int archive_ = -1;
-  const formats::vfs::Archive* source_ = nullptr;
+  std::shared_ptr<const formats::vfs::Archive> source_;
   QString title_;
   std::vector<formats::vfs::Node> nodes_;
   std::vector<QString> errors_;  // per row: why it has no picture
   std::vector<bool> everDrawn_;
   QHash<QByteArray, int> rows_;
-  mutable QCache<int, QPixmap> pictures_{kPicturesKept};
+  mutable QCache<int, QPixmap> pictures_{kPicturesKept * 64};  // cost: KB
   QPixmap waiting_, failedTile_;
   int drawn_ = 0, failed_ = 0;
 };

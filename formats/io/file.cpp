@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <new>
 
 namespace marrow::formats {
 namespace fs = std::filesystem;
@@ -17,6 +18,9 @@ Result<std::vector<std::byte>> readFile(const std::string& path, std::uint64_t m
   if (ec || !fs::exists(status))
     return FormatError{path, "", kNoOffset, "cannot open: no such file"};
   if (fs::is_directory(status)) return FormatError{path, "", kNoOffset, "is a folder, not a file"};
+  // A pipe or a device would block the reader or never end.
+  if (!fs::is_regular_file(status))
+    return FormatError{path, "", kNoOffset, "is not a regular file (a pipe, a socket or a device): not read"};
   std::ifstream in(path, std::ios::binary);
   if (!in) return FormatError{path, "", kNoOffset, std::string("cannot open: ") + std::strerror(errno)};
   in.seekg(0, std::ios::end);
@@ -27,7 +31,12 @@ Result<std::vector<std::byte>> readFile(const std::string& path, std::uint64_t m
                        "is " + std::to_string(size) + " bytes, over the limit of " +
                            std::to_string(maxBytes)};
   in.seekg(0);
-  std::vector<std::byte> data(static_cast<std::size_t>(size));
+  std::vector<std::byte> data;
+  try {
+    data.resize(static_cast<std::size_t>(size));
+  } catch (const std::bad_alloc&) {
+    return FormatError{path, "", kNoOffset, "is " + std::to_string(size) + " bytes, more than there is memory for"};
+  }
   if (size > 0 && !in.read(reinterpret_cast<char*>(data.data()), size))
     return FormatError{path, "", kNoOffset, "read failed"};
   return data;

@@ -9,12 +9,14 @@
 #include <QFile>
 #include <QJsonArray>
 #include <QTemporaryDir>
+#include <map>
 #include <set>
 #include <string>
 
 #include "cli_util.h"
 #include "formats/registry.h"
 
+#include "tests/support/big_model.h"
 #include "tests/support/cal3d_folder.h"
 #include "tests/support/skip.h"
 
@@ -205,19 +207,25 @@ TEST(BatchConvert, BrfMeshPatternGivesOneModelPerMesh) {
 
 TEST(BatchConvert, AHangingInputIsStoppedAtTheTimeoutAndReported) {
   QTemporaryDir tmp;
-  const QString fifo = tmp.filePath("stuck.omf");  // opening it blocks: nobody writes
+  // A pipe nobody writes to would block its reader for ever: it is refused at once.
+  const QString fifo = tmp.filePath("stuck.omf");
   ASSERT_EQ(mkfifo(fifo.toLocal8Bit().constData(), 0600), 0);
+  // A model that takes longer than the timeout (a million triangles written as XML: over a
+  // second here) is stopped.
+  const QString big = tmp.filePath("big.glb");
+  ASSERT_TRUE(marrow::testing::writeBigSkinnedGlb(big.toStdString()));
   demoOmf(tmp.filePath("fine.omf"));
-  const CliRun r = cli({"convert", fifo, tmp.filePath("fine.omf"), "-o", tmp.filePath("out") + "/",
-                        "--timeout", "1", "--json"});
+  const CliRun r = cli({"convert", fifo, big, tmp.filePath("fine.omf"), "-o", tmp.filePath("out") + "/", "--to",
+                        "cfg", "--xml", "--timeout", "0.3", "--json"});
   EXPECT_EQ(r.code, 1);
   const QJsonObject json = r.json();
   EXPECT_EQ(json.value("converted").toArray().size(), 1);
-  const QJsonArray failed = json.value("failed").toArray();
-  ASSERT_EQ(failed.size(), 1);
-  EXPECT_EQ(failed[0].toObject().value("input").toString(), fifo);
-  EXPECT_TRUE(failed[0].toObject().value("error").toString().contains("longer than 1 s"))
-      << failed[0].toObject().value("error").toString().toStdString();
+  std::map<QString, QString> failed;
+  for (const auto& f : json.value("failed").toArray())
+    failed[f.toObject().value("input").toString()] = f.toObject().value("error").toString();
+  ASSERT_EQ(failed.size(), 2u);
+  EXPECT_TRUE(failed[fifo].contains("not a regular file")) << failed[fifo].toStdString();
+  EXPECT_TRUE(failed[big].contains("longer than 0.3 s")) << failed[big].toStdString();
 }
 
 TEST(BatchConvert, UsageErrors) {

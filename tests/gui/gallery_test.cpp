@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <filesystem>
 
@@ -87,6 +89,11 @@ int drawnPixels(const QImage& image, QRect* box = nullptr) {
     }
   if (box) *box = r;
   return n;
+}
+
+// Waits for the gallery's models to be listed (in the background).
+bool listed(ArchiveDock* dock) {
+  return QTest::qWaitFor([&] { return !dock->galleryListing(); }, 30000);
 }
 
 // A Dragon Nest pak: a skin with its mesh and animations, a mesh no skin wears, a table and a
@@ -220,21 +227,34 @@ class GalleryTest : public QObject {
       QVERIFY2(differ < area / 50, qPrintable(QStringLiteral("%1 pixels differ").arg(differ)));
     }
 
-    auto bytes = records.read(meshes.front().path, {});
-    QVERIFY(bytes.ok());
-    const QByteArray key = maker.cache().keyOf(*bytes, marrow::app::kThumbnailSize);
-    QVERIFY(QFile::exists(maker.cache().pathOf(key)));
+    auto key = maker.keyFor(archives, 0, meshes.front().path);
+    QVERIFY(key.ok());
+    QVERIFY(QFile::exists(maker.cache().pathOf(*key)));
     const auto again = maker.make(archives, 0, meshes.front().path);
     QVERIFY(again.cached);
     QCOMPARE(marrow::testing::differingPixels(again.image, made.image), 0);
-    // Other bytes, another picture; another size, too.
+    // Other bytes, another picture; another size, another context, too.
+    auto bytes = records.read(meshes.front().path, {});
+    QVERIFY(bytes.ok());
+    const QByteArray plain = maker.cache().keyOf(*bytes, marrow::app::kThumbnailSize);
     (*bytes)[bytes->size() / 2] ^= std::byte{1};
-    QVERIFY(maker.cache().keyOf(*bytes, marrow::app::kThumbnailSize) != key);
+    QVERIFY(maker.cache().keyOf(*bytes, marrow::app::kThumbnailSize) != plain);
     QVERIFY(maker.cache().keyOf(*bytes, 64) != maker.cache().keyOf(*bytes, marrow::app::kThumbnailSize));
+    QVERIFY(maker.cache().keyOf(*bytes, 64, "a.dds 10") != maker.cache().keyOf(*bytes, 64, "a.dds 11"));
+
+    // A picture of another size put in its place (or damaged) is removed and drawn again.
+    QImage planted(512, 512, QImage::Format_RGB32);
+    planted.fill(Qt::red);
+    QVERIFY(planted.save(maker.cache().pathOf(*key), "PNG"));
+    QVERIFY(maker.cache().load(*key, marrow::app::kThumbnailSize).isNull());
+    QVERIFY(!QFile::exists(maker.cache().pathOf(*key)));
+    const auto redrawn = maker.make(archives, 0, meshes.front().path);
+    QVERIFY(!redrawn.cached);
+    QCOMPARE(marrow::testing::differingPixels(redrawn.image, made.image), 0);
 
     // The cache keeps to its size, dropping the oldest pictures.
     maker.cache().prune(0);
-    QVERIFY(!QFile::exists(maker.cache().pathOf(key)));
+    QVERIFY(!QFile::exists(maker.cache().pathOf(*key)));
   }
 
   // Every model of the folder and the pak gets its picture or says why not (the .obj through the
@@ -264,6 +284,30 @@ class GalleryTest : public QObject {
       if (broken) QVERIFY2(result.second.contains(QStringLiteral("broken.")), qPrintable(result.second));
       else QVERIFY2(drawnPixels(result.first) > 100, key.c_str());
     }
+  }
+
+  // A file of a folder is drawn again when a file beside it changes (a part, a texture): the
+  // key holds the folder's files; a pipe in the folder is refused, not waited on.
+  void aChangeBesideAFileDrawsItAgain() {
+    const QString dir = tmp_.filePath("beside");
+    QVERIFY(copy(kFixtures + "/brf/wfas_boots_a.brf", dir + "/boots.brf"));
+    QVERIFY(write(dir + "/boots.dds", marrow::testing::bytes("a texture")));
+    QVERIFY(::mkfifo(QFile::encodeName(dir + "/trap.obj").constData(), 0600) == 0);
+    const auto archives = mounted({dir.toStdString()});
+    const auto nodes = marrow::app::galleryNodes(*archives.archives().front(), "");
+    QCOMPARE(names(nodes), (std::vector<std::string>{"boots.brf", "trap.obj"}));
+    ThumbnailMaker maker{ThumbnailCache()};
+    const auto before = maker.keyFor(archives, 0, nodes[0].path);
+    QVERIFY(before.ok());
+    QTest::qWait(1100);  // a folder's files are looked at once a second at most
+    QVERIFY(write(dir + "/boots.dds", marrow::testing::bytes("another texture")));
+    const auto after = maker.keyFor(archives, 0, nodes[0].path);
+    QVERIFY(after.ok());
+    QVERIFY(*after != *before);
+    const auto trap = maker.keyFor(archives, 0, nodes[1].path);
+    QVERIFY(!trap.ok());
+    QVERIFY2(QString::fromStdString(trap.error().describe()).contains("not a regular file"),
+             trap.error().describe().c_str());
   }
 
   // Asked for ten pictures at once, the service draws the last asked first (what a view paints
@@ -304,6 +348,7 @@ class GalleryTest : public QObject {
     ArchiveDock* dock = w.archive();
     dock->showGallery(0, "");
     QVERIFY(dock->galleryShown());
+    QVERIFY(listed(dock));
     GalleryModel* model = dock->galleryModel();
     QVERIFY(model);
     QCOMPARE(model->rowCount(), 400);
@@ -334,6 +379,7 @@ class GalleryTest : public QObject {
     QVERIFY(openAndWait(w, {kFixtures + "/brf/wfas_boots_a.brf", kFixtures + "/brf/openbrf_redux_reference.brf"}));
     ArchiveDock* dock = w.archive();
     dock->showGallery(0, "");
+    QVERIFY(listed(dock));
     QListView* view = dock->gallery();
     QCOMPARE(view->model()->rowCount(), 8);
     dock->setFilter(QStringLiteral("hand"));
@@ -347,6 +393,12 @@ class GalleryTest : public QObject {
       const auto& meshes = w.document()->scene->meshes;
       return meshes.size() == 1 && QString::fromStdString(meshes.front().name) == name;
     }, 10000));
+    // A filter that hides the picked tile leaves the model shown as it is.
+    dock->setFilter(QStringLiteral("nomad"));
+    QCOMPARE(view->model()->rowCount(), 1);
+    QTest::qWait(100);
+    QCOMPARE(QString::fromStdString(w.document()->scene->meshes.front().name), name);
+    QCOMPARE(w.document()->scene->meshes.size(), std::size_t{1});
     dock->setFilter({});
     QCOMPARE(view->model()->rowCount(), 8);
     dock->hideGallery();
@@ -361,6 +413,7 @@ class GalleryTest : public QObject {
     QVERIFY(openAndWait(w, {pak_}));
     ArchiveDock* dock = w.archive();
     dock->showGallery(0, "");
+    QVERIFY(listed(dock));
     QListView* view = dock->gallery();
     QModelIndex skin;
     for (int r = 0; r < view->model()->rowCount(); ++r)
@@ -371,8 +424,9 @@ class GalleryTest : public QObject {
     QCOMPARE(open.size(), 1);
     QVERIFY(open.first().first().toStringList().first().endsWith(QStringLiteral("::char/character.skn")));
     QVERIFY(!w.document()->scene->meshes.empty());
-    // The same paks are open: the gallery stays, its tiles listed again.
+    // The same paks are open: the gallery stays, its tiles as they were.
     QVERIFY(dock->galleryShown());
+    QVERIFY(listed(dock));
     QCOMPARE(view->model()->rowCount(), 3);
   }
 
@@ -389,6 +443,7 @@ class GalleryTest : public QObject {
     QVERIFY(openAndWait(w, {tmp_.filePath("characters")}));
     ArchiveDock* dock = w.archive();
     QVERIFY(dock->galleryShown());
+    QVERIFY(listed(dock));
     QListView* view = dock->gallery();
     QStringList tiles;
     for (int r = 0; r < view->model()->rowCount(); ++r) tiles << view->model()->index(r, 0).data().toString();
@@ -410,7 +465,31 @@ class GalleryTest : public QObject {
     QCOMPARE(scene.clips.size(), reference->clips.size());
     // The folder stays open with its pictures.
     QVERIFY(dock->galleryShown());
+    QVERIFY(listed(dock));
     QCOMPARE(view->model()->rowCount(), 3);
+  }
+
+  // Opening a BRF file of a folder's gallery mounts it beside the folder: the folder's gallery
+  // stays, where it was.
+  void openingAFileOfAFolderKeepsItsGallery() {
+    const QString dir = tmp_.filePath("keep");
+    for (int i = 0; i < 3; ++i)
+      QVERIFY(copy(kFixtures + "/brf/wfas_boots_a.brf", dir + QStringLiteral("/boots%1.brf").arg(i)));
+    MainWindow w;
+    w.resize(1200, 800);
+    w.show();
+    QVERIFY(openAndWait(w, {dir}));
+    ArchiveDock* dock = w.archive();
+    dock->showGallery(0, "");
+    QVERIFY(listed(dock));
+    QListView* view = dock->gallery();
+    QCOMPARE(view->model()->rowCount(), 3);
+    QVERIFY(marrow::testing::waitLoaded(w, [&] { emit view->activated(view->model()->index(1, 0)); }));
+    QVERIFY(w.document()->archives.archives().size() >= 2);  // the folder and the BRF file
+    QVERIFY(dock->galleryShown());
+    QVERIFY(listed(dock));
+    QCOMPARE(view->model()->rowCount(), 3);
+    QCOMPARE(view->model()->index(1, 0).data().toString(), QStringLiteral("boots1.brf"));
   }
 
  private:

@@ -75,11 +75,12 @@ TEST_F(Cal3dFolderModels, PartsOfAMissingSkeletonFitNoneOrOnlyByTheirBones) {
       << why["DokuroChan_test_bone.caf"];
   EXPECT_NE(why["DokuroChan_0.xrf"].find("uses no bone id"), std::string::npos) << why["DokuroChan_0.xrf"];
   for (const auto& model : found.models)
-    for (const auto& part : model)
-      if (name(part).rfind("DokuroChan", 0) == 0)
-        // Only a mesh whose bone ids only paladin has may go there (the bones decide).
-        EXPECT_TRUE(name(model.front()) == "paladin.csf" && name(part).find(".cmf") != std::string::npos)
-            << name(part) << " went to " << name(model.front());
+    for (const auto& part : model) {
+      if (name(part).rfind("DokuroChan", 0) != 0) continue;
+      // Only a mesh whose bone ids only paladin has may go there (the bones decide).
+      EXPECT_TRUE(name(model.front()) == "paladin.csf" && name(part).find(".cmf") != std::string::npos)
+          << name(part) << " went to " << name(model.front());
+    }
 }
 
 // One skeleton: every part is its model, as before; a .cfg: each .cfg is a model.
