@@ -288,19 +288,20 @@ formats::Result<QByteArray> ThumbnailMaker::keyFor(const vfs::FileSystem& archiv
   return cache_.keyOf(*bytes, size_, context);
 }
 
-ThumbnailMaker::Made ThumbnailMaker::make(const vfs::FileSystem& archives, std::size_t archive,
-                                          const std::string& path) {
-  Made made;
+ThumbnailMaker::Prepared ThumbnailMaker::prepare(const vfs::FileSystem& archives, std::size_t archive,
+                                                 const std::string& path) {
+  Prepared p;
   try {
     auto key = keyFor(archives, archive, path);
     if (!key) {
-      made.error = QString::fromStdString(key.error().describe());
-      return made;
+      p.made.error = QString::fromStdString(key.error().describe());
+      return p;
     }
-    if (QImage hit = cache_.load(*key, size_); !hit.isNull()) {
-      made.image = std::move(hit);
-      made.cached = true;
-      return made;
+    p.key = *key;
+    if (QImage hit = cache_.load(p.key, size_); !hit.isNull()) {
+      p.made.image = std::move(hit);
+      p.made.cached = true;
+      return p;
     }
     LoadOptions options;
     options.textures = Textures::Find;  // fetched here, decoded once per name (texturesOf)
@@ -308,20 +309,37 @@ ThumbnailMaker::Made ThumbnailMaker::make(const vfs::FileSystem& archives, std::
     options.importTimeoutMs = kImportTimeoutMs;
     auto scene = readNode(archives, archive, path, options);
     if (!scene) {
-      made.error = QString::fromStdString(scene.error().describe());
-      return made;
+      p.made.error = QString::fromStdString(scene.error().describe());
+      return p;
     }
-    const std::vector<QImage> textures = texturesOf(*scene);
-    made.image = draw(std::make_shared<const formats::Scene>(std::move(scene).value()), textures);
+    p.textures = texturesOf(*scene);
+    p.scene = std::make_shared<const formats::Scene>(std::move(scene).value());
+  } catch (const std::exception& e) {  // out of memory on a model the limits let through
+    p = Prepared{};
+    p.made.error = QStringLiteral("not drawn: %1").arg(QString::fromLocal8Bit(e.what()));
+  }
+  return p;
+}
+
+ThumbnailMaker::Made ThumbnailMaker::finish(Prepared prepared) {
+  if (!prepared.scene) return std::move(prepared.made);
+  Made made;
+  try {
+    made.image = draw(prepared.scene, prepared.textures);
     if (made.image.isNull())
       made.error = QStringLiteral("nothing to draw: no mesh, no bone");
     else
-      cache_.store(*key, made.image);
-  } catch (const std::exception& e) {  // out of memory on a model the limits let through
+      cache_.store(prepared.key, made.image);
+  } catch (const std::exception& e) {
     made.image = QImage();
     made.error = QStringLiteral("not drawn: %1").arg(QString::fromLocal8Bit(e.what()));
   }
   return made;
+}
+
+ThumbnailMaker::Made ThumbnailMaker::make(const vfs::FileSystem& archives, std::size_t archive,
+                                          const std::string& path) {
+  return finish(prepare(archives, archive, path));
 }
 
 // ---- the service ----
@@ -364,11 +382,13 @@ struct ThumbnailService::Shared {
   }
 };
 
-ThumbnailService::ThumbnailService(QString cacheFolder, int size, QObject* parent)
+ThumbnailService::ThumbnailService(QString cacheFolder, int size, QObject* parent, Drawing drawing)
     : QObject(parent), shared_(std::make_shared<Shared>()), size_(size) {
   ThumbnailCache cache(cacheFolder);
-  if (!QOpenGLContext::supportsThreadedOpenGL()) {
-    // One request per turn of the event loop, on this thread.
+  // Where the platform cannot make GL contexts in threads, the thread reads the models and this
+  // thread draws them (a few milliseconds each).
+  const bool threaded = drawing == Drawing::Auto && QOpenGLContext::supportsThreadedOpenGL();
+  if (!threaded) {
     local_ = std::make_unique<ThumbnailMaker>(cache, size);
     std::string error;
     if (!local_->create(&error)) {
@@ -376,23 +396,22 @@ ThumbnailService::ThumbnailService(QString cacheFolder, int size, QObject* paren
       local_.reset();
       return;
     }
-    cache.prune(kCacheBytes);
-    return;
+  } else {
+    surface_ = render::OffscreenGL::makeSurface();
   }
-  surface_ = render::OffscreenGL::makeSurface();
   QOffscreenSurface* surface = surface_.get();
   std::shared_ptr<Shared> shared = shared_;
   // The thread ends before this object does (the destructor waits), and a result posted to it
   // after that is dropped with it.
   ThumbnailService* self = this;
-  thread_ = QThread::create([shared, surface, cache, size, self] {
+  thread_ = QThread::create([shared, surface, cache, size, self, threaded] {
     ThumbnailMaker maker(cache, size);
     maker.setCancelled([shared] {
       const std::lock_guard lock(shared->mutex);
       return shared->stop;
     });
     std::string error;
-    const bool created = maker.create(&error, surface);
+    const bool created = !threaded || maker.create(&error, surface);
     {
       const std::lock_guard lock(shared->mutex);
       if (!created) {
@@ -417,19 +436,22 @@ ThumbnailService::ThumbnailService(QString cacheFolder, int size, QObject* paren
       }
       if (generation != seen) maker.forget();  // other archives: other textures
       seen = generation;
-      ThumbnailMaker::Made made = maker.make(archives, static_cast<std::size_t>(r.archive), r.path);
+      ThumbnailMaker::Prepared prepared = maker.prepare(archives, static_cast<std::size_t>(r.archive), r.path);
+      ThumbnailMaker::Made made;
+      if (threaded) made = maker.finish(std::move(prepared));
       {
         const std::lock_guard lock(shared->mutex);
         shared->inflight.clear();
       }
       QMetaObject::invokeMethod(
           self,
-          [self, shared, generation, r, made] {
+          [self, shared, generation, r, made, prepared = threaded ? ThumbnailMaker::Prepared{} : std::move(prepared)] {
             {
               const std::lock_guard lock(shared->mutex);
               if (generation != shared->generation) return;  // for archives no longer open
             }
-            emit self->ready(r.archive, QByteArray::fromStdString(r.path), made.image, made.error);
+            const ThumbnailMaker::Made result = self->local_ ? self->local_->finish(prepared) : made;
+            emit self->ready(r.archive, QByteArray::fromStdString(r.path), result.image, result.error);
           },
           Qt::QueuedConnection);
     }
@@ -481,29 +503,7 @@ void ThumbnailService::request(int archive, const std::string& path) {
       shared_->queue.pop_back();
     }
   }
-  if (thread_) {
-    shared_->wake.notify_one();
-  } else if (local_) {
-    QTimer::singleShot(0, this, &ThumbnailService::serveOne);
-  }
-}
-
-void ThumbnailService::serveOne() {
-  Shared::Request r;
-  vfs::FileSystem archives;
-  quint64 generation = 0;
-  {
-    const std::lock_guard lock(shared_->mutex);
-    if (!shared_->take(r, archives, generation)) return;
-  }
-  if (generation != localGeneration_) local_->forget();
-  localGeneration_ = generation;
-  const ThumbnailMaker::Made made = local_->make(archives, static_cast<std::size_t>(r.archive), r.path);
-  {
-    const std::lock_guard lock(shared_->mutex);
-    shared_->inflight.clear();
-  }
-  emit ready(r.archive, QByteArray::fromStdString(r.path), made.image, made.error);
+  shared_->wake.notify_one();
 }
 
 void ThumbnailService::clearRequests() {

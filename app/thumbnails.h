@@ -92,8 +92,20 @@ class ThumbnailMaker {
     QString error;      // why not: the read's error, or nothing to draw
     bool cached = false;  // from the disk cache
   };
-  // The thumbnail of one node of `archives`, from the disk cache or drawn (and then kept).
+  // The thumbnail of one node of `archives`, from the disk cache or drawn (and then kept):
+  // finish(prepare(…)).
   Made make(const formats::vfs::FileSystem& archives, std::size_t archive, const std::string& path);
+  // Its first half, which needs no GL context (another thread may do it): the key, and the
+  // picture from the cache or the model and its textures to draw; done when made is set.
+  struct Prepared {
+    QByteArray key;
+    Made made;
+    std::shared_ptr<const formats::Scene> scene;
+    std::vector<QImage> textures;
+  };
+  Prepared prepare(const formats::vfs::FileSystem& archives, std::size_t archive, const std::string& path);
+  // Its second half, in the context's thread: draws what prepare() read and keeps it.
+  Made finish(Prepared prepared);
   // Draws a model at rest, framed, on the viewport's background: one level of levels of
   // detail, no grid. Null when it has nothing to draw.
   QImage draw(std::shared_ptr<const formats::Scene> scene, const std::vector<QImage>& textures);
@@ -126,15 +138,18 @@ class ThumbnailMaker {
 };
 
 // Thumbnails drawn in a thread of their own (or, where the platform cannot make GL contexts in
-// threads, on the GUI thread one per turn of the event loop). Requests are served newest first:
+// threads, read there and drawn on the service's thread, a few milliseconds each). Requests are served newest first:
 // what a view asks for while it paints is what it shows now. Results come back as `ready` in
 // the thread the service lives in.
 class ThumbnailService : public QObject {
   Q_OBJECT
 
  public:
+  // Where pictures are drawn: Auto draws in the thread where the platform can make GL contexts
+  // in threads (else as OnThisThread); OnThisThread reads in the thread, draws on this one.
+  enum class Drawing { Auto, OnThisThread };
   explicit ThumbnailService(QString cacheFolder = ThumbnailCache::defaultFolder(), int size = kThumbnailSize,
-                            QObject* parent = nullptr);
+                            QObject* parent = nullptr, Drawing drawing = Drawing::Auto);
   ~ThumbnailService() override;
 
   // The archives requests name by index. Requests not yet served are dropped.
@@ -158,12 +173,10 @@ class ThumbnailService : public QObject {
 
  private:
   struct Shared;
-  void serveOne();  // without a thread: one request on the GUI thread
   std::shared_ptr<Shared> shared_;
   std::unique_ptr<QOffscreenSurface> surface_;
   class QThread* thread_ = nullptr;
-  std::unique_ptr<ThumbnailMaker> local_;  // without a thread
-  quint64 localGeneration_ = 0;
+  std::unique_ptr<ThumbnailMaker> local_;  // draws, where the thread cannot
   int size_;
 };
 

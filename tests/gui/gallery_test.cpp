@@ -310,6 +310,31 @@ class GalleryTest : public QObject {
              trap.error().describe().c_str());
   }
 
+  // Where GL contexts cannot be made in threads, the thread reads and the service's own thread
+  // draws: the same pictures.
+  void drawingOnTheGuiThreadGivesTheSamePictures() {
+    const auto archives = mounted({(kFixtures + "/brf/openbrf_redux_reference.brf").toStdString()});
+    const auto nodes = marrow::app::galleryNodes(*archives.archives().front(), "");
+    QCOMPARE(nodes.size(), std::size_t{7});
+    std::map<std::string, QImage> pictures[2];
+    for (int mode = 0; mode < 2; ++mode) {
+      ThumbnailService service{QString(), marrow::app::kThumbnailSize, nullptr,
+                               mode ? ThumbnailService::Drawing::OnThisThread : ThumbnailService::Drawing::Auto};
+      if (!service.unavailable().isEmpty()) MARROW_QSKIP(qPrintable(service.unavailable()));
+      service.setArchives(archives);
+      connect(&service, &ThumbnailService::ready, this,
+              [&, mode](int, const QByteArray& path, const QImage& image, const QString&) {
+                pictures[mode][path.toStdString()] = image;
+              });
+      for (const auto& n : nodes) service.request(0, n.path);
+      QVERIFY(QTest::qWaitFor([&] { return pictures[mode].size() == nodes.size(); }, 60000));
+    }
+    for (const auto& n : nodes) {
+      QVERIFY(!pictures[0][n.path].isNull());
+      QCOMPARE(marrow::testing::differingPixels(pictures[0][n.path], pictures[1][n.path]), 0);
+    }
+  }
+
   // Asked for ten pictures at once, the service draws the last asked first (what a view paints
   // last is on screen now), after the one it had already started.
   void theNewestRequestIsServedFirst() {
