@@ -11,7 +11,6 @@
 #include <QSaveFile>
 #include <QStandardPaths>
 #include <QThread>
-#include <QTimer>
 
 #include <algorithm>
 #include <chrono>
