@@ -96,6 +96,23 @@ bool listed(ArchiveDock* dock) {
   return QTest::qWaitFor([&] { return !dock->galleryListing(); }, 30000);
 }
 
+// A window of 1200 × 800 with `files` open and the gallery of archive 0's root listed; whether
+// all of that happened.
+bool openGallery(MainWindow& w, const QStringList& files) {
+  w.resize(1200, 800);
+  w.show();
+  if (!openAndWait(w, files)) return false;
+  w.archive()->showGallery(0, "");
+  return w.archive()->galleryShown() && listed(w.archive());
+}
+
+// The tile of that name, or an invalid index.
+QModelIndex tileNamed(const QListView* view, const QString& name) {
+  for (int r = 0; r < view->model()->rowCount(); ++r)
+    if (view->model()->index(r, 0).data().toString() == name) return view->model()->index(r, 0);
+  return {};
+}
+
 // A Dragon Nest pak: a skin with its mesh and animations, a mesh no skin wears, a table and a
 // skin of garbage.
 std::vector<std::byte> characterPak() {
@@ -367,13 +384,8 @@ class GalleryTest : public QObject {
     for (int i = 0; i < 400; ++i)
       QVERIFY(copy(kFixtures + "/brf/wfas_boots_a.brf", dir + QStringLiteral("/boots%1.brf").arg(i, 3, 10, QLatin1Char('0'))));
     MainWindow w;
-    w.resize(1200, 800);
-    w.show();
-    QVERIFY(openAndWait(w, {dir}));
+    QVERIFY(openGallery(w, {dir}));
     ArchiveDock* dock = w.archive();
-    dock->showGallery(0, "");
-    QVERIFY(dock->galleryShown());
-    QVERIFY(listed(dock));
     GalleryModel* model = dock->galleryModel();
     QVERIFY(model);
     QCOMPARE(model->rowCount(), 400);
@@ -399,12 +411,8 @@ class GalleryTest : public QObject {
   // tree comes back with the button.
   void pickingATileShowsItsModel() {
     MainWindow w;
-    w.resize(1200, 800);
-    w.show();
-    QVERIFY(openAndWait(w, {kFixtures + "/brf/wfas_boots_a.brf", kFixtures + "/brf/openbrf_redux_reference.brf"}));
+    QVERIFY(openGallery(w, {kFixtures + "/brf/wfas_boots_a.brf", kFixtures + "/brf/openbrf_redux_reference.brf"}));
     ArchiveDock* dock = w.archive();
-    dock->showGallery(0, "");
-    QVERIFY(listed(dock));
     QListView* view = dock->gallery();
     QCOMPARE(view->model()->rowCount(), 8);
     dock->setFilter(QStringLiteral("hand"));
@@ -433,16 +441,10 @@ class GalleryTest : public QObject {
   // Double-clicking a skin in a pak's gallery opens it, with its mesh, as the model.
   void activatingAnEntryOpensIt() {
     MainWindow w;
-    w.resize(1200, 800);
-    w.show();
-    QVERIFY(openAndWait(w, {pak_}));
+    QVERIFY(openGallery(w, {pak_}));
     ArchiveDock* dock = w.archive();
-    dock->showGallery(0, "");
-    QVERIFY(listed(dock));
     QListView* view = dock->gallery();
-    QModelIndex skin;
-    for (int r = 0; r < view->model()->rowCount(); ++r)
-      if (view->model()->index(r, 0).data().toString() == QStringLiteral("character.skn")) skin = view->model()->index(r, 0);
+    const QModelIndex skin = tileNamed(view, QStringLiteral("character.skn"));
     QVERIFY(skin.isValid());
     QSignalSpy open(dock, &ArchiveDock::openRequested);
     QVERIFY(marrow::testing::waitLoaded(w, [&] { emit view->activated(skin); }));
@@ -480,9 +482,7 @@ class GalleryTest : public QObject {
 
     auto reference = marrow::formats::loadFile((kFixtures + "/cal3d/paladin/paladin.cfg").toStdString());
     QVERIFY(reference.ok());
-    QModelIndex paladin;
-    for (int r = 0; r < view->model()->rowCount(); ++r)
-      if (view->model()->index(r, 0).data().toString() == QStringLiteral("paladin.csf")) paladin = view->model()->index(r, 0);
+    const QModelIndex paladin = tileNamed(view, QStringLiteral("paladin.csf"));
     QVERIFY(marrow::testing::waitLoaded(w, [&] { emit view->activated(paladin); }));
     const auto& scene = *w.document()->scene;
     QCOMPARE(scene.skeleton.bones.size(), reference->skeleton.bones.size());
@@ -501,12 +501,8 @@ class GalleryTest : public QObject {
     for (int i = 0; i < 3; ++i)
       QVERIFY(copy(kFixtures + "/brf/wfas_boots_a.brf", dir + QStringLiteral("/boots%1.brf").arg(i)));
     MainWindow w;
-    w.resize(1200, 800);
-    w.show();
-    QVERIFY(openAndWait(w, {dir}));
+    QVERIFY(openGallery(w, {dir}));
     ArchiveDock* dock = w.archive();
-    dock->showGallery(0, "");
-    QVERIFY(listed(dock));
     QListView* view = dock->gallery();
     QCOMPARE(view->model()->rowCount(), 3);
     QVERIFY(marrow::testing::waitLoaded(w, [&] { emit view->activated(view->model()->index(1, 0)); }));
