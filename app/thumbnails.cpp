@@ -63,7 +63,9 @@ std::vector<std::size_t> modelFiles(const vfs::Archive& archive, const std::vect
   std::vector<std::size_t> out;
   for (const auto& model : formats::modelsInFolder(paths).models) {
     const std::string& first = model.files.front();
-    if (model.files.size() == 1 && formats::holdsAnimationsOnly(first)) continue;
+    if (std::all_of(model.files.begin(), model.files.end(),
+                    [](const std::string& f) { return formats::holdsAnimationsOnly(f); }))
+      continue;  // clips alone: nothing to draw
     if (const auto at = index.find(first); at != index.end()) out.push_back(at->second);
   }
   std::sort(out.begin(), out.end());  // the folder's own order
@@ -278,8 +280,9 @@ formats::Result<QByteArray> ThumbnailMaker::keyFor(const vfs::FileSystem& archiv
         if (e.is_regular_file(ec)) files.push_back(e.path());
       }
       std::sort(files.begin(), files.end());
-      known.second = QByteArray("folder\n");
-      for (const auto& f : files) addFileState(known.second, f);
+      QByteArray state;
+      for (const auto& f : files) addFileState(state, f);
+      known.second = "folder " + QCryptographicHash::hash(state, QCryptographicHash::Sha256).toHex() + '\n';
       known.first = now;
     }
     context += known.second;

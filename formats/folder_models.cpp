@@ -44,11 +44,15 @@ FolderContents modelsInFolder(std::span<const std::string> files) {
 
 std::vector<std::string> modelFilesOf(const std::string& file) {
   namespace fs = std::filesystem;
+  // Only a format that groups files looks at the others, and only at those of its own format.
+  const FormatDescriptor* format = detect({}, fs::path(file).filename().string());
+  if (!format || !format->modelsInFolder) return {file};
   const fs::path dir = fs::path(file).parent_path();
   std::vector<std::string> siblings;
   std::error_code ec;
   for (const auto& e : fs::directory_iterator(dir.empty() ? fs::path(".") : dir, ec))
-    if (e.is_regular_file(ec)) siblings.push_back(e.path().string());
+    if (e.is_regular_file(ec) && detect({}, e.path().filename().string()) == format)
+      siblings.push_back(e.path().string());
   std::sort(siblings.begin(), siblings.end());
   const auto same = [&](const std::string& a) {
     std::error_code failed;

@@ -46,6 +46,7 @@ struct FolderModels {
   struct Unfit {
     std::string file;
     std::string why;
+    bool unreadable = false;  // the file could not be read: a failure rather than a misfit
   };
   std::vector<Unfit> unfit;
 };

@@ -79,9 +79,10 @@ fs::path withoutExtension(fs::path p) { return p.replace_extension(); }
 // The models in one folder's listing (files only), as jobs relative to `base`: each format
 // says which of its files are models of their own and which make one model together
 // (formats/folder_models.h: cal3d parts per skeleton, a Dragon Nest mesh without a skin); the
-// files that fit no model go to `unfit` with why.
+// files that fit no model go to `unfit` with why, and those that could not be read to `failed`.
 void folderJobs(const std::vector<fs::path>& files, const fs::path& base, std::vector<Job>& jobs,
-                std::vector<std::pair<std::string, std::string>>& unfit) {
+                std::vector<std::pair<std::string, std::string>>& unfit,
+                std::vector<std::pair<std::string, std::string>>& failed) {
   std::vector<std::string> paths;
   for (const auto& f : files) paths.push_back(f.string());
   formats::FolderContents found = formats::modelsInFolder(paths);
@@ -96,7 +97,7 @@ void folderJobs(const std::vector<fs::path>& files, const fs::path& base, std::v
                               std::string(model.format->name) + " parts)";
     jobs.push_back({label, model.files, plainRelative(fs::relative(first.parent_path(), base) / first.stem())});
   }
-  for (auto& u : found.unfit) unfit.emplace_back(std::move(u.file), std::move(u.why));
+  for (auto& u : found.unfit) (u.unreadable ? failed : unfit).emplace_back(std::move(u.file), std::move(u.why));
 }
 
 // Every folder under `root` (itself included), its files in name order; symbolic links to
@@ -266,7 +267,7 @@ int runBatchConvert(const Args& args) {
       continue;
     }
     if (fs::is_directory(input, ec)) {
-      for (const auto& [dir, files] : walk(input, notes)) folderJobs(files, input, jobs, unfit);
+      for (const auto& [dir, files] : walk(input, notes)) folderJobs(files, input, jobs, unfit, failedInputs);
       continue;
     }
     if (!fs::exists(input, ec) && hasGlob(input)) {

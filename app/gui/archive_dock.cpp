@@ -665,7 +665,7 @@ QStringList ArchiveDock::openAddresses(const QTreeWidgetItem* item) const {
   return openAddresses(rowArchive(item), rowPath(item));
 }
 
-QStringList ArchiveDock::openAddresses(int archive, const std::string& path) const {
+QStringList ArchiveDock::openAddresses(int archive, const std::string& path, bool wholeModel) const {
   const vfs::Archive* a = archiveAt(archive);
   const auto node = a ? a->node(path) : std::nullopt;
   if (!node || node->container || node->has(vfs::Node::Deleted) || node->has(vfs::Node::Unreadable))
@@ -675,7 +675,7 @@ QStringList ArchiveDock::openAddresses(int archive, const std::string& path) con
   // stays whole.
   const formats::Address address = a->addressOf(node->path);
   QStringList out;
-  if (address.whole()) {
+  if (wholeModel && address.whole() && !formats::holdsAnimationsOnly(node->name)) {
     // A file on disk with the files of the model it belongs to there (a cal3d part: its
     // skeleton and the parts that fit it).
     for (const std::string& f : formats::modelFilesOf(address.file)) out << qstr(f);
@@ -702,7 +702,7 @@ void ArchiveDock::activateNode(int archive, const std::string& path, const QStri
                   .arg(label, node->has(vfs::Node::Deleted) ? tr("deleted") : tr("outside the file")));
     return;
   }
-  emit openRequested(openAddresses(archive, path));
+  emit openRequested(openAddresses(archive, path, true));
 }
 
 bool ArchiveDock::galleryShown() const { return views_->currentWidget() == gallery_; }
@@ -780,23 +780,34 @@ void ArchiveDock::showGallery(int archive, const std::string& path) {
 
 void ArchiveDock::offerFolderModels() {
   if (archives_.archives().size() != 1 || archives_.archives().front()->kind() != "folder") return;
-  const vfs::Archive& folder = *archives_.archives().front();
-  std::vector<std::string> files;
-  for (const vfs::Node& n : folder.children(""))
-    if (const formats::Address a = folder.addressOf(n.path); !n.container && a.whole()) files.push_back(a.file);
-  const formats::FolderContents found = formats::modelsInFolder(files);
-  formats::Diagnostics unfit;
-  for (const auto& u : found.unfit) unfit.warn(u.file, "model", formats::kNoOffset, u.why + "; it is not part of a model");
-  if (!unfit.items.empty()) emit diagnostics(unfit);
-  // Parts of several models side by side (cal3d files without a .cfg): the models, as pictures.
-  const bool parts = std::any_of(found.models.begin(), found.models.end(), [](const auto& m) { return m.files.size() > 1; });
-  if (!parts) return;
-  QStringList names;
-  for (const auto& m : found.models) names << QFileInfo(qstr(m.files.front())).completeBaseName();
-  emit info(tr("The folder holds %1 (%2): double-click one to open it with its parts")
-                .arg(found.models.size() == 1 ? tr("one model") : tr("%1 models").arg(found.models.size()),
-                     names.join(QStringLiteral(", "))));
-  showGallery(0, "");
+  const std::shared_ptr<const vfs::Archive> folder = archives_.archives().front();
+  const QString title = titles_.value(0);
+  // Off the GUI thread: sorting cal3d parts out reads them.
+  auto* watcher = new QFutureWatcher<formats::FolderContents>(this);
+  connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, title] {
+    watcher->deleteLater();
+    if (titles_.size() != 1 || titles_.front() != title) return;  // another folder is open now
+    const formats::FolderContents found = watcher->result();
+    formats::Diagnostics unfit;
+    for (const auto& u : found.unfit)
+      unfit.warn(u.file, "model", formats::kNoOffset, u.why + "; it is not part of a model");
+    if (!unfit.items.empty()) emit diagnostics(unfit);
+    // Parts of several models side by side (cal3d files without a .cfg): the models, as pictures.
+    const bool parts = std::any_of(found.models.begin(), found.models.end(), [](const auto& m) { return m.files.size() > 1; });
+    if (!parts) return;
+    QStringList names;
+    for (const auto& m : found.models) names << QFileInfo(qstr(m.files.front())).completeBaseName();
+    emit info(tr("The folder holds %1 (%2): double-click one to open it with its parts")
+                  .arg(found.models.size() == 1 ? tr("one model") : tr("%1 models").arg(found.models.size()),
+                       names.join(QStringLiteral(", "))));
+    if (!galleryShown()) showGallery(0, "");
+  });
+  watcher->setFuture(QtConcurrent::run([folder] {
+    std::vector<std::string> files;
+    for (const vfs::Node& n : folder->children(""))
+      if (const formats::Address a = folder->addressOf(n.path); !n.container && a.whole()) files.push_back(a.file);
+    return formats::modelsInFolder(files);
+  }));
 }
 
 void ArchiveDock::hideGallery() {

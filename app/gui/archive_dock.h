@@ -122,7 +122,9 @@ class ArchiveDock : public QDockWidget {
   // What a double-click opens for a row of an archive of files: the node's address and every
   // other file of its archive (the file system its parts are found in); empty otherwise.
   QStringList openAddresses(const QTreeWidgetItem* item) const;
-  QStringList openAddresses(int archive, const std::string& path) const;
+  // `wholeModel`: a file of a folder with the files of the model it belongs to there (a cal3d
+  // part with its skeleton and parts: opening it); else the entry alone (adding, exporting).
+  QStringList openAddresses(int archive, const std::string& path, bool wholeModel = false) const;
   // The context menu of `view` for a right-click on `item` (null: empty space).
   void fillMenu(QMenu& menu, QTreeWidget* view, QTreeWidgetItem* item);
   void addUsersMenu(QMenu& menu, int archive, const formats::vfs::Node& node);
@@ -164,7 +166,8 @@ class ArchiveDock : public QDockWidget {
   bool showsModels(int archive) const;
   void activateNode(int archive, const std::string& path, const QString& label);
   // A folder just opened whose files are parts of models (cal3d without a .cfg): says which
-  // models it holds and shows them as pictures; the parts that fit none go to the Log.
+  // models it holds and shows them as pictures; the parts that fit none go to the Log. Worked
+  // out in the background.
   void offerFolderModels();
   void galleryPicked();
   void showGalleryMenu(const QPoint& at);

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -18,41 +19,89 @@ namespace {
 
 namespace fs = std::filesystem;
 
-constexpr std::uint64_t kLargestPart = 256ull << 20;  // a part larger than this goes by its name
+constexpr std::uint64_t kLargestPart = 256ull << 20;
 
-std::string lowerStem(const std::string& path) {
-  std::string s = fs::path(path).stem().string();
+std::string lower(std::string s) {
   for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
 }
 
+std::string lowerStem(const std::string& path) { return lower(fs::path(path).stem().string()); }
 std::string fileName(const std::string& path) { return fs::path(path).filename().string(); }
 
-std::size_t commonBeginning(std::string_view a, std::string_view b) {
+// "DokuroChan_2" before "DokuroChan_10": runs of digits compare as numbers, the rest without case.
+bool naturalLess(const std::string& a, const std::string& b) {
+  std::size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    const bool da = std::isdigit(static_cast<unsigned char>(a[i])), db = std::isdigit(static_cast<unsigned char>(b[j]));
+    if (da && db) {
+      std::size_t ei = i, ej = j;
+      while (ei < a.size() && std::isdigit(static_cast<unsigned char>(a[ei]))) ++ei;
+      while (ej < b.size() && std::isdigit(static_cast<unsigned char>(b[ej]))) ++ej;
+      std::size_t si = i, sj = j;  // without leading zeros
+      while (si + 1 < ei && a[si] == '0') ++si;
+      while (sj + 1 < ej && b[sj] == '0') ++sj;
+      if (ei - si != ej - sj) return ei - si < ej - sj;
+      if (const int c = a.compare(si, ei - si, b, sj, ej - sj); c != 0) return c < 0;
+      i = ei;
+      j = ej;
+      continue;
+    }
+    const int ca = std::tolower(static_cast<unsigned char>(a[i])), cb = std::tolower(static_cast<unsigned char>(b[j]));
+    if (ca != cb) return ca < cb;
+    ++i;
+    ++j;
+  }
+  if (a.size() - i != b.size() - j) return a.size() - i < b.size() - j;
+  return a < b;
+}
+
+void sortNaturally(std::vector<std::string>& paths) {
+  std::stable_sort(paths.begin(), paths.end(),
+                   [](const std::string& a, const std::string& b) { return naturalLess(fileName(a), fileName(b)); });
+}
+
+// The words of a name ("dokurochan_mesh.001": dokurochan, mesh, 001) that two names begin with
+// alike: a shared first letter is no likeness.
+std::size_t commonWords(const std::string& a, const std::string& b) {
+  const auto words = [](const std::string& s) {
+    std::vector<std::string> out(1);
+    for (char c : s) {
+      if (c == '_' || c == '.' || c == '-' || c == ' ') {
+        if (!out.back().empty()) out.emplace_back();
+      } else {
+        out.back() += c;
+      }
+    }
+    if (out.back().empty()) out.pop_back();
+    return out;
+  };
+  const auto wa = words(a), wb = words(b);
   std::size_t n = 0;
-  while (n < a.size() && n < b.size() && a[n] == b[n]) ++n;
+  while (n < wa.size() && n < wb.size() && wa[n] == wb[n]) ++n;
   return n;
 }
 
-// The highest bone id a mesh's influences or an animation's tracks use (-1: none, as a
-// material's), or nothing when the file cannot be read.
-std::optional<std::int64_t> highestBone(FileKind kind, std::span<const std::byte> bytes, const std::string& path) {
+// The highest bone id a mesh's influences or an animation's tracks use (-1: none), or why the
+// file cannot be read.
+Result<std::int64_t> highestBone(FileKind kind, const std::string& path) {
+  auto bytes = readFile(path, kLargestPart);
+  if (!bytes) return bytes.error();
   ReadContext ctx;
   ctx.name = path;
   ctx.fetchTextures = false;
   std::int64_t highest = -1;
   if (kind == FileKind::Mesh) {
-    auto mesh = readMesh(bytes, ctx, BoneMap{});  // without a skeleton: the ids as stored
-    if (!mesh) return std::nullopt;
+    auto mesh = readMesh(*bytes, ctx, BoneMap{});  // without a skeleton: the ids as stored
+    if (!mesh) return mesh.error();
     for (const Mesh& m : mesh->meshes)
       for (const Influence& i : m.influences) highest = std::max<std::int64_t>(highest, i.bone);
-  } else if (kind == FileKind::Animation) {
-    auto animation = readAnimation(bytes, ctx, BoneMap{});  // tracks named "#ID"
-    if (!animation) return std::nullopt;
+  } else {
+    auto animation = readAnimation(*bytes, ctx, BoneMap{});  // tracks named "#ID"
+    if (!animation) return animation.error();
     for (const Track& t : animation->clip.tracks) {
       std::int64_t id = -1;
-      if (t.bone.size() > 1 && t.bone[0] == '#')
-        std::from_chars(t.bone.data() + 1, t.bone.data() + t.bone.size(), id);
+      if (t.bone.size() > 1 && t.bone[0] == '#') std::from_chars(t.bone.data() + 1, t.bone.data() + t.bone.size(), id);
       highest = std::max(highest, id);
     }
   }
@@ -71,20 +120,34 @@ struct SkeletonFile {
 FolderModels modelsInFolder(std::span<const std::string> files) {
   FolderModels out;
   std::vector<std::string> configs, skeletonPaths, parts;
-  for (const std::string& f : files) {
+  std::vector<std::string> sorted(files.begin(), files.end());
+  sortNaturally(sorted);
+  // One form of each part: a part in binary and in XML (paladin_body.cmf and .xmf) is one part.
+  std::map<std::pair<std::string, FileKind>, std::string> seen;
+  for (const std::string& f : sorted) {
     const FileKind kind = detectKind({}, fileName(f));
-    if (kind == FileKind::Config) configs.push_back(f);
-    else if (kind == FileKind::Skeleton) skeletonPaths.push_back(f);
-    else parts.push_back(f);
+    if (kind == FileKind::Config) {
+      configs.push_back(f);
+      continue;
+    }
+    const auto [at, fresh] = seen.emplace(std::pair(lowerStem(f), kind), f);
+    if (!fresh) {
+      out.unfit.push_back({f, "the same " + std::string(kindName(kind)) + " as " + fileName(at->second) +
+                                  " in another form: only " + fileName(at->second) + " is used"});
+      continue;
+    }
+    (kind == FileKind::Skeleton ? skeletonPaths : parts).push_back(f);
   }
   if (!configs.empty()) {
-    std::sort(configs.begin(), configs.end());
+    out.unfit.clear();  // the .cfg files say which forms they use
     for (const std::string& c : configs) out.models.push_back({c});
     return out;
   }
-  std::sort(skeletonPaths.begin(), skeletonPaths.end());
-  std::sort(parts.begin(), parts.end());
   const auto oneModel = [&](std::vector<std::string> skeletons) {
+    // Named after its skeleton, else after its first mesh.
+    std::stable_partition(parts.begin(), parts.end(),
+                          [](const std::string& p) { return detectKind({}, fileName(p)) == FileKind::Mesh; });
+    if (!skeletons.empty()) sortNaturally(parts);
     std::vector<std::string> all = std::move(skeletons);
     all.insert(all.end(), parts.begin(), parts.end());
     if (!all.empty()) out.models.push_back(std::move(all));
@@ -100,7 +163,7 @@ FolderModels modelsInFolder(std::span<const std::string> files) {
     ctx.name = path;
     auto skeleton = bytes ? readSkeleton(*bytes, ctx) : Result<SkeletonPart>(bytes.error());
     if (!skeleton) {
-      out.unfit.push_back({path, "not read: " + skeleton.error().describe()});
+      out.unfit.push_back({path, "not read: " + skeleton.error().describe(), true});
       continue;
     }
     skeletons.push_back({path, lowerStem(path), skeleton->skeleton.bones.size(), {}});
@@ -110,73 +173,72 @@ FolderModels modelsInFolder(std::span<const std::string> files) {
     for (const auto& s : skeletons) readable.push_back(s.path);
     return oneModel(std::move(readable));
   }
+  const auto list = [&](const std::vector<std::size_t>& which, const char* joint) {
+    std::string text;
+    for (std::size_t k = 0; k < which.size(); ++k)
+      text += (k == 0 ? "" : k + 1 == which.size() ? joint : ", ") + fileName(skeletons[which[k]].path);
+    return text;
+  };
 
   for (const std::string& part : parts) {
     const std::string stem = lowerStem(part);
-    std::optional<std::int64_t> highest;
-    if (auto bytes = readFile(part, kLargestPart)) {
-      const auto head = std::span<const std::byte>(*bytes).first(std::min<std::size_t>(bytes->size(), 1024));
-      highest = highestBone(detectKind(head, fileName(part)), *bytes, part);
-    }
-    // The skeletons whose bones it uses.
-    std::vector<std::size_t> fitting;
-    for (std::size_t s = 0; s < skeletons.size(); ++s)
-      if (!highest || *highest < static_cast<std::int64_t>(skeletons[s].bones)) fitting.push_back(s);
-    const auto named = [&](std::size_t s) {  // its name begins with the skeleton's
-      const std::string& name = skeletons[s].stem;
-      return stem.size() >= name.size() && stem.compare(0, name.size(), name) == 0;
-    };
-    const auto list = [&](const std::vector<std::size_t>& which) {
-      std::string text;
-      for (std::size_t k = 0; k < which.size(); ++k)
-        text += (k == 0 ? "" : k + 1 == which.size() ? " and " : ", ") + fileName(skeletons[which[k]].path);
-      return text;
-    };
-    // 1. Of the skeletons it fits, the one it is named after (the longest name, when one is
-    //    the beginning of another: "hero2" over "hero").
-    std::optional<std::size_t> chosen;
-    for (std::size_t s : fitting)
-      if (named(s) && (!chosen || skeletons[s].stem.size() > skeletons[*chosen].stem.size())) chosen = s;
-    std::string misnamed;  // 2. its name says a skeleton whose bones it does not fit
-    for (std::size_t s = 0; s < skeletons.size() && highest && !chosen; ++s)
-      if (named(s))
-        misnamed = "its name says " + fileName(skeletons[s].path) + ", but it uses bone id " +
-                   std::to_string(*highest) + " and that skeleton has " + std::to_string(skeletons[s].bones) +
-                   " bones; ";
-    if (!chosen && fitting.empty()) {
-      std::string have;
-      for (const auto& s : skeletons)
-        have += (have.empty() ? "" : ", ") + fileName(s.path) + " " + std::to_string(s.bones);
-      out.unfit.push_back({part, misnamed + "it uses bone id " + std::to_string(*highest) +
-                                     ", which none of the folder's skeletons has (bones: " + have + ")"});
-      continue;
-    }
-    if (!chosen && !misnamed.empty()) {
-      out.unfit.push_back({part, misnamed + "its bone ids fit " + list(fitting) +
-                                     ": name it after its skeleton, or list it in a .cfg"});
-      continue;
-    }
-    // 3. The only one whose bones it uses; 4. else the one whose name begins most like its own.
-    if (!chosen && fitting.size() == 1 && highest && *highest >= 0) chosen = fitting.front();
-    if (!chosen) {
-      std::stable_sort(fitting.begin(), fitting.end(), [&](std::size_t a, std::size_t b) {
-        return commonBeginning(stem, skeletons[a].stem) > commonBeginning(stem, skeletons[b].stem);
-      });
-      const std::size_t best = commonBeginning(stem, skeletons[fitting[0]].stem);
-      std::size_t tied = 1;
-      while (tied < fitting.size() && commonBeginning(stem, skeletons[fitting[tied]].stem) == best) ++tied;
-      if (best == 0 || tied > 1) {
-        fitting.resize(best == 0 ? fitting.size() : tied);
-        const bool bones = highest && *highest >= 0;
-        out.unfit.push_back({part, "it fits " + list(fitting) + " alike (" +
-                                       (bones ? "its bone ids are bones of each" : "it uses no bone id") +
-                                       ", and its name does not say which): name it after its skeleton, or "
-                                       "list it in a .cfg"});
+    const FileKind kind = detectKind({}, fileName(part));
+    // Meshes and animations name bones by id; materials and morph animations name none.
+    std::int64_t highest = -1;
+    if (kind == FileKind::Mesh || kind == FileKind::Animation) {
+      auto h = highestBone(kind, part);
+      if (!h) {
+        out.unfit.push_back({part, "not read: " + h.error().describe(), true});
         continue;
       }
-      chosen = fitting.front();
+      highest = *h;
     }
-    skeletons[*chosen].parts.push_back(part);
+    const auto fits = [&](std::size_t s) { return highest < static_cast<std::int64_t>(skeletons[s].bones); };
+    std::vector<std::size_t> fitting;
+    for (std::size_t s = 0; s < skeletons.size(); ++s)
+      if (fits(s)) fitting.push_back(s);
+    const std::string bonesOf = fitting.empty() ? std::string("none of the folder's skeletons")
+                                                : list(fitting, " and ");
+    // 1. The skeleton its name begins with (the longest: "hero2_body" is hero2's, not hero's).
+    std::optional<std::size_t> named;
+    for (std::size_t s = 0; s < skeletons.size(); ++s)
+      if (stem.compare(0, skeletons[s].stem.size(), skeletons[s].stem) == 0 &&
+          (!named || skeletons[s].stem.size() > skeletons[*named].stem.size()))
+        named = s;
+    if (named) {
+      if (fits(*named)) {
+        skeletons[*named].parts.push_back(part);
+      } else {
+        out.unfit.push_back({part, "its name says " + fileName(skeletons[*named].path) + ", but it uses bone id " +
+                                       std::to_string(highest) + " and that skeleton has " +
+                                       std::to_string(skeletons[*named].bones) + " bones (its bone ids fit " +
+                                       bonesOf + "): name it after its skeleton, or list it in a .cfg"});
+      }
+      continue;
+    }
+    // 2. Else the one whose name's first words it shares, of those whose bones it uses.
+    std::size_t best = 0;
+    std::vector<std::size_t> likest;
+    for (std::size_t s : fitting) {
+      const std::size_t words = commonWords(stem, skeletons[s].stem);
+      if (words > best) likest.clear(), best = words;
+      if (words == best && words > 0) likest.push_back(s);
+    }
+    if (likest.size() == 1) {
+      skeletons[likest.front()].parts.push_back(part);
+      continue;
+    }
+    std::string why;
+    if (fitting.empty())
+      why = "it uses bone id " + std::to_string(highest) + ", which none of the folder's skeletons has";
+    else if (!likest.empty())
+      why = "its name begins like " + list(likest, " and ") + " alike, and its bone ids fit each";
+    else
+      why = "its name says no skeleton of the folder, and " +
+            std::string(highest < 0 ? "it names no bone" : "its bone ids fit " + bonesOf);
+    std::string have;
+    for (const auto& s : skeletons) have += (have.empty() ? "" : ", ") + fileName(s.path) + " " + std::to_string(s.bones);
+    out.unfit.push_back({part, why + " (bones: " + have + "): name it after its skeleton, or list it in a .cfg"});
   }
   for (SkeletonFile& s : skeletons) {
     std::vector<std::string> model{s.path};

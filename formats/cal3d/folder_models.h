@@ -10,13 +10,16 @@
 
 namespace marrow::formats::cal3d {
 
-// With one skeleton or none, every part makes one model. With several, each part goes to a
-// skeleton that fits it (the bone ids its influences or tracks use are bones of the skeleton):
-// the one its file name begins with ("cally_walk.caf": cally.csf); else, when its name begins
-// with no skeleton's, the only one it fits, or the one whose name begins most like its own. A
-// part that fits none, whose name says a skeleton it does not fit, or that fits several alike
-// is reported unfit with why. Each model lists its skeleton first, then its parts in name order. Files are read
-// from disk (`files` are paths); one that cannot be read goes by its name alone.
+// A part kept in two forms (paladin_body.cmf and .xmf; a skeleton too) is used once, the first
+// in natural order (binary before XML), and the other listed unfit. With one skeleton or none,
+// every part makes one model. With several, each part goes to a skeleton whose bones its bone
+// ids fit: the one its file name begins with ("cally_walk.caf": cally.csf; the longest such
+// name), else the one whose name's first words it shares ("hero_body.cmf": hero_skeleton.csf).
+// A part whose name says a skeleton it does not fit, that says none or several alike, or whose
+// bone ids fit none, is listed unfit with why; one that cannot be read, as unreadable. Each
+// model lists its skeleton first, then its parts in natural order ("_2" before "_10": cal3d
+// materials are numbered in the order the model uses them), meshes first where there is no
+// skeleton. Files are read from disk (`files` are paths): skeletons, meshes and animations.
 FolderModels modelsInFolder(std::span<const std::string> files);
 
 }  // namespace marrow::formats::cal3d

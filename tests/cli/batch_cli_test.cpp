@@ -214,12 +214,11 @@ TEST(BatchConvert, AHangingInputIsStoppedAtTheTimeoutAndReported) {
   // second here) is stopped.
   const QString big = tmp.filePath("big.glb");
   ASSERT_TRUE(marrow::testing::writeBigSkinnedGlb(big.toStdString()));
-  demoOmf(tmp.filePath("fine.omf"));
-  const CliRun r = cli({"convert", fifo, big, tmp.filePath("fine.omf"), "-o", tmp.filePath("out") + "/", "--to",
-                        "cfg", "--xml", "--timeout", "0.3", "--json"});
+  const CliRun r = cli({"convert", fifo, big, "-o", tmp.filePath("out") + "/", "--to", "cfg", "--xml",
+                        "--timeout", "0.3", "--json"});
   EXPECT_EQ(r.code, 1);
   const QJsonObject json = r.json();
-  EXPECT_EQ(json.value("converted").toArray().size(), 1);
+  EXPECT_EQ(json.value("converted").toArray().size(), 0);
   std::map<QString, QString> failed;
   for (const auto& f : json.value("failed").toArray())
     failed[f.toObject().value("input").toString()] = f.toObject().value("error").toString();
@@ -264,8 +263,8 @@ TEST(BatchConvert, FilesWithNothingToConvertAreSkippedNotFailed) {
 }
 
 // A folder of several cal3d characters without .cfg files: one model per skeleton, each with
-// the bones and vertices its own .cfg gives it, and the two parts that fit none reported (the
-// batch still succeeds: every model converted).
+// the bones and vertices its own .cfg gives it (and every clip of its folder), the two misfits
+// and the XML twins of binary parts listed as unfit (the batch succeeds: every model converted).
 TEST(BatchConvert, AFolderOfSeveralCal3dModelsGivesOneModelPerSkeleton) {
   const QString cal3d = fixture("cal3d/dokurochan_v1300/DokuroChan.csf");
   if (cal3d.isEmpty()) MARROW_SKIP() << "no cal3d fixtures";
@@ -280,13 +279,16 @@ TEST(BatchConvert, AFolderOfSeveralCal3dModelsGivesOneModelPerSkeleton) {
   EXPECT_EQ(filesUnder(out), (std::set<std::string>{"DokuroChan.glb", "cally.glb", "paladin.glb"}));
   const QJsonObject json = r.json();
   EXPECT_EQ(json.value("converted").toArray().size(), 3);
-  std::set<std::string> unfit;
+  std::set<std::string> misfits;
   for (const auto& v : json.value("unfit").toArray()) {
-    unfit.insert(QFileInfo(v.toObject().value("input").toString()).fileName().toStdString());
-    EXPECT_FALSE(v.toObject().value("reason").toString().isEmpty());
+    const std::string file = QFileInfo(v.toObject().value("input").toString()).fileName().toStdString();
+    const QString why = v.toObject().value("reason").toString();
+    if (why.contains("in another form")) continue;  // an XML twin of a binary part
+    misfits.insert(file);
+    EXPECT_FALSE(why.isEmpty());
   }
-  EXPECT_EQ(unfit, std::set<std::string>(folder.unfit.begin(), folder.unfit.end()));
-  EXPECT_NE(r.err.indexOf("2 files fit no model and were not converted"), -1) << r.err.toStdString();
+  EXPECT_EQ(misfits, std::set<std::string>(folder.misfits.begin(), folder.misfits.end()));
+  EXPECT_NE(r.err.indexOf("fit no model and were not converted"), -1) << r.err.toStdString();
 
   // Each character as its own files make it: its .cfg, or all of DokuroChan's files.
   const auto vertices = [](const marrow::formats::Scene& s) {
@@ -294,7 +296,7 @@ TEST(BatchConvert, AFolderOfSeveralCal3dModelsGivesOneModelPerSkeleton) {
     for (const auto& m : s.meshes) n += m.positions.size();
     return n;
   };
-  for (const auto& [skeleton, parts] : folder.parts) {
+  for (const auto& [skeleton, parts] : folder.files) {
     const std::string stem = std::filesystem::path(skeleton).stem().string();
     std::vector<std::string> own{(fixtures / "dokurochan_v1300" / skeleton).string()};
     for (const auto& p : parts) own.push_back((fixtures / "dokurochan_v1300" / p).string());
@@ -304,6 +306,6 @@ TEST(BatchConvert, AFolderOfSeveralCal3dModelsGivesOneModelPerSkeleton) {
     ASSERT_TRUE(reference && back) << stem << ": " << (back ? reference.error().describe() : back.error().describe());
     EXPECT_EQ(vertices(*back), vertices(*reference)) << stem;
     EXPECT_GE(back->skeleton.bones.size(), reference->skeleton.bones.size()) << stem;
-    EXPECT_EQ(back->clips.size(), reference->clips.size()) << stem;
+    EXPECT_GE(back->clips.size(), reference->clips.size()) << stem;
   }
 }

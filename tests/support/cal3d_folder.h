@@ -1,5 +1,6 @@
-// A folder of several cal3d characters without their .cfg files, as models are shared: the parts
-// of cally and paladin (the files their .cfg files name) and every file of DokuroChan
+// A folder of several cal3d characters without their .cfg files, as models are shared: every
+// cal3d file of cally and paladin (their .cfg files left out; meshes and materials kept in both
+// binary and XML, clips the .cfg files do not name) and every file of DokuroChan
 // (../shared/fixtures/cal3d) side by side, with what goes wrong in such folders: an animation
 // named after no skeleton that fits several (`zombie_walk.caf`, cally's walk), and a mesh named
 // after a skeleton whose bones it does not fit (`cally_extra.cmf`, a mesh of DokuroChan that
@@ -18,10 +19,11 @@ namespace marrow::testing {
 
 struct Cal3dFolder {
   std::filesystem::path folder;
-  // Per skeleton file name: the parts that belong to it, as its own .cfg names them (cally,
-  // paladin) or as its folder holds them (DokuroChan), file names.
-  std::map<std::string, std::set<std::string>> parts;
-  std::vector<std::string> unfit{"cally_extra.cmf", "zombie_walk.caf"};
+  // Per skeleton file name: every other file of that character copied (file names), and the
+  // files its own .cfg names (cally, paladin; DokuroChan has none).
+  std::map<std::string, std::set<std::string>> files;
+  std::map<std::string, std::vector<std::string>> cfgNames;
+  std::vector<std::string> misfits{"cally_extra.cmf", "zombie_walk.caf"};
 };
 
 // The files a .cfg names (skeleton=, mesh=, material=, animation=, morphanim=), in order.
@@ -39,6 +41,12 @@ inline std::vector<std::string> cfgFiles(const std::filesystem::path& cfg) {
   return out;
 }
 
+inline bool isCal3dPart(const std::filesystem::path& p) {
+  static const std::set<std::string> kinds = {".csf", ".caf", ".cmf", ".crf", ".cpf",
+                                              ".xsf", ".xaf", ".xmf", ".xrf", ".xpf"};
+  return kinds.count(p.extension().string()) > 0;
+}
+
 // Lays the folder out in `root` from the cal3d fixtures; false when one is missing.
 inline bool makeCal3dFolder(const std::filesystem::path& root, const std::filesystem::path& cal3dFixtures,
                             Cal3dFolder& out) {
@@ -49,25 +57,26 @@ inline bool makeCal3dFolder(const std::filesystem::path& root, const std::filesy
   const auto copy = [&](const fs::path& from, const std::string& name) {
     return fs::copy_file(from, root / name, fs::copy_options::overwrite_existing, ec);
   };
-  for (const char* model : {"cally", "paladin"}) {
+  for (const char* model : {"cally", "paladin", "dokurochan_v1300"}) {
     const fs::path dir = cal3dFixtures / model;
-    const auto files = cfgFiles(dir / (std::string(model) + ".cfg"));
-    if (files.empty()) return false;
-    for (const std::string& f : files) {
-      if (!copy(dir / f, f)) return false;
-      if (f != std::string(model) + ".csf") out.parts[std::string(model) + ".csf"].insert(f);
+    std::string skeleton;
+    std::vector<fs::path> parts;
+    for (const auto& e : fs::directory_iterator(dir, ec)) {
+      const std::string name = e.path().filename().string();
+      if (!isCal3dPart(e.path()) || name.rfind("base.", 0) == 0) continue;  // DokuroChan's folder holds another model
+      if (e.path().extension() == ".csf") skeleton = name;
+      else parts.push_back(e.path());
     }
+    if (skeleton.empty() || parts.empty() || !copy(dir / skeleton, skeleton)) return false;
+    for (const auto& p : parts) {
+      if (!copy(p, p.filename().string())) return false;
+      out.files[skeleton].insert(p.filename().string());
+    }
+    const fs::path cfg = dir / (fs::path(skeleton).stem().string() + ".cfg");
+    if (fs::exists(cfg)) out.cfgNames[skeleton] = cfgFiles(cfg);
   }
-  const fs::path dokuro = cal3dFixtures / "dokurochan_v1300";
-  for (const auto& e : fs::directory_iterator(dokuro, ec)) {
-    const std::string name = e.path().filename().string();
-    if (name.rfind("DokuroChan", 0) != 0) continue;
-    if (!copy(e.path(), name)) return false;
-    if (name != "DokuroChan.csf") out.parts["DokuroChan.csf"].insert(name);
-  }
-  if (ec || out.parts["DokuroChan.csf"].empty()) return false;
   return copy(cal3dFixtures / "cally" / "cally_walk.caf", "zombie_walk.caf") &&
-         copy(dokuro / "DokuroChan_mesh.001.cmf", "cally_extra.cmf");
+         copy(cal3dFixtures / "dokurochan_v1300" / "DokuroChan_mesh.001.cmf", "cally_extra.cmf");
 }
 
 }  // namespace marrow::testing
