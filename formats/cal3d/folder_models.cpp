@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <vector>
 
 #include "formats/cal3d/cal3d.h"
@@ -122,14 +123,50 @@ FolderModels modelsInFolder(std::span<const std::string> files) {
   std::vector<std::string> configs, skeletonPaths, parts;
   std::vector<std::string> sorted(files.begin(), files.end());
   sortNaturally(sorted);
+  for (const std::string& f : sorted)
+    if (detectKind({}, fileName(f)) == FileKind::Config) configs.push_back(f);
+  if (!configs.empty()) {
+    // Each .cfg is a model. The files none names are another character's, grouped as without
+    // a .cfg, unless their names begin like a .cfg's (the clips a .cfg leaves out).
+    std::set<std::pair<std::string, FileKind>> named;
+    std::vector<std::string> stems;
+    for (const std::string& c : configs) {
+      out.models.push_back({c});
+      stems.push_back(lowerStem(c));
+      auto bytes = readFile(c, 1u << 20);
+      ReadContext ctx;
+      ctx.name = c;
+      auto cfg = bytes ? parseConfig(*bytes, ctx) : Result<ConfigFile>(bytes.error());
+      if (!cfg) continue;  // reading the model says why
+      for (const auto* list : {&cfg->skeletons, &cfg->meshes, &cfg->materials, &cfg->animations, &cfg->morphAnimations})
+        for (const ConfigEntry& e : *list) named.emplace(lowerStem(e.file), detectKind({}, fileName(e.file)));
+    }
+    std::vector<std::string> rest;
+    bool skeleton = false;
+    for (const std::string& f : sorted) {
+      const FileKind kind = detectKind({}, fileName(f));
+      const std::string stem = lowerStem(f);
+      if (kind == FileKind::Config || named.count({stem, kind})) continue;
+      if (std::any_of(stems.begin(), stems.end(), [&](const std::string& c) { return stem.compare(0, c.size(), c) == 0; }))
+        continue;
+      rest.push_back(f);
+      skeleton |= kind == FileKind::Skeleton;
+    }
+    if (skeleton) {
+      FolderModels more = modelsInFolder(rest);
+      out.models.insert(out.models.end(), more.models.begin(), more.models.end());
+      out.unfit.insert(out.unfit.end(), more.unfit.begin(), more.unfit.end());
+    } else {
+      for (const std::string& f : rest)
+        out.unfit.push_back({f, "no .cfg of the folder names it, its name begins like none, and no skeleton "
+                                "of the folder is without a .cfg"});
+    }
+    return out;
+  }
   // One form of each part: a part in binary and in XML (paladin_body.cmf and .xmf) is one part.
   std::map<std::pair<std::string, FileKind>, std::string> seen;
   for (const std::string& f : sorted) {
     const FileKind kind = detectKind({}, fileName(f));
-    if (kind == FileKind::Config) {
-      configs.push_back(f);
-      continue;
-    }
     const auto [at, fresh] = seen.emplace(std::pair(lowerStem(f), kind), f);
     if (!fresh) {
       out.unfit.push_back({f, "the same " + std::string(kindName(kind)) + " as " + fileName(at->second) +
@@ -137,11 +174,6 @@ FolderModels modelsInFolder(std::span<const std::string> files) {
       continue;
     }
     (kind == FileKind::Skeleton ? skeletonPaths : parts).push_back(f);
-  }
-  if (!configs.empty()) {
-    out.unfit.clear();  // the .cfg files say which forms they use
-    for (const std::string& c : configs) out.models.push_back({c});
-    return out;
   }
   const auto oneModel = [&](std::vector<std::string> skeletons) {
     // Named after its skeleton, else after its first mesh.

@@ -1,6 +1,7 @@
 // The cal3d models in one folder's files (FormatDescriptor::modelsInFolder): each .cfg is a
-// model; without one, the parts (skeletons, meshes, materials, animations) are grouped per
-// skeleton.
+// model, and the files no .cfg names (nor begins like one: the clips a .cfg leaves out) are
+// grouped as below, or listed unfit when no skeleton is among them; without a .cfg, the parts
+// (skeletons, meshes, materials, animations) are grouped per skeleton.
 #pragma once
 
 #include <span>

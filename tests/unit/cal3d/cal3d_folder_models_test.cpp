@@ -150,6 +150,28 @@ TEST_F(Cal3dFolderModels, OneSkeletonOrACfgKeepsTheSimpleRules) {
   EXPECT_TRUE(withCfg.unfit.empty());
 }
 
+// A .cfg beside another character's loose parts: the .cfg is one model, the loose parts with
+// their skeleton another; the .cfg's own other files (clips it leaves out) are neither.
+TEST_F(Cal3dFolderModels, ACfgBesideAnotherCharactersParts) {
+  testing::TempDir dir;
+  std::vector<std::string> files;
+  for (const auto& e : fs::directory_iterator(kCal3d / "cally")) {
+    fs::copy_file(e.path(), dir.path / e.path().filename());
+    files.push_back((dir.path / e.path().filename()).string());
+  }
+  for (const char* f : {"paladin.csf", "paladin_body.cmf", "paladin_walk.caf", "paladin_chest.xrf"}) {
+    fs::copy_file(kCal3d / "paladin" / f, dir.path / f);
+    files.push_back((dir.path / f).string());
+  }
+  const FolderModels found = cal3d::modelsInFolder(files);
+  ASSERT_EQ(found.models.size(), 2u);
+  EXPECT_EQ(found.models[0], std::vector<std::string>{(dir.path / "cally.cfg").string()});
+  std::vector<std::string> paladin;
+  for (const auto& f : found.models[1]) paladin.push_back(name(f));
+  EXPECT_EQ(paladin, (std::vector<std::string>{"paladin.csf", "paladin_body.cmf", "paladin_chest.xrf", "paladin_walk.caf"}));
+  EXPECT_TRUE(found.unfit.empty());
+}
+
 // A skeleton that cannot be read is reported, and the parts go to the others.
 TEST_F(Cal3dFolderModels, AnUnreadableSkeletonIsReported) {
   std::ofstream(folder_.folder / "broken.csf", std::ios::binary) << "CSF\0 not a skeleton";
