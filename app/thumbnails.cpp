@@ -486,6 +486,7 @@ void ThumbnailService::setArchives(const vfs::FileSystem& archives) {
   shared_->archives = archives;
   ++shared_->generation;
   shared_->clear();
+  shared_->inflight.clear();  // its picture is for the archives before: asked again, it is drawn again
 }
 
 void ThumbnailService::request(int archive, const std::string& path) {

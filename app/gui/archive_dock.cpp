@@ -774,7 +774,13 @@ void ArchiveDock::showGallery(int archive, const std::string& path) {
     updateStatus();
     emit galleryListed();
   });
-  watcher->setFuture(QtConcurrent::run([a, path] { return galleryNodes(*a, path); }));
+  watcher->setFuture(QtConcurrent::run([a, path] {
+    try {
+      return galleryNodes(*a, path);
+    } catch (const std::exception&) {  // out of memory listing a folder: an empty gallery
+      return std::vector<vfs::Node>{};
+    }
+  }));
   updateStatus();
 }
 
@@ -806,7 +812,11 @@ void ArchiveDock::offerFolderModels() {
     std::vector<std::string> files;
     for (const vfs::Node& n : folder->children(""))
       if (const formats::Address a = folder->addressOf(n.path); !n.container && a.whole()) files.push_back(a.file);
-    return formats::modelsInFolder(files);
+    try {
+      return formats::modelsInFolder(files);
+    } catch (const std::exception&) {
+      return formats::FolderContents{};
+    }
   }));
 }
 

@@ -20,7 +20,8 @@ Result<MappedFile> MappedFile::open(const std::string& path) {
   MappedFile f;
   f.path_ = path;
 #ifdef MARROW_HAVE_MMAP
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  // O_NONBLOCK: opening a pipe must not wait for a writer (a regular file reads as ever).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd >= 0) {
     struct stat st {};
     if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
