@@ -8,15 +8,24 @@
 
 namespace marrow::render {
 
-void setDefaultSurfaceFormat() {
+namespace {
+
+// GL 3.3 core with a depth buffer: what every context and surface of the program asks for.
+QSurfaceFormat coreFormat() {
   QSurfaceFormat f;
   f.setVersion(3, 3);
   f.setProfile(QSurfaceFormat::CoreProfile);
   f.setDepthBufferSize(24);
+  return f;
+}
+
+}  // namespace
+
+void setDefaultSurfaceFormat() {
   // No multisampling for every window: with Qt compositing a window that holds a GL widget
   // through GL, a multisampled window costs llvmpipe half its frame rate. The viewport asks for
   // it for its own framebuffer (app/gui/viewport.cpp), OffscreenGL::render for its own.
-  QSurfaceFormat::setDefaultFormat(f);
+  QSurfaceFormat::setDefaultFormat(coreFormat());
 }
 
 std::string probeRendererName() {
@@ -46,18 +55,6 @@ OffscreenGL::~OffscreenGL() {
     context_->doneCurrent();
   }
 }
-
-namespace {
-
-QSurfaceFormat coreFormat() {
-  QSurfaceFormat f;
-  f.setVersion(3, 3);
-  f.setProfile(QSurfaceFormat::CoreProfile);
-  f.setDepthBufferSize(24);
-  return f;
-}
-
-}  // namespace
 
 std::unique_ptr<QOffscreenSurface> OffscreenGL::makeSurface() {
   auto surface = std::make_unique<QOffscreenSurface>();
