@@ -1,10 +1,10 @@
 #include "formats/folder_models.h"
 
 #include <algorithm>
-#include <cctype>
 #include <filesystem>
 
 #include "formats/format_table.h"
+#include "formats/io/vfs.h"
 
 namespace marrow::formats {
 
@@ -16,8 +16,7 @@ FolderContents modelsInFolder(std::span<const std::string> files) {
     if (!format || !format->reads() || archiveFormatFor(name)) continue;
     // A file claimed by its whole name is a library's (a Warband module's module.ini,
     // actions.txt), not a model.
-    std::string lowered = name;
-    for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    const std::string lowered = vfs::lowerAscii(name);
     if (std::find(format->fileNames.begin(), format->fileNames.end(), lowered) != format->fileNames.end()) continue;
     auto at = std::find_if(byFormat.begin(), byFormat.end(), [&](const auto& g) { return g.first == format; });
     if (at == byFormat.end()) at = byFormat.insert(byFormat.end(), {format, {}});

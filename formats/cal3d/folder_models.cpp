@@ -13,6 +13,7 @@
 #include "formats/cal3d/cal3d.h"
 #include "formats/cal3d/parts.h"
 #include "formats/io/file.h"
+#include "formats/io/vfs.h"
 
 namespace marrow::formats::cal3d {
 
@@ -22,12 +23,7 @@ namespace fs = std::filesystem;
 
 constexpr std::uint64_t kLargestPart = 256ull << 20;
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-std::string lowerStem(const std::string& path) { return lower(fs::path(path).stem().string()); }
+std::string lowerStem(const std::string& path) { return vfs::lowerAscii(fs::path(path).stem().string()); }
 std::string fileName(const std::string& path) { return fs::path(path).filename().string(); }
 
 // "DokuroChan_2" before "DokuroChan_10": runs of digits compare as numbers, the rest without case.
