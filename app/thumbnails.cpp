@@ -514,11 +514,6 @@ void ThumbnailService::clearRequests() {
   shared_->clear();
 }
 
-std::size_t ThumbnailService::queued() const {
-  const std::lock_guard lock(shared_->mutex);
-  return shared_->queue.size();
-}
-
 QString ThumbnailService::unavailable() const {
   const std::lock_guard lock(shared_->mutex);
   return shared_->unavailable;

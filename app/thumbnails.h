@@ -162,7 +162,6 @@ class ThumbnailService : public QObject {
   void request(int archive, const std::string& path);
   // Drops every request not yet started.
   void clearRequests();
-  std::size_t queued() const;
   int size() const { return size_; }
   // Why no thumbnail can be drawn (no GL context), or empty.
   QString unavailable() const;

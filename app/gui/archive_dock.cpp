@@ -772,7 +772,6 @@ void ArchiveDock::showGallery(int archive, const std::string& path) {
       galleryFilter_->setFilterFixedString(filter_->text().trimmed());
     }
     updateStatus();
-    emit galleryListed();
   });
   watcher->setFuture(QtConcurrent::run([a, path] {
     try {

@@ -149,8 +149,6 @@ class ArchiveDock : public QDockWidget {
   void diagnostics(const marrow::formats::Diagnostics& diagnostics);
   void info(const QString& message);
   void extractionFinished();
-  // The gallery's models were listed (showGallery lists them in the background).
-  void galleryListed();
 
  private:
   void rebuild();
