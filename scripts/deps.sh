@@ -6,7 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   qt6-base-dev qt6-base-dev-tools libqt6opengl6-dev qt6-image-formats-plugins
-  libgl-dev libglm-dev libassimp-dev zlib1g-dev libdeflate-dev libsimdjson-dev libpugixml-dev libcal3d12-dev
+  libgl-dev libglm-dev libassimp-dev zlib1g-dev libdeflate-dev libsimdjson-dev libmeshoptimizer-dev libpugixml-dev libcal3d12-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   xvfb xauth
 )
