@@ -43,6 +43,7 @@ struct Context {
   std::uint64_t inputBytes = 0;  // the main file and every sibling served, for allocation caps
   Diagnostics& diagnostics;
   const ReadContext* read = nullptr;  // for texture files beside the model
+  bool joinVertices = false;          // join identical vertices of each mesh (formats/model/join.h)
 
   void warn(std::string field, std::string message) const {
     diagnostics.warn(file, std::move(field), kNoOffset, std::move(message));

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "formats/assimp/assimp_convert.h"
+#include "formats/model/join.h"
 
 namespace marrow::formats::assimpconv {
 namespace {
@@ -364,6 +365,7 @@ void convertMeshes(const Context& c, const NodeTable& nodes, Scene& out) {
     copyTriangles(src, p.mirrors, mesh, strayFaces);
     copyMorphs(src, p, mesh, c);
     if (skinned) copySkin(src, nodes, restInverse, c, mesh);
+    if (c.joinVertices) joinIdenticalVertices(mesh);
     out.meshes.push_back(std::move(mesh));
   }
   if (repairs.nonFinite)

@@ -125,7 +125,9 @@ Basis basisOf(const aiScene& s, std::string_view format, const std::string& file
 
 }  // namespace
 
-unsigned assimpVertexSteps(std::span<const std::byte> head, std::string_view name) {
+unsigned assimpVertexSteps() { return kPostProcess; }
+
+bool joinsIdenticalVertices(std::span<const std::byte> head, std::string_view name) {
   const auto endsWith = [&](std::string_view ext) {
     if (name.size() < ext.size()) return false;
     for (std::size_t i = 0; i < ext.size(); ++i)
@@ -133,8 +135,7 @@ unsigned assimpVertexSteps(std::span<const std::byte> head, std::string_view nam
     return true;
   };
   const bool glb = head.size() >= 4 && std::memcmp(head.data(), "glTF", 4) == 0;
-  const bool gltf = glb || endsWith(".gltf") || endsWith(".glb");
-  return kPostProcess | (gltf ? 0u : static_cast<unsigned>(aiProcess_JoinIdenticalVertices));
+  return !(glb || endsWith(".gltf") || endsWith(".glb"));
 }
 
 namespace {
@@ -162,7 +163,7 @@ Result<Scene> import(std::span<const std::byte> data, const ReadContext& ctx) {
   if (scene && scene->mNumMeshes == 0)
     const_cast<aiScene*>(scene)->mFlags |= AI_SCENE_FLAGS_INCOMPLETE;
   if (scene) scene = importer.ApplyPostProcessing(aiProcess_ValidateDataStructure);
-  if (scene) scene = importer.ApplyPostProcessing(assimpVertexSteps(data, ctx.name));
+  if (scene) scene = importer.ApplyPostProcessing(assimpVertexSteps());
   if (!scene) {
     std::string message = importer.GetErrorString();
     if (message.empty()) message = "assimp could not import the file";
@@ -185,8 +186,9 @@ Result<Scene> import(std::span<const std::byte> data, const ReadContext& ctx) {
     out.diagnostics.info(ctx.name, name, kNoOffset,
                          "assimp looked for this file and it was not found");
 
-  const assimpconv::Context c{*scene, ctx.name, ctx.limits, data.size() + files->siblingBytes(),
-                              out.diagnostics, &ctx};
+  const assimpconv::Context c{*scene,          ctx.name, ctx.limits,
+                              data.size() + files->siblingBytes(),
+                              out.diagnostics, &ctx,    joinsIdenticalVertices(data, ctx.name)};
   const assimpconv::NodeTable nodes = assimpconv::flattenNodes(c);
   if (assimpconv::needsSkeleton(*scene)) {
     out.skeleton = assimpconv::buildSkeleton(c, nodes);

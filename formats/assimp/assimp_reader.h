@@ -20,7 +20,8 @@ namespace marrow::formats {
 //
 // What the result looks like (tests/reference/assimp_pose_test.cpp relies on it):
 // - Post-processing: validate, triangulate, sort by primitive type, smooth normals where the
-//   file has none, join identical vertices except in glTF (assimpVertexSteps). Meshes of points or lines are dropped (warning);
+//   file has none (assimpVertexSteps); then, on the model, identical vertices joined except in
+//   glTF (joinsIdenticalVertices). Meshes of points or lines are dropped (warning);
 //   bone weights are not limited (render/anim packs the 8 heaviest); nothing is pre-transformed
 //   or converted to left-handed. assimp's stand-in meshes for skeleton-only files are not made.
 // - Texture coordinates are flipped from assimp's v = 0 bottom to the model's v = 0 top.
@@ -52,11 +53,18 @@ namespace marrow::formats {
 // - Scene::format is "assimp: " + the importer that ran ("assimp: glTF2").
 Result<Scene> readWithAssimp(std::span<const std::byte> data, const ReadContext& ctx);
 
-// The post-processing steps (aiPostProcessSteps) that change vertices or meshes for a file, by
-// its name and first bytes: triangulate, sort by primitive type, smooth normals where missing,
-// and join identical vertices, which glTF's indexed primitives make pointless (on a skinned mesh
-// of 500,000 vertices it costs seconds; a glTF primitive without indices, which is rare, keeps a
-// vertex per corner). The reference test imports with the same steps.
-unsigned assimpVertexSteps(std::span<const std::byte> head, std::string_view name);
+// The post-processing steps (aiPostProcessSteps) that change vertices or meshes: triangulate,
+// sort by primitive type, smooth normals where the file has none. The reference test imports
+// with the same steps.
+unsigned assimpVertexSteps();
+
+// Whether the reader joins identical vertices (formats/model/join.h) after converting the file,
+// by its name and first bytes: every format but glTF, whose indexed primitives make it pointless
+// (a glTF primitive without indices, which is rare, keeps a vertex per corner). The reader does
+// it rather than assimp's JoinIdenticalVertices step, which sorts positions to compare them and
+// took 5.3 of the 6.7 ms of importing WusonSMD.smd (and seconds on a skinned mesh of 500,000
+// vertices); vertices are numbered as that step numbers them, by first occurrence, but only
+// vertices equal bit for bit are joined (the step also joins vertices a tiny distance apart).
+bool joinsIdenticalVertices(std::span<const std::byte> head, std::string_view name);
 
 }  // namespace marrow::formats
