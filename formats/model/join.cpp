@@ -15,38 +15,6 @@ namespace {
 // meshoptimizer compares up to 16 streams of at most 256 bytes per vertex.
 constexpr std::size_t kStreamBytes = 256, kMaxStreams = 16;
 
-// Every vertex's attributes, one after the other, `stride` bytes per vertex.
-class Keys {
- public:
-  Keys(std::size_t vertices, std::size_t stride)
-      : stride_(stride), bytes_(vertices * stride, std::byte{0}) {}
-
-  // Column `bytes` wide at the current offset; value(v) gives vertex v's.
-  template <class T, class F>
-  void column(std::size_t vertices, F value) {
-    for (std::size_t v = 0; v < vertices; ++v) {
-      const T x = value(v);
-      std::memcpy(bytes_.data() + v * stride_ + offset_, &x, sizeof(T));
-    }
-    offset_ += sizeof(T);
-  }
-  void bytesAt(std::size_t v, const void* data, std::size_t size, std::size_t at) {
-    std::memcpy(bytes_.data() + v * stride_ + offset_ + at, data, size);
-  }
-  void skip(std::size_t size) { offset_ += size; }
-
-  std::vector<meshopt_Stream> streams() const {
-    std::vector<meshopt_Stream> s;
-    for (std::size_t at = 0; at < stride_; at += kStreamBytes)
-      s.push_back({bytes_.data() + at, std::min(kStreamBytes, stride_ - at), stride_});
-    return s;
-  }
-
- private:
-  std::size_t stride_ = 0, offset_ = 0;
-  std::vector<std::byte> bytes_;
-};
-
 // Normals, tangents and blend-shape normals: directions computed by the file's exporter or by
 // assimp, where vertices meant to be one often differ in the last bits. Within a group of
 // vertices equal in everything else, a vertex joins the first one whose every direction lies
@@ -60,23 +28,14 @@ class Directions {
  public:
   explicit Directions(std::size_t vertices) : n_(vertices) {}
 
-  template <class V>
-  void add(const std::vector<V>& values) {
-    blocks_.push_back(static_cast<std::uint32_t>(V::length()));
-    const std::size_t width = stride_ + V::length();
-    std::vector<float> grown(n_ * width);
-    for (std::size_t v = 0; v < n_; ++v) {
-      std::copy_n(floats_.data() + v * stride_, stride_, grown.data() + v * width);
-      for (int c = 0; c < V::length(); ++c) grown[v * width + stride_ + c] = values[v][c];
-    }
-    floats_ = std::move(grown);
-    stride_ = width;
-  }
+  // Per vertex `width` floats at data + v · width; `data` outlives this.
+  void add(const float* data, std::uint32_t width) { sources_.push_back({data, width}); }
+  bool empty() const { return sources_.empty(); }
 
   // groupOf[v]: v's group by everything else (numbered by first occurrence). Rewrites it as the
   // joined vertex v belongs to, numbered by first occurrence; returns how many there are.
   std::size_t split(std::vector<unsigned>& groupOf, std::size_t groups) const {
-    if (stride_ == 0) return groups;
+    if (sources_.empty()) return groups;
     constexpr std::uint32_t kNone = UINT32_MAX;
     std::vector<std::uint32_t> head(groups, kNone), tail(groups, kNone), next(n_, kNone);
     std::vector<unsigned> joined(n_);
@@ -104,22 +63,24 @@ class Directions {
   }
 
  private:
+  struct Source {
+    const float* data;
+    std::uint32_t width;
+  };
+
   bool close(std::size_t a, std::size_t b) const {
-    const float* x = floats_.data() + a * stride_;
-    const float* y = floats_.data() + b * stride_;
-    for (const std::uint32_t width : blocks_) {
+    for (const Source& s : sources_) {
+      const float* x = s.data + a * s.width;
+      const float* y = s.data + b * s.width;
       float d = 0.0f;
-      for (std::uint32_t c = 0; c < width; ++c) d += (x[c] - y[c]) * (x[c] - y[c]);
+      for (std::uint32_t c = 0; c < s.width; ++c) d += (x[c] - y[c]) * (x[c] - y[c]);
       if (!(d <= kDirectionTolerance * kDirectionTolerance)) return false;
-      x += width;
-      y += width;
     }
     return true;
   }
 
-  std::size_t n_ = 0, stride_ = 0;
-  std::vector<std::uint32_t> blocks_;
-  std::vector<float> floats_;
+  std::size_t n_ = 0;
+  std::vector<Source> sources_;
 };
 
 template <class T>
@@ -163,69 +124,73 @@ std::size_t joinIdenticalVertices(Mesh& mesh) {
       if (t.vertices[i] >= n || (i > 0 && t.vertices[i] <= t.vertices[i - 1])) return 0;
   }
 
-  // The key's layout.
+  // Compared bit for bit: the mesh's own arrays where they hold one value per vertex, and a
+  // buffer for the rest: each vertex's influences (their count, then bone and weight pairs,
+  // zero after the last) and every blend shape's position and uvs there (a target holds whole
+  // shapes: a vertex it does not move is at its base values in it).
+  std::vector<meshopt_Stream> streams{{mesh.positions.data(), sizeof(glm::vec3), sizeof(glm::vec3)}};
+  for (const auto& uv : mesh.uvSets) streams.push_back({uv.data(), sizeof(glm::vec2), sizeof(glm::vec2)});
+  if (!mesh.colors.empty())
+    streams.push_back({mesh.colors.data(), sizeof(glm::vec4), sizeof(glm::vec4)});
   std::uint32_t mostInfluences = 0;
   if (skinned)
     for (std::size_t v = 0; v < n; ++v)
       mostInfluences = std::max(mostInfluences, mesh.influenceStart[v + 1] - mesh.influenceStart[v]);
-  std::size_t stride = sizeof(glm::vec3);
-  stride += mesh.uvSets.size() * sizeof(glm::vec2);
-  if (!mesh.colors.empty()) stride += sizeof(glm::vec4);
-  if (skinned) stride += sizeof(std::uint32_t) + mostInfluences * sizeof(Influence);
-  for (const MorphTarget& t : mesh.morphs) {
-    stride += sizeof(glm::vec3);
-    stride += t.uvSets.size() * sizeof(glm::vec2);
-  }
-  if (stride > kStreamBytes * kMaxStreams) return 0;
+  std::size_t stride = skinned ? sizeof(std::uint32_t) + mostInfluences * sizeof(Influence) : 0;
+  for (const MorphTarget& t : mesh.morphs) stride += sizeof(glm::vec3) + t.uvSets.size() * sizeof(glm::vec2);
+  if (streams.size() + (stride + kStreamBytes - 1) / kStreamBytes > kMaxStreams) return 0;
+  std::vector<std::byte> extra(n * stride);
+  std::vector<std::vector<glm::vec3>> targetNormals;  // whole, for the directions
   Directions directions(n);
-
-  Keys keys(n, stride);
-  keys.column<glm::vec3>(n, [&](std::size_t v) { return mesh.positions[v]; });
-  if (!mesh.normals.empty()) directions.add(mesh.normals);
-  if (!mesh.tangents.empty()) directions.add(mesh.tangents);
-  for (const auto& uv : mesh.uvSets) keys.column<glm::vec2>(n, [&](std::size_t v) { return uv[v]; });
-  if (!mesh.colors.empty())
-    keys.column<glm::vec4>(n, [&](std::size_t v) { return mesh.colors[v]; });
-  if (skinned) {
-    keys.column<std::uint32_t>(
-        n, [&](std::size_t v) { return mesh.influenceStart[v + 1] - mesh.influenceStart[v]; });
-    for (std::size_t v = 0; v < n; ++v) {
-      const auto infl = mesh.influencesOf(v);
-      for (std::size_t k = 0; k < infl.size(); ++k) {
-        const std::uint32_t bone = infl[k].bone;
-        const float weight = infl[k].weight;
-        keys.bytesAt(v, &bone, sizeof bone, k * 8);
-        keys.bytesAt(v, &weight, sizeof weight, k * 8 + 4);
+  if (!mesh.normals.empty()) directions.add(&mesh.normals[0].x, 3);
+  if (!mesh.tangents.empty()) directions.add(&mesh.tangents[0].x, 4);
+  {
+    std::size_t offset = 0;
+    auto put = [&](std::size_t v, const void* data, std::size_t size, std::size_t at) {
+      std::memcpy(extra.data() + v * stride + offset + at, data, size);
+    };
+    if (skinned) {
+      for (std::size_t v = 0; v < n; ++v) {
+        const auto infl = mesh.influencesOf(v);
+        const auto count = static_cast<std::uint32_t>(infl.size());
+        put(v, &count, sizeof count, 0);
+        for (std::size_t k = 0; k < infl.size(); ++k) {
+          put(v, &infl[k].bone, sizeof(std::uint32_t), 4 + k * 8);
+          put(v, &infl[k].weight, sizeof(float), 8 + k * 8);
+        }
+        const std::size_t filled = 4 + infl.size() * 8, width = 4 + mostInfluences * 8;
+        std::memset(extra.data() + v * stride + offset + filled, 0, width - filled);
+      }
+      offset += sizeof(std::uint32_t) + mostInfluences * sizeof(Influence);
+    }
+    for (const MorphTarget& t : mesh.morphs) {
+      std::vector<std::uint32_t> at(n, UINT32_MAX);  // vertex → its place in the target
+      for (std::size_t i = 0, moved = t.movedCount(n); i < moved; ++i)
+        at[t.vertexAt(i)] = static_cast<std::uint32_t>(i);
+      for (std::size_t v = 0; v < n; ++v) {
+        const bool moved = at[v] != UINT32_MAX;
+        put(v, moved ? &t.positions[at[v]] : &mesh.positions[v], sizeof(glm::vec3), 0);
+        for (std::size_t s = 0; s < t.uvSets.size(); ++s)
+          put(v, moved ? &t.uvSets[s][at[v]] : &mesh.uvSets[s][v], sizeof(glm::vec2),
+              sizeof(glm::vec3) + s * sizeof(glm::vec2));
+      }
+      offset += sizeof(glm::vec3) + t.uvSets.size() * sizeof(glm::vec2);
+      if (!t.normals.empty() && !mesh.normals.empty()) {
+        auto& normals = targetNormals.emplace_back(mesh.normals);
+        for (std::size_t v = 0; v < n; ++v)
+          if (at[v] != UINT32_MAX) normals[v] = t.normals[at[v]];
       }
     }
-    keys.skip(mostInfluences * sizeof(Influence));
   }
-  // A target holds whole shapes: a vertex it does not move is at its base values in it.
-  for (const MorphTarget& t : mesh.morphs) {
-    std::vector<std::uint32_t> at(n, UINT32_MAX);  // vertex → its place in the target
-    for (std::size_t i = 0, moved = t.movedCount(n); i < moved; ++i)
-      at[t.vertexAt(i)] = static_cast<std::uint32_t>(i);
-    keys.column<glm::vec3>(n, [&](std::size_t v) {
-      return at[v] == UINT32_MAX ? mesh.positions[v] : t.positions[at[v]];
-    });
-    if (!t.normals.empty() && !mesh.normals.empty()) {
-      std::vector<glm::vec3> normals(mesh.normals);
-      for (std::size_t v = 0; v < n; ++v)
-        if (at[v] != UINT32_MAX) normals[v] = t.normals[at[v]];
-      directions.add(normals);
-    }
-    for (std::size_t s = 0; s < t.uvSets.size(); ++s)
-      keys.column<glm::vec2>(n, [&](std::size_t v) {
-        return at[v] == UINT32_MAX ? mesh.uvSets[s][v] : t.uvSets[s][at[v]];
-      });
-  }
+  for (const auto& normals : targetNormals) directions.add(&normals[0].x, 3);
+  for (std::size_t at = 0; at < stride; at += kStreamBytes)
+    streams.push_back({extra.data() + at, std::min(kStreamBytes, stride - at), stride});
 
   // Every vertex in order, referenced or not, as triangles: meshoptimizer asserts a whole number
   // of them (the last vertex repeated to fill one; a repeat changes nothing).
   std::vector<unsigned> order((n + 2) / 3 * 3, static_cast<unsigned>(n - 1));
   for (std::size_t v = 0; v < n; ++v) order[v] = static_cast<unsigned>(v);
   std::vector<unsigned> remap(n);
-  const auto streams = keys.streams();
   const std::size_t groups = meshopt_generateVertexRemapMulti(
       remap.data(), order.data(), order.size(), n, streams.data(), streams.size());
   const std::size_t unique = directions.split(remap, groups);
