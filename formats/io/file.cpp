@@ -65,7 +65,9 @@ std::optional<fs::path> locate(const fs::path& base, std::string name) {
 }
 
 // A case-insensitive match for `path`, component by component from its root (files made on
-// Windows name their siblings in any case).
+// Windows name their siblings in any case). A component that exists as written is taken as it
+// is (preferred over other cases of it, and no folder is listed for it: listing /usr/share to
+// look for a texture beside a model there took most of the 0.14 ms of a missing file's lookup).
 std::optional<fs::path> matchCase(const fs::path& path) {
   std::error_code ec;
   fs::path dir = path.root_path().empty() ? fs::path(".") : path.root_path();
@@ -73,6 +75,10 @@ std::optional<fs::path> matchCase(const fs::path& path) {
     if (part == "." || part.empty()) continue;
     if (part == "..") {
       dir = dir.parent_path();
+      continue;
+    }
+    if (fs::exists(fs::symlink_status(dir / part, ec))) {
+      dir /= part;
       continue;
     }
     const std::string want = lower(part.string());
