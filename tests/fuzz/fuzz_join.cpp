@@ -38,7 +38,9 @@ class Bytes {
   std::size_t size_, at_ = 0;
 };
 
-bool sameBits(const void* a, const void* b, std::size_t n) { return std::memcmp(a, b, n) == 0; }
+bool sameBits(const void* a, const void* b, std::size_t n) {
+  return n == 0 || std::memcmp(a, b, n) == 0;  // memcmp may not be given a null pointer
+}
 
 template <class V>
 bool within(const V& a, const V& b) {
