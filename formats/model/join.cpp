@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <span>
+#include <random>
 #include <vector>
 
 #include <meshoptimizer.h>
@@ -11,9 +11,6 @@
 namespace marrow::formats {
 
 namespace {
-
-// meshoptimizer compares up to 16 streams of at most 256 bytes per vertex.
-constexpr std::size_t kStreamBytes = 256, kMaxStreams = 16;
 
 // Normals, tangents and blend-shape normals: directions computed by the file's exporter or by
 // assimp, where vertices meant to be one often differ in the last bits. Within a group of
@@ -23,65 +20,126 @@ constexpr std::size_t kStreamBytes = 256, kMaxStreams = 16;
 // vertices differing only in their normals costs linear time.
 constexpr float kDirectionTolerance = 1e-5f;
 constexpr std::size_t kMostCandidates = 32;
+// meshoptimizer compares at most 16 streams: the position, the uv sets, the colour, the digest.
+constexpr std::size_t kMostUvSets = 8;
 
-class Directions {
- public:
-  explicit Directions(std::size_t vertices) : n_(vertices) {}
-
-  // Per vertex `width` floats at data + v · width; `data` outlives this.
-  void add(const float* data, std::uint32_t width) { sources_.push_back({data, width}); }
-  bool empty() const { return sources_.empty(); }
-
-  // groupOf[v]: v's group by everything else (numbered by first occurrence). Rewrites it as the
-  // joined vertex v belongs to, numbered by first occurrence; returns how many there are.
-  std::size_t split(std::vector<unsigned>& groupOf, std::size_t groups) const {
-    if (sources_.empty()) return groups;
-    constexpr std::uint32_t kNone = UINT32_MAX;
-    std::vector<std::uint32_t> head(groups, kNone), tail(groups, kNone), next(n_, kNone);
-    std::vector<unsigned> joined(n_);
-    std::size_t count = 0;
-    for (std::size_t v = 0; v < n_; ++v) {
-      const unsigned g = groupOf[v];
-      std::uint32_t match = kNone;
-      std::size_t tried = 0;
-      for (std::uint32_t r = head[g]; r != kNone && tried < kMostCandidates; r = next[r], ++tried)
-        if (close(v, r)) {
-          match = r;
-          break;
-        }
-      if (match != kNone) {
-        joined[v] = joined[match];
-        continue;
-      }
-      joined[v] = static_cast<unsigned>(count++);
-      if (head[g] == kNone) head[g] = static_cast<std::uint32_t>(v);
-      else next[tail[g]] = static_cast<std::uint32_t>(v);
-      tail[g] = static_cast<std::uint32_t>(v);
+// A 64-bit hash of a vertex's bytes, seeded once per process at random. meshoptimizer's own hash
+// of the streams has no seed and mixes words without carrying high bits down, so a file can
+// choose vertices that all fall in one bucket (a quadratic join: 10 s for a 1.5 MB STL); the
+// digest, compared as the last stream, spreads them again however they were chosen.
+std::uint64_t processSeed() {
+  static const std::uint64_t seed = [] {
+    std::uint64_t s = reinterpret_cast<std::uintptr_t>(&seed) ^ 0x243f6a8885a308d3ull;
+    try {
+      std::random_device random;
+      s ^= (std::uint64_t{random()} << 32) ^ random();
+    } catch (...) {  // no entropy source: the address alone (randomised by ASLR)
     }
-    groupOf = std::move(joined);
-    return count;
+    return s;
+  }();
+  return seed;
+}
+
+class Digest {
+ public:
+  explicit Digest(std::uint64_t seed) : h_(seed) {}
+  void add(const void* data, std::size_t size) {
+    const auto* p = static_cast<const unsigned char*>(data);
+    for (; size >= 8; p += 8, size -= 8) {
+      std::uint64_t w;
+      std::memcpy(&w, p, 8);
+      word(w);
+    }
+    std::uint64_t tail = 0;
+    std::memcpy(&tail, p, size);
+    word(tail ^ (std::uint64_t{size} << 56));
   }
+  std::uint64_t value() const { return mix(h_, 0x4cf5ad432745937full); }
 
  private:
-  struct Source {
-    const float* data;
-    std::uint32_t width;
-  };
-
-  bool close(std::size_t a, std::size_t b) const {
-    for (const Source& s : sources_) {
-      const float* x = s.data + a * s.width;
-      const float* y = s.data + b * s.width;
-      float d = 0.0f;
-      for (std::uint32_t c = 0; c < s.width; ++c) d += (x[c] - y[c]) * (x[c] - y[c]);
-      if (!(d <= kDirectionTolerance * kDirectionTolerance)) return false;
-    }
-    return true;
+  __extension__ typedef unsigned __int128 Wide;
+  static std::uint64_t mix(std::uint64_t a, std::uint64_t b) {  // 128-bit product, folded
+    const Wide r = static_cast<Wide>(a) * b;
+    return static_cast<std::uint64_t>(r) ^ static_cast<std::uint64_t>(r >> 64);
   }
-
-  std::size_t n_ = 0;
-  std::vector<Source> sources_;
+  void word(std::uint64_t w) { h_ = mix(h_ ^ w, 0x9e3779b97f4a7c15ull); }
+  std::uint64_t h_;
 };
+
+// Where a target keeps vertex v's values, or -1 where it does not move it (then its values at v
+// are the base mesh's: a target holds whole shapes).
+std::ptrdiff_t placeIn(const MorphTarget& t, std::size_t n, std::size_t v) {
+  if (t.vertices.empty()) return t.positions.size() == n ? static_cast<std::ptrdiff_t>(v) : -1;
+  const auto it = std::lower_bound(t.vertices.begin(), t.vertices.end(), v);
+  return it != t.vertices.end() && *it == v ? it - t.vertices.begin() : -1;
+}
+
+template <class V>
+bool closeDirections(const V& a, const V& b) {
+  float d = 0.0f;
+  for (int c = 0; c < V::length(); ++c) d += (a[c] - b[c]) * (a[c] - b[c]);
+  return d <= kDirectionTolerance * kDirectionTolerance;
+}
+
+// Whether vertices a and b, equal in position, uvs, colour and digest, are the same vertex:
+// influences and blend shapes bit for bit (the digest only says they probably are), directions
+// within the tolerance.
+bool same(const Mesh& m, std::size_t a, std::size_t b) {
+  const std::size_t n = m.positions.size();
+  if (!m.normals.empty() && !closeDirections(m.normals[a], m.normals[b])) return false;
+  if (!m.tangents.empty() && !closeDirections(m.tangents[a], m.tangents[b])) return false;
+  if (m.skinned()) {
+    const auto x = m.influencesOf(a), y = m.influencesOf(b);
+    if (x.size() != y.size() ||
+        (!x.empty() && std::memcmp(x.data(), y.data(), x.size() * sizeof(Influence)) != 0))
+      return false;
+  }
+  for (const MorphTarget& t : m.morphs) {
+    const std::ptrdiff_t i = placeIn(t, n, a), j = placeIn(t, n, b);
+    const glm::vec3& pa = i >= 0 ? t.positions[i] : m.positions[a];
+    const glm::vec3& pb = j >= 0 ? t.positions[j] : m.positions[b];
+    if (std::memcmp(&pa, &pb, sizeof pa) != 0) return false;
+    for (std::size_t s = 0; s < t.uvSets.size(); ++s) {
+      const glm::vec2& ua = i >= 0 ? t.uvSets[s][i] : m.uvSets[s][a];
+      const glm::vec2& ub = j >= 0 ? t.uvSets[s][j] : m.uvSets[s][b];
+      if (std::memcmp(&ua, &ub, sizeof ua) != 0) return false;
+    }
+    if (!t.normals.empty() && !closeDirections(i >= 0 ? t.normals[i] : m.normals[a],
+                                               j >= 0 ? t.normals[j] : m.normals[b]))
+      return false;
+  }
+  return true;
+}
+
+// groupOf[v]: v's group by position, uvs, colour and digest (numbered by first occurrence).
+// Rewritten as the joined vertex v becomes, numbered by first occurrence; returns how many.
+std::size_t split(const Mesh& m, std::vector<unsigned>& groupOf, std::size_t groups) {
+  const std::size_t n = groupOf.size();
+  constexpr std::uint32_t kNone = UINT32_MAX;
+  std::vector<std::uint32_t> head(groups, kNone), tail(groups, kNone), next(n, kNone);
+  std::vector<unsigned> joined(n);
+  std::size_t count = 0;
+  for (std::size_t v = 0; v < n; ++v) {
+    const unsigned g = groupOf[v];
+    std::uint32_t match = kNone;
+    std::size_t tried = 0;
+    for (std::uint32_t r = head[g]; r != kNone && tried < kMostCandidates; r = next[r], ++tried)
+      if (same(m, v, r)) {
+        match = r;
+        break;
+      }
+    if (match != kNone) {
+      joined[v] = joined[match];
+      continue;
+    }
+    joined[v] = static_cast<unsigned>(count++);
+    if (head[g] == kNone) head[g] = static_cast<std::uint32_t>(v);
+    else next[tail[g]] = static_cast<std::uint32_t>(v);
+    tail[g] = static_cast<std::uint32_t>(v);
+  }
+  groupOf = std::move(joined);
+  return count;
+}
 
 template <class T>
 bool perVertex(const std::vector<T>& values, std::size_t n) {
@@ -97,94 +155,84 @@ void keepFirst(std::vector<T>& values, const std::vector<std::uint32_t>& first) 
   values = std::move(out);
 }
 
+// What the join relies on: one value per vertex in every array, influence rows that start at
+// 0 and never go back, indices and blend-shape vertices inside the mesh.
+bool joinable(const Mesh& m) {
+  const std::size_t n = m.positions.size();
+  if (n < 2 || !m.lod.empty() || !m.springs.empty() || !m.physicalWeights.empty()) return false;
+  if (!perVertex(m.normals, n) || !perVertex(m.tangents, n) || !perVertex(m.colors, n) ||
+      m.uvSets.size() > kMostUvSets)
+    return false;
+  for (const auto& uv : m.uvSets)
+    if (uv.size() != n) return false;
+  if (m.skinned()) {
+    if (m.influenceStart.size() != n + 1 || m.influenceStart.front() != 0 ||
+        m.influenceStart.back() != m.influences.size())
+      return false;
+    for (std::size_t v = 0; v < n; ++v)
+      if (m.influenceStart[v + 1] < m.influenceStart[v]) return false;
+  }
+  for (const std::uint32_t i : m.indices)
+    if (i >= n) return false;
+  for (const MorphTarget& t : m.morphs) {
+    const std::size_t moved = t.movedCount(n);
+    if (t.positions.size() != moved || (!t.normals.empty() && t.normals.size() != moved) ||
+        (!t.normals.empty() && m.normals.empty()) ||
+        (!t.uvSets.empty() && t.uvSets.size() != m.uvSets.size()))
+      return false;
+    for (const auto& uv : t.uvSets)
+      if (uv.size() != moved) return false;
+    for (std::size_t i = 0; i < t.vertices.size(); ++i)
+      if (t.vertices[i] >= n || (i > 0 && t.vertices[i] <= t.vertices[i - 1])) return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 std::size_t joinIdenticalVertices(Mesh& mesh) {
+  if (!joinable(mesh)) return 0;
   const std::size_t n = mesh.positions.size();
-  if (n < 2 || !mesh.lod.empty() || !mesh.springs.empty() || !mesh.physicalWeights.empty())
-    return 0;
-  if (!perVertex(mesh.normals, n) || !perVertex(mesh.tangents, n) || !perVertex(mesh.colors, n))
-    return 0;
-  for (const auto& uv : mesh.uvSets)
-    if (uv.size() != n) return 0;
-  const bool skinned = mesh.skinned();
-  if (skinned && (mesh.influenceStart.size() != n + 1 ||
-                  mesh.influenceStart.back() != mesh.influences.size()))
-    return 0;
-  for (const std::uint32_t i : mesh.indices)
-    if (i >= n) return 0;
-  for (const MorphTarget& t : mesh.morphs) {
-    const std::size_t moved = t.movedCount(n);
-    if (t.positions.size() != moved || (!t.normals.empty() && t.normals.size() != moved) ||
-        (!t.uvSets.empty() && t.uvSets.size() != mesh.uvSets.size()))
-      return 0;
-    for (const auto& uv : t.uvSets)
-      if (uv.size() != moved) return 0;
-    for (std::size_t i = 0; i < t.vertices.size(); ++i)
-      if (t.vertices[i] >= n || (i > 0 && t.vertices[i] <= t.vertices[i - 1])) return 0;
-  }
 
-  // Compared bit for bit: the mesh's own arrays where they hold one value per vertex, and a
-  // buffer for the rest: each vertex's influences (their count, then bone and weight pairs,
-  // zero after the last) and every blend shape's position and uvs there (a target holds whole
-  // shapes: a vertex it does not move is at its base values in it).
-  std::vector<meshopt_Stream> streams{{mesh.positions.data(), sizeof(glm::vec3), sizeof(glm::vec3)}};
-  for (const auto& uv : mesh.uvSets) streams.push_back({uv.data(), sizeof(glm::vec2), sizeof(glm::vec2)});
-  if (!mesh.colors.empty())
-    streams.push_back({mesh.colors.data(), sizeof(glm::vec4), sizeof(glm::vec4)});
-  std::uint32_t mostInfluences = 0;
-  if (skinned)
-    for (std::size_t v = 0; v < n; ++v)
-      mostInfluences = std::max(mostInfluences, mesh.influenceStart[v + 1] - mesh.influenceStart[v]);
-  std::size_t stride = skinned ? sizeof(std::uint32_t) + mostInfluences * sizeof(Influence) : 0;
-  for (const MorphTarget& t : mesh.morphs) stride += sizeof(glm::vec3) + t.uvSets.size() * sizeof(glm::vec2);
-  if (streams.size() + (stride + kStreamBytes - 1) / kStreamBytes > kMaxStreams) return 0;
-  std::vector<std::byte> extra(n * stride);
-  std::vector<std::vector<glm::vec3>> targetNormals;  // whole, for the directions
-  Directions directions(n);
-  if (!mesh.normals.empty()) directions.add(&mesh.normals[0].x, 3);
-  if (!mesh.tangents.empty()) directions.add(&mesh.tangents[0].x, 4);
+  // Each vertex's digest: its position, uvs, colour, influences and blend shapes.
+  std::vector<std::uint64_t> digests(n);
   {
-    std::size_t offset = 0;
-    auto put = [&](std::size_t v, const void* data, std::size_t size, std::size_t at) {
-      std::memcpy(extra.data() + v * stride + offset + at, data, size);
-    };
-    if (skinned) {
-      for (std::size_t v = 0; v < n; ++v) {
+    std::vector<std::size_t> cursor(mesh.morphs.size(), 0);  // sparse targets, walked in step
+    const std::uint64_t seed = processSeed();
+    for (std::size_t v = 0; v < n; ++v) {
+      Digest d(seed);
+      d.add(&mesh.positions[v], sizeof(glm::vec3));
+      for (const auto& uv : mesh.uvSets) d.add(&uv[v], sizeof(glm::vec2));
+      if (!mesh.colors.empty()) d.add(&mesh.colors[v], sizeof(glm::vec4));
+      if (mesh.skinned()) {
         const auto infl = mesh.influencesOf(v);
         const auto count = static_cast<std::uint32_t>(infl.size());
-        put(v, &count, sizeof count, 0);
-        for (std::size_t k = 0; k < infl.size(); ++k) {
-          put(v, &infl[k].bone, sizeof(std::uint32_t), 4 + k * 8);
-          put(v, &infl[k].weight, sizeof(float), 8 + k * 8);
+        d.add(&count, sizeof count);
+        if (!infl.empty()) d.add(infl.data(), infl.size() * sizeof(Influence));
+      }
+      for (std::size_t k = 0; k < mesh.morphs.size(); ++k) {
+        const MorphTarget& t = mesh.morphs[k];
+        std::ptrdiff_t i = -1;
+        if (t.vertices.empty()) {
+          if (t.positions.size() == n) i = static_cast<std::ptrdiff_t>(v);
+        } else if (cursor[k] < t.vertices.size() && t.vertices[cursor[k]] == v) {
+          i = static_cast<std::ptrdiff_t>(cursor[k]++);
         }
-        const std::size_t filled = 4 + infl.size() * 8, width = 4 + mostInfluences * 8;
-        std::memset(extra.data() + v * stride + offset + filled, 0, width - filled);
-      }
-      offset += sizeof(std::uint32_t) + mostInfluences * sizeof(Influence);
-    }
-    for (const MorphTarget& t : mesh.morphs) {
-      std::vector<std::uint32_t> at(n, UINT32_MAX);  // vertex → its place in the target
-      for (std::size_t i = 0, moved = t.movedCount(n); i < moved; ++i)
-        at[t.vertexAt(i)] = static_cast<std::uint32_t>(i);
-      for (std::size_t v = 0; v < n; ++v) {
-        const bool moved = at[v] != UINT32_MAX;
-        put(v, moved ? &t.positions[at[v]] : &mesh.positions[v], sizeof(glm::vec3), 0);
+        d.add(i >= 0 ? &t.positions[i] : &mesh.positions[v], sizeof(glm::vec3));
         for (std::size_t s = 0; s < t.uvSets.size(); ++s)
-          put(v, moved ? &t.uvSets[s][at[v]] : &mesh.uvSets[s][v], sizeof(glm::vec2),
-              sizeof(glm::vec3) + s * sizeof(glm::vec2));
+          d.add(i >= 0 ? &t.uvSets[s][i] : &mesh.uvSets[s][v], sizeof(glm::vec2));
       }
-      offset += sizeof(glm::vec3) + t.uvSets.size() * sizeof(glm::vec2);
-      if (!t.normals.empty() && !mesh.normals.empty()) {
-        auto& normals = targetNormals.emplace_back(mesh.normals);
-        for (std::size_t v = 0; v < n; ++v)
-          if (at[v] != UINT32_MAX) normals[v] = t.normals[at[v]];
-      }
+      digests[v] = d.value();
     }
   }
-  for (const auto& normals : targetNormals) directions.add(&normals[0].x, 3);
-  for (std::size_t at = 0; at < stride; at += kStreamBytes)
-    streams.push_back({extra.data() + at, std::min(kStreamBytes, stride - at), stride});
+
+  // Compared bit for bit by meshoptimizer: the mesh's own arrays, then the digest.
+  std::vector<meshopt_Stream> streams{{mesh.positions.data(), sizeof(glm::vec3), sizeof(glm::vec3)}};
+  for (const auto& uv : mesh.uvSets)
+    streams.push_back({uv.data(), sizeof(glm::vec2), sizeof(glm::vec2)});
+  if (!mesh.colors.empty())
+    streams.push_back({mesh.colors.data(), sizeof(glm::vec4), sizeof(glm::vec4)});
+  streams.push_back({digests.data(), sizeof(std::uint64_t), sizeof(std::uint64_t)});
 
   // Every vertex in order, referenced or not, as triangles: meshoptimizer asserts a whole number
   // of them (the last vertex repeated to fill one; a repeat changes nothing).
@@ -193,7 +241,9 @@ std::size_t joinIdenticalVertices(Mesh& mesh) {
   std::vector<unsigned> remap(n);
   const std::size_t groups = meshopt_generateVertexRemapMulti(
       remap.data(), order.data(), order.size(), n, streams.data(), streams.size());
-  const std::size_t unique = directions.split(remap, groups);
+  digests = {};
+  order = {};
+  const std::size_t unique = split(mesh, remap, groups);
   if (unique == n) return 0;  // nothing repeats: the remap is the identity
 
   // The first vertex of each joined one, whose values it keeps.
@@ -208,14 +258,13 @@ std::size_t joinIdenticalVertices(Mesh& mesh) {
       for (auto& uv : t.uvSets) keepFirst(uv, first);
       continue;
     }
-    std::vector<std::uint32_t> at(n, UINT32_MAX);
-    for (std::size_t i = 0; i < t.vertices.size(); ++i) at[t.vertices[i]] = static_cast<std::uint32_t>(i);
     MorphTarget out;
     out.name = std::move(t.name);
     out.uvSets.resize(t.uvSets.size());
+    std::size_t i = 0;  // t.vertices ascend, and so do the first vertices of the joined ones
     for (std::size_t u = 0; u < unique; ++u) {
-      const std::uint32_t i = at[first[u]];
-      if (i == UINT32_MAX) continue;
+      while (i < t.vertices.size() && t.vertices[i] < first[u]) ++i;
+      if (i == t.vertices.size() || t.vertices[i] != first[u]) continue;
       out.vertices.push_back(static_cast<std::uint32_t>(u));
       out.positions.push_back(t.positions[i]);
       if (!t.normals.empty()) out.normals.push_back(t.normals[i]);
@@ -223,7 +272,7 @@ std::size_t joinIdenticalVertices(Mesh& mesh) {
     }
     t = std::move(out);
   }
-  if (skinned) {
+  if (mesh.skinned()) {
     std::vector<std::uint32_t> start{0};
     std::vector<Influence> influences;
     start.reserve(unique + 1);

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <functional>
@@ -236,6 +237,55 @@ TEST(JoinVertices, ManyVerticesDifferingOnlyInNormalsStayLinear) {
   joinIdenticalVertices(m);
   for (std::size_t c = 0; c < n; ++c)
     EXPECT_LE(glm::length(m.normals[m.indices[c]] - before[c]), 1e-5f) << "corner " << c;
+}
+
+}  // namespace
+}  // namespace marrow::formats
+
+namespace marrow::formats {
+namespace {
+
+// meshoptimizer hashes a vertex's words as h = h·m ⊕ mix(word) (MurmurHash2's step, m =
+// 0x5bd1e995), without a seed: given x and y, the z that brings every vertex to the same hash
+// can be solved for, and a file of such vertices made the join quadratic (80,000 vertices: 9 s).
+// The reader's seeded digest spreads them again: joining them costs about what joining as many
+// vertices at random costs.
+Mesh aimedAtOneBucket(std::size_t n, bool aimed) {
+  const std::uint32_t m = 0x5bd1e995u;
+  std::uint32_t inverse = m;  // m · inverse = 1 (mod 2^32), by Newton's iteration
+  for (int i = 0; i < 5; ++i) inverse *= 2 - m * inverse;
+  auto mix = [&](std::uint32_t k) { k *= m; k ^= k >> 24; return k * m; };
+  auto unmix = [&](std::uint32_t y) { y *= inverse; y ^= y >> 24; return y * inverse; };
+  Mesh mesh;
+  std::uint32_t random = 12345;
+  for (std::uint32_t i = 0; mesh.positions.size() < n; ++i) {
+    const float x = static_cast<float>(i), y = 0.5f;
+    std::uint32_t bx, by, bz;
+    std::memcpy(&bx, &x, 4);
+    std::memcpy(&by, &y, 4);
+    const std::uint32_t h = ((0u * m) ^ mix(bx)) * m ^ mix(by);
+    random = random * 1664525u + 1013904223u;
+    bz = aimed ? unmix(0x1234567u ^ (h * m)) : (random >> 9) | 0x3f800000u;
+    float z;
+    std::memcpy(&z, &bz, 4);
+    if (!std::isfinite(z)) continue;
+    mesh.positions.push_back({x, y, z});
+  }
+  for (std::uint32_t v = 0; v + 2 < n; v += 3) mesh.indices.insert(mesh.indices.end(), {v, v + 1, v + 2});
+  return mesh;
+}
+
+TEST(JoinVertices, AFileCannotAimItsVerticesAtOneHashBucket) {
+  const std::size_t n = 60000;
+  auto seconds = [](Mesh mesh) {
+    const auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(joinIdenticalVertices(mesh), 0u);  // all distinct
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  const Mesh aimed = aimedAtOneBucket(n, true), scattered = aimedAtOneBucket(n, false);
+  const double a = seconds(aimed), s = seconds(scattered);
+  // Quadratic, the aimed mesh took hundreds of times as long; a factor of 20 is noise's room.
+  EXPECT_LT(a, 20 * s + 0.05) << "aimed " << a << " s, at random " << s << " s";
 }
 
 }  // namespace
