@@ -60,15 +60,19 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (std::size_t v = 0; v < n; ++v) m.positions.push_back(in.vec3());
   if (flags & 1) for (std::size_t v = 0; v < n + (flags & 64 ? 1 : 0); ++v) m.normals.push_back(in.vec3());
   if (flags & 2) for (std::size_t v = 0; v < n; ++v) m.tangents.push_back(in.vec4());
-  m.uvSets.resize((flags >> 2) & 1);
+  const std::uint8_t more = in.next();
+  m.uvSets.resize(((flags >> 2) & 1) + (more & 1) + (more & 2 ? 8 : 0));  // 0–10 sets
   for (auto& uv : m.uvSets) for (std::size_t v = 0; v < n; ++v) uv.push_back(in.vec2());
   if (flags & 8) for (std::size_t v = 0; v < n; ++v) m.colors.push_back(in.vec4());
-  if (flags & 16)
+  if (flags & 16) {
     for (std::size_t v = 0; v < n; ++v) {
-      std::vector<formats::Influence> infl(in.next() % 4);
+      std::vector<formats::Influence> infl(in.next() % (more & 4 ? 70 : 4));
       for (auto& i : infl) i = {static_cast<std::uint32_t>(in.next() % 3), in.value()};
       m.addInfluences(infl);
     }
+    if ((more & 8) && !m.influenceStart.empty())  // a row table that starts late or goes back
+      m.influenceStart[in.next() % m.influenceStart.size()] = in.next() % 5 + (more & 16 ? 0xFFFFFFF0u : 0);
+  }
   for (int t = 0, targets = (flags >> 5) & 1 ? 1 + in.next() % 2 : 0; t < targets; ++t) {
     formats::MorphTarget target;
     const bool sparse = in.next() & 1;
@@ -76,7 +80,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       if (sparse && !(in.next() & 1)) continue;
       if (sparse) target.vertices.push_back(static_cast<std::uint32_t>(v));
       target.positions.push_back(in.vec3());
-      if (flags & 1) target.normals.push_back(in.vec3());
+      if ((flags & 1) || (more & 32)) target.normals.push_back(in.vec3());  // without base normals too
+    }
+    if (more & 64) {
+      target.uvSets.resize(m.uvSets.size());
+      for (auto& uv : target.uvSets)
+        for (std::size_t i = 0; i < target.positions.size(); ++i) uv.push_back(in.vec2());
     }
     m.morphs.push_back(std::move(target));
   }
@@ -94,6 +103,15 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return 0;
   }
   const std::size_t now = m.vertexCount();
+  // The joined vertices are some of the original ones, in their order (first occurrences).
+  for (std::size_t u = 0, v = 0; u < now; ++u, ++v) {
+    while (v < n && !sameBits(&m.positions[u], &before.positions[v], sizeof(glm::vec3))) ++v;
+    if (v == n) fuzz::finding("the joined vertices are not the original ones in order");
+  }
+  for (const auto& t : m.morphs)
+    for (std::size_t i = 0; i < t.vertices.size(); ++i)
+      if (t.vertices[i] >= now || (i > 0 && t.vertices[i] <= t.vertices[i - 1]))
+        fuzz::finding("a sparse blend shape's vertices are not ascending inside the mesh");
   if ((!m.normals.empty() && m.normals.size() != now) || m.indices.size() != before.indices.size() ||
       (m.skinned() && m.influenceStart.size() != now + 1))
     fuzz::finding("arrays of the joined mesh disagree in length");
@@ -126,6 +144,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       };
       const glm::vec3 a = shape(m, m.morphs[t], j), b = shape(before, before.morphs[t], o);
       if (!sameBits(&a, &b, sizeof a)) fuzz::finding(at + ": blend shape changed");
+      auto uvAt = [](const Mesh& mesh, const formats::MorphTarget& target, std::uint32_t v,
+                     std::size_t set) {
+        for (std::size_t i = 0; i < target.movedCount(mesh.vertexCount()); ++i)
+          if (target.vertexAt(i) == v) return target.uvSets[set][i];
+        return mesh.uvSets[set][v];
+      };
+      for (std::size_t set = 0; set < m.morphs[t].uvSets.size(); ++set) {
+        const glm::vec2 ua = uvAt(m, m.morphs[t], j, set), ub = uvAt(before, before.morphs[t], o, set);
+        if (!sameBits(&ua, &ub, sizeof ua)) fuzz::finding(at + ": blend shape uv changed");
+      }
     }
   }
   return 0;
