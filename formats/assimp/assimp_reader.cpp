@@ -186,9 +186,8 @@ Result<Scene> import(std::span<const std::byte> data, const ReadContext& ctx) {
     out.diagnostics.info(ctx.name, name, kNoOffset,
                          "assimp looked for this file and it was not found");
 
-  const assimpconv::Context c{*scene,          ctx.name, ctx.limits,
-                              data.size() + files->siblingBytes(),
-                              out.diagnostics, &ctx,    joinsIdenticalVertices(data, ctx.name)};
+  const assimpconv::Context c{*scene, ctx.name, ctx.limits, data.size() + files->siblingBytes(),
+                              out.diagnostics, &ctx, joinsIdenticalVertices(data, ctx.name)};
   const assimpconv::NodeTable nodes = assimpconv::flattenNodes(c);
   if (assimpconv::needsSkeleton(*scene)) {
     out.skeleton = assimpconv::buildSkeleton(c, nodes);

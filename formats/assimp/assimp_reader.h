@@ -63,8 +63,9 @@ unsigned assimpVertexSteps();
 // (a glTF primitive without indices, which is rare, keeps a vertex per corner). The reader does
 // it rather than assimp's JoinIdenticalVertices step, which sorts positions to compare them and
 // took 5.3 of the 6.7 ms of importing WusonSMD.smd (and seconds on a skinned mesh of 500,000
-// vertices); vertices are numbered as that step numbers them, by first occurrence, but only
-// vertices equal bit for bit are joined (the step also joins vertices a tiny distance apart).
+// vertices); vertices are numbered as that step numbers them, by first occurrence, and joined
+// when equal bit for bit but for normals and tangents, which may differ by that step's 1e-5
+// (the step also joins positions, uvs and colours a few float steps apart).
 bool joinsIdenticalVertices(std::span<const std::byte> head, std::string_view name);
 
 }  // namespace marrow::formats
