@@ -197,7 +197,6 @@ std::size_t joinIdenticalVertices(Mesh& mesh) {
   // Each vertex's digest: its position, uvs, colour, influences and blend shapes.
   std::vector<std::uint64_t> digests(n);
   {
-    std::vector<std::size_t> cursor(mesh.morphs.size(), 0);  // sparse targets, walked in step
     const std::uint64_t seed = processSeed();
     for (std::size_t v = 0; v < n; ++v) {
       Digest d(seed);
@@ -210,14 +209,8 @@ std::size_t joinIdenticalVertices(Mesh& mesh) {
         d.add(&count, sizeof count);
         if (!infl.empty()) d.add(infl.data(), infl.size() * sizeof(Influence));
       }
-      for (std::size_t k = 0; k < mesh.morphs.size(); ++k) {
-        const MorphTarget& t = mesh.morphs[k];
-        std::ptrdiff_t i = -1;
-        if (t.vertices.empty()) {
-          if (t.positions.size() == n) i = static_cast<std::ptrdiff_t>(v);
-        } else if (cursor[k] < t.vertices.size() && t.vertices[cursor[k]] == v) {
-          i = static_cast<std::ptrdiff_t>(cursor[k]++);
-        }
+      for (const MorphTarget& t : mesh.morphs) {
+        const std::ptrdiff_t i = placeIn(t, n, v);
         d.add(i >= 0 ? &t.positions[i] : &mesh.positions[v], sizeof(glm::vec3));
         for (std::size_t s = 0; s < t.uvSets.size(); ++s)
           d.add(i >= 0 ? &t.uvSets[s][i] : &mesh.uvSets[s][v], sizeof(glm::vec2));
@@ -273,16 +266,11 @@ std::size_t joinIdenticalVertices(Mesh& mesh) {
     t = std::move(out);
   }
   if (mesh.skinned()) {
-    std::vector<std::uint32_t> start{0};
-    std::vector<Influence> influences;
-    start.reserve(unique + 1);
-    for (std::size_t u = 0; u < unique; ++u) {
-      const auto infl = mesh.influencesOf(first[u]);
-      influences.insert(influences.end(), infl.begin(), infl.end());
-      start.push_back(static_cast<std::uint32_t>(influences.size()));
-    }
-    mesh.influenceStart = std::move(start);
-    mesh.influences = std::move(influences);
+    Mesh rows;  // the joined vertices' influence rows
+    rows.influenceStart.reserve(unique + 1);
+    for (std::size_t u = 0; u < unique; ++u) rows.addInfluences(mesh.influencesOf(first[u]));
+    mesh.influenceStart = std::move(rows.influenceStart);
+    mesh.influences = std::move(rows.influences);
   }
   keepFirst(mesh.positions, first);
   keepFirst(mesh.normals, first);

@@ -136,22 +136,20 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         fuzz::finding(at + ": influences changed");
     }
     for (std::size_t t = 0; t < m.morphs.size(); ++t) {
-      // The target's position at the corner, its base position where it does not move it.
-      auto shape = [](const Mesh& mesh, const formats::MorphTarget& target, std::uint32_t v) {
+      // Where the target keeps vertex v, or -1: then its shape there is the base mesh's.
+      auto placeOf = [](const Mesh& mesh, const formats::MorphTarget& target, std::uint32_t v) {
         for (std::size_t i = 0; i < target.movedCount(mesh.vertexCount()); ++i)
-          if (target.vertexAt(i) == v) return target.positions[i];
-        return mesh.positions[v];
+          if (target.vertexAt(i) == v) return static_cast<std::ptrdiff_t>(i);
+        return std::ptrdiff_t{-1};
       };
-      const glm::vec3 a = shape(m, m.morphs[t], j), b = shape(before, before.morphs[t], o);
+      const formats::MorphTarget &joined = m.morphs[t], &original = before.morphs[t];
+      const std::ptrdiff_t i = placeOf(m, joined, j), k = placeOf(before, original, o);
+      const glm::vec3 a = i >= 0 ? joined.positions[i] : m.positions[j];
+      const glm::vec3 b = k >= 0 ? original.positions[k] : before.positions[o];
       if (!sameBits(&a, &b, sizeof a)) fuzz::finding(at + ": blend shape changed");
-      auto uvAt = [](const Mesh& mesh, const formats::MorphTarget& target, std::uint32_t v,
-                     std::size_t set) {
-        for (std::size_t i = 0; i < target.movedCount(mesh.vertexCount()); ++i)
-          if (target.vertexAt(i) == v) return target.uvSets[set][i];
-        return mesh.uvSets[set][v];
-      };
-      for (std::size_t set = 0; set < m.morphs[t].uvSets.size(); ++set) {
-        const glm::vec2 ua = uvAt(m, m.morphs[t], j, set), ub = uvAt(before, before.morphs[t], o, set);
+      for (std::size_t set = 0; set < joined.uvSets.size(); ++set) {
+        const glm::vec2 ua = i >= 0 ? joined.uvSets[set][i] : m.uvSets[set][j];
+        const glm::vec2 ub = k >= 0 ? original.uvSets[set][k] : before.uvSets[set][o];
         if (!sameBits(&ua, &ub, sizeof ua)) fuzz::finding(at + ": blend shape uv changed");
       }
     }

@@ -39,14 +39,6 @@ using namespace marrow;
 
 const std::string kModels = MARROW_ASSIMP_MODELS_DIR;
 
-// The reader's steps that change vertices or meshes (validation changes nothing and is left
-// out): formats::assimpVertexSteps. The reader then joins identical vertices itself
-// (formats::joinIdenticalVertices), which this side does not: vertex v of assimp's is compared
-// with the vertex of ours at the same corner of the same triangle.
-unsigned sameVertexSteps() {
-  return formats::assimpVertexSteps();
-}
-
 constexpr double kTolerance = 1e-4;  // of the model's size
 
 // ---- A small double-precision affine algebra, row-major like assimp's matrices. ----
@@ -374,7 +366,10 @@ void compareModel(const std::string& relative, Report& report) {
 
   RefScene ref;
   ref.importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
-  ref.scene = ref.importer.ReadFile(path, sameVertexSteps());
+  // The reader's steps that change vertices or meshes (validation changes nothing and is left
+  // out). The reader then joins identical vertices itself, which this side does not: vertex v of
+  // assimp's is compared with the vertex of ours at the same corner of the same triangle.
+  ref.scene = ref.importer.ReadFile(path, formats::assimpVertexSteps());
   ASSERT_NE(ref.scene, nullptr) << "assimp cannot read " << path << ": "
                                 << ref.importer.GetErrorString();
   ref.collect(ref.scene->mRootNode, -1);
@@ -392,13 +387,15 @@ void compareModel(const std::string& relative, Report& report) {
   joiner.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);
   const aiScene* joined =
       formats::joinsIdenticalVertices({}, path)
-          ? joiner.ReadFile(path, sameVertexSteps() | aiProcess_JoinIdenticalVertices)
+          ? joiner.ReadFile(path, formats::assimpVertexSteps() | aiProcess_JoinIdenticalVertices)
           : ref.scene;
   ASSERT_NE(joined, nullptr) << joiner.GetErrorString();
   ASSERT_EQ(joined->mNumMeshes, ref.scene->mNumMeshes);
+  std::vector<std::vector<unsigned>> corners(plan.size());  // per instance, as triangles()
   for (std::size_t i = 0; i < plan.size(); ++i) {
     const aiMesh& m = *ref.scene->mMeshes[plan[i].mesh];
-    ASSERT_EQ(ours.meshes[i].triangleCount(), triangles(m).size() / 3) << "mesh " << i;
+    corners[i] = triangles(m);
+    ASSERT_EQ(ours.meshes[i].triangleCount(), corners[i].size() / 3) << "mesh " << i;
     EXPECT_EQ(ours.meshes[i].vertexCount(), joined->mMeshes[plan[i].mesh]->mNumVertices)
         << "mesh " << i;
   }
@@ -484,10 +481,9 @@ void compareModel(const std::string& relative, Report& report) {
       // Corner by corner, a mirrored placement's second and third corners traded.
       double worst = 0;
       std::size_t worstVertex = 0;
-      const std::vector<unsigned> corners = triangles(*ref.scene->mMeshes[plan[i].mesh]);
-      for (std::size_t k = 0; k + 2 < corners.size() && k + 2 < mesh.indices.size(); k += 3) {
+      for (std::size_t k = 0; k + 2 < corners[i].size() && k + 2 < mesh.indices.size(); k += 3) {
         for (int c = 0; c < 3; ++c) {
-          const unsigned theirs = corners[k + c];
+          const unsigned theirs = corners[i][k + c];
           const std::uint32_t mine = mesh.indices[k + (mirrored[i] && c > 0 ? 3 - c : c)];
           if (!weighted[theirs]) {
             ++report.skippedVertices;
