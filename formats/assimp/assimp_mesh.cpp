@@ -164,6 +164,23 @@ void copyMorphs(const aiMesh& src, const Placement& p, Mesh& out, const Context&
   }
 }
 
+// Heaviest first, equal weights in the order of the file's bones. A vertex has a few: an insertion
+// sort, where std::stable_sort would allocate its buffer for every vertex (a fifth of the
+// conversion of an SMD of 11,000 vertices).
+void sortHeaviestFirst(std::span<Influence> row) {
+  const auto heavier = [](const Influence& a, const Influence& b) { return a.weight > b.weight; };
+  if (row.size() > 16) {
+    std::stable_sort(row.begin(), row.end(), heavier);
+    return;
+  }
+  for (std::size_t i = 1; i < row.size(); ++i) {
+    const Influence x = row[i];
+    std::size_t j = i;
+    for (; j > 0 && heavier(x, row[j - 1]); --j) row[j] = row[j - 1];
+    row[j] = x;
+  }
+}
+
 // Influences from aiBone weights and the mesh's own inverse bind matrices: offsets for the bones
 // it uses, the inverse rest model matrix for the others (so that the palette is the identity at
 // rest for every bone, used or not).
@@ -215,13 +232,12 @@ void copySkin(const aiMesh& src, const NodeTable& nodes, const std::vector<glm::
       all[fill[vw.mVertexId]++] = Influence{static_cast<std::uint32_t>(boneOf[b]), vw.mWeight};
     }
   }
+  // Sorted where they are; a row cut to the cap moves the rows after it down.
   std::size_t capped = 0, unweighted = 0, unnormalised = 0;
-  out.influenceStart.reserve(n + 1);
-  out.influences.reserve(all.size());
+  std::uint32_t kept = 0;
   for (unsigned v = 0; v < n; ++v) {
     std::span<Influence> row(all.data() + start[v], count[v]);
-    std::stable_sort(row.begin(), row.end(),
-                     [](const Influence& a, const Influence& b) { return a.weight > b.weight; });
+    sortHeaviestFirst(row);
     if (row.size() > cap) {
       row = row.first(cap);
       ++capped;
@@ -230,8 +246,14 @@ void copySkin(const aiMesh& src, const NodeTable& nodes, const std::vector<glm::
     double total = 0.0;
     for (const Influence& i : row) total += i.weight;
     if (!row.empty() && std::abs(total - 1.0) > 1e-3) ++unnormalised;
-    out.addInfluences(row);
+    start[v] = kept;
+    if (row.data() != all.data() + kept) std::copy(row.begin(), row.end(), all.begin() + kept);
+    kept += static_cast<std::uint32_t>(row.size());
   }
+  start[n] = kept;
+  all.resize(kept);
+  out.influenceStart = std::move(start);
+  out.influences = std::move(all);
 
   if (unknown)
     c.warn(field, std::to_string(unknown) +

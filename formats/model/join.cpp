@@ -20,8 +20,6 @@ namespace {
 // vertices differing only in their normals costs linear time.
 constexpr float kDirectionTolerance = 1e-5f;
 constexpr std::size_t kMostCandidates = 32;
-// meshoptimizer compares at most 16 streams: the position, the uv sets, the colour, the digest.
-constexpr std::size_t kMostUvSets = 8;
 
 // A 64-bit hash of a vertex's bytes, seeded once per process at random. meshoptimizer's own hash
 // of the streams has no seed and mixes words without carrying high bits down, so a file can
@@ -81,11 +79,15 @@ bool closeDirections(const V& a, const V& b) {
   return d <= kDirectionTolerance * kDirectionTolerance;
 }
 
-// Whether vertices a and b, equal in position, uvs, colour and digest, are the same vertex:
-// influences and blend shapes bit for bit (the digest only says they probably are), directions
-// within the tolerance.
+// Whether vertices a and b, of equal digests, are the same vertex: everything but the directions
+// bit for bit (equal digests only say they probably are), directions within the tolerance.
 bool same(const Mesh& m, std::size_t a, std::size_t b) {
   const std::size_t n = m.positions.size();
+  if (std::memcmp(&m.positions[a], &m.positions[b], sizeof(glm::vec3)) != 0) return false;
+  for (const auto& uv : m.uvSets)
+    if (std::memcmp(&uv[a], &uv[b], sizeof(glm::vec2)) != 0) return false;
+  if (!m.colors.empty() && std::memcmp(&m.colors[a], &m.colors[b], sizeof(glm::vec4)) != 0)
+    return false;
   if (!m.normals.empty() && !closeDirections(m.normals[a], m.normals[b])) return false;
   if (!m.tangents.empty() && !closeDirections(m.tangents[a], m.tangents[b])) return false;
   if (m.skinned()) {
@@ -111,7 +113,7 @@ bool same(const Mesh& m, std::size_t a, std::size_t b) {
   return true;
 }
 
-// groupOf[v]: v's group by position, uvs, colour and digest (numbered by first occurrence).
+// groupOf[v]: v's group by digest (numbered by first occurrence).
 // Rewritten as the joined vertex v becomes, numbered by first occurrence; returns how many.
 std::size_t split(const Mesh& m, std::vector<unsigned>& groupOf, std::size_t groups) {
   const std::size_t n = groupOf.size();
@@ -160,8 +162,7 @@ void keepFirst(std::vector<T>& values, const std::vector<std::uint32_t>& first) 
 bool joinable(const Mesh& m) {
   const std::size_t n = m.positions.size();
   if (n < 2 || !m.lod.empty() || !m.springs.empty() || !m.physicalWeights.empty()) return false;
-  if (!perVertex(m.normals, n) || !perVertex(m.tangents, n) || !perVertex(m.colors, n) ||
-      m.uvSets.size() > kMostUvSets)
+  if (!perVertex(m.normals, n) || !perVertex(m.tangents, n) || !perVertex(m.colors, n))
     return false;
   for (const auto& uv : m.uvSets)
     if (uv.size() != n) return false;
@@ -219,13 +220,9 @@ std::size_t joinIdenticalVertices(Mesh& mesh) {
     }
   }
 
-  // Compared bit for bit by meshoptimizer: the mesh's own arrays, then the digest.
-  std::vector<meshopt_Stream> streams{{mesh.positions.data(), sizeof(glm::vec3), sizeof(glm::vec3)}};
-  for (const auto& uv : mesh.uvSets)
-    streams.push_back({uv.data(), sizeof(glm::vec2), sizeof(glm::vec2)});
-  if (!mesh.colors.empty())
-    streams.push_back({mesh.colors.data(), sizeof(glm::vec4), sizeof(glm::vec4)});
-  streams.push_back({digests.data(), sizeof(std::uint64_t), sizeof(std::uint64_t)});
+  // meshoptimizer groups the vertices by digest alone: 8 bytes to hash and compare rather than
+  // the whole vertex, which same() compares within a group.
+  const meshopt_Stream streams[] = {{digests.data(), sizeof(std::uint64_t), sizeof(std::uint64_t)}};
 
   // Every vertex in order, referenced or not, as triangles: meshoptimizer asserts a whole number
   // of them (the last vertex repeated to fill one; a repeat changes nothing).
@@ -233,7 +230,7 @@ std::size_t joinIdenticalVertices(Mesh& mesh) {
   for (std::size_t v = 0; v < n; ++v) order[v] = static_cast<unsigned>(v);
   std::vector<unsigned> remap(n);
   const std::size_t groups = meshopt_generateVertexRemapMulti(
-      remap.data(), order.data(), order.size(), n, streams.data(), streams.size());
+      remap.data(), order.data(), order.size(), n, streams, std::size(streams));
   digests = {};
   order = {};
   const std::size_t unique = split(mesh, remap, groups);

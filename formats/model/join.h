@@ -14,8 +14,8 @@ namespace marrow::formats {
 // morph target's position and uvs at that vertex; and normal, tangent and morph-target normals
 // each within 1e-5 of the first's (directions an exporter computed differ in their last bits
 // where one vertex was meant: assimp's JoinIdenticalVertices uses the same tolerance). Meshes
-// whose vertex order carries meaning (levels of detail, springs, physical weights), meshes of
-// more than 8 uv sets, and meshes whose arrays disagree (in length, influence rows that go back,
+// whose vertex order carries meaning (levels of detail, springs, physical weights) and meshes
+// whose arrays disagree (in length, influence rows that go back,
 // blend-shape normals without normals, indices outside the vertices) are left as they are
 // (validation reports those). Hashes the vertices (meshoptimizer, with a seeded digest that a
 // file cannot aim at one bucket): linear in the vertex count. Returns how many vertices went.

@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <assimp/IOStream.hpp>
+#include <assimp/Importer.hpp>
+#include <assimp/scene.h>
 #include <cmath>
 #include <cstring>
 #include <filesystem>
@@ -175,6 +177,70 @@ TEST(AssimpReader, LimitsAreCheckedBeforeCopying) {
   const auto bones = formats::readWithAssimp(bytes, ctx);
   ASSERT_FALSE(bones.ok());
   EXPECT_NE(bones.error().message.find("limit"), std::string::npos) << bones.error().message;
+}
+
+// Each vertex's influences are assimp's weights for it, heaviest first, equal weights in the order
+// of assimp's bones, cut to the limit. An SMD written here gives vertices of 1 to 21 links with
+// ties, rows over the limit between rows under it, and a row long enough for the library sort.
+TEST(AssimpReader, InfluencesAreAssimpsWeightsHeaviestFirstCutToTheLimit) {
+  constexpr int kBones = 24;
+  std::string smd = "version 1\nnodes\n";
+  for (int b = 0; b < kBones; ++b)
+    smd += std::to_string(b) + " \"b" + std::to_string(b) + "\" " + std::to_string(b ? 0 : -1) + "\n";
+  smd += "end\nskeleton\ntime 0\n";
+  for (int b = 0; b < kBones; ++b) smd += std::to_string(b) + " 0 0 0 0 0 0\n";
+  smd += "end\ntriangles\n";
+  // Links per corner; weights repeat in threes (ties), bones run backwards from the last.
+  const int links[] = {21, 6, 1, 2, 2, 5, 0, 7, 3};
+  for (int c = 0; c < 9; ++c) {
+    if (c % 3 == 0) smd += "skin.bmp\n";
+    smd += "0 " + std::to_string(c) + " " + std::to_string(c * c) + " 1 0 0 1 0.5 0.5 " +
+           std::to_string(links[c]);
+    for (int k = 0; k < links[c]; ++k)
+      smd += " " + std::to_string(kBones - 1 - (k * 5 + c) % (kBones - 1)) + " " +
+             std::to_string(0.05 * (1 + (k / 3) % 4));
+    smd += "\n";
+  }
+  smd += "end\n";
+  const auto bytes = bytesOf(smd);
+
+  Assimp::Importer importer;
+  const aiScene* ref = importer.ReadFileFromMemory(bytes.data(), bytes.size(),
+                                                   formats::assimpVertexSteps(), "smd");
+  ASSERT_NE(ref, nullptr) << importer.GetErrorString();
+  ASSERT_EQ(ref->mNumMeshes, 1u);
+  const aiMesh& am = *ref->mMeshes[0];
+
+  for (const std::uint32_t cap : {64u, 4u, 1u}) {
+    ReadContext ctx;
+    ctx.name = "links.smd";
+    ctx.limits.maxInfluencesPerVertex = cap;
+    const auto r = formats::readScene(bytes, ctx);
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+    ASSERT_EQ(r->meshes.size(), 1u);
+    const formats::Mesh& m = r->meshes[0];
+    ASSERT_EQ(m.vertexCount(), am.mNumVertices) << "every corner is its own point";
+    std::size_t longest = 0;
+    for (unsigned v = 0; v < am.mNumVertices; ++v) {
+      std::vector<std::pair<std::string, float>> expected;  // assimp's bones in order
+      for (unsigned b = 0; b < am.mNumBones; ++b)
+        for (unsigned w = 0; w < am.mBones[b]->mNumWeights; ++w)
+          if (am.mBones[b]->mWeights[w].mVertexId == v && am.mBones[b]->mWeights[w].mWeight > 0)
+            expected.emplace_back(am.mBones[b]->mName.C_Str(), am.mBones[b]->mWeights[w].mWeight);
+      longest = std::max(longest, expected.size());
+      std::stable_sort(expected.begin(), expected.end(),
+                       [](const auto& a, const auto& b) { return a.second > b.second; });
+      if (expected.size() > cap) expected.resize(cap);
+      const glm::vec3 p(am.mVertices[v].x, am.mVertices[v].y, am.mVertices[v].z);
+      const std::size_t mine = vertexAt(m, p);
+      ASSERT_LT(mine, m.vertexCount()) << "vertex " << v;
+      std::vector<std::pair<std::string, float>> got;
+      for (const formats::Influence& i : m.influencesOf(mine))
+        got.emplace_back(r->skeleton.bones.at(i.bone).name, i.weight);
+      EXPECT_EQ(got, expected) << "vertex " << v << ", limit " << cap;
+    }
+    EXPECT_GE(longest, 20u) << "a row long enough for std::stable_sort";
+  }
 }
 
 // ---- Sibling files. ----

@@ -125,6 +125,25 @@ TEST(JoinVertices, AnyAttributeDifferingKeepsVerticesApart) {
   }
 }
 
+// Any number of uv sets (a model has up to 8 in glTF, cal3d files carry more): all compared.
+TEST(JoinVertices, EveryUvSetCountsHoweverMany) {
+  Mesh m = cornersOnly(2);  // 12 corners, 6 points
+  m.uvSets.resize(12, m.uvSets[0]);
+  Mesh apart = m;
+  apart.uvSets[11][3].y += 0.5f;  // corner 3 repeats corner 2 but in the last set
+  EXPECT_EQ(joinIdenticalVertices(m), 6u);
+  EXPECT_EQ(m.vertexCount(), 6u);
+  const auto before = corners(apart);
+  EXPECT_EQ(joinIdenticalVertices(apart), 5u);
+  ASSERT_EQ(apart.vertexCount(), 7u);
+  EXPECT_EQ(corners(apart), before);
+  EXPECT_NE(apart.indices[2], apart.indices[3]);
+  for (std::size_t c = 0; c < apart.indices.size(); ++c)
+    EXPECT_EQ(apart.uvSets[11][apart.indices[c]], cornersOnly(2).uvSets[0][c] +
+                                                      glm::vec2(0, c == 3 ? 0.5f : 0.0f))
+        << "corner " << c;
+}
+
 TEST(JoinVertices, SparseMorphTargetsFollowTheirVertices) {
   Mesh m = cornersOnly(2);  // 12 corners, 6 points
   // The target moves the corners at x = 1 (corners 1, 4, 6, 8, 9 — repeats of two points).
