@@ -21,6 +21,7 @@
 
 #include "formats/assimp/assimp_reader.h"
 #include "formats/gltf/gltf_document.h"
+#include "formats/io/big_buffer.h"
 #include "formats/model/frames.h"
 #include "formats/model/names.h"
 #include "formats/model/trs.h"
@@ -371,7 +372,7 @@ class Reader {
     static_assert(sizeof(T) % sizeof(float) == 0);
     if (sizeof(T) / sizeof(float) != static_cast<std::size_t>(components)) fail(field, "internal: wrong element type");
     charge(a.count * sizeof(T), field);
-    std::vector<T> out(static_cast<std::size_t>(a.count));
+    auto out = bigVector<T>(static_cast<std::size_t>(a.count));
     decode(a, reinterpret_cast<float*>(out.data()), field,
            [&](const std::byte* p, int type) { return componentAsFloat(p, type, a.normalized); });
     return out;
@@ -381,7 +382,7 @@ class Reader {
     const Accessor& a = accessor(index, field);
     components = a.components;
     charge(a.count * static_cast<std::uint64_t>(a.components) * 4, field);
-    std::vector<float> out(static_cast<std::size_t>(a.count * static_cast<std::uint64_t>(a.components)));
+    auto out = bigVector<float>(static_cast<std::size_t>(a.count * static_cast<std::uint64_t>(a.components)));
     decode(a, out.data(), field, [&](const std::byte* p, int type) { return componentAsFloat(p, type, a.normalized); });
     return out;
   }
@@ -393,7 +394,7 @@ class Reader {
     if (a.componentType != kUnsignedByte && a.componentType != kUnsignedShort && a.componentType != kUnsignedInt)
       fail(field, "component type " + std::to_string(a.componentType) + " is not an unsigned integer type");
     charge(a.count * static_cast<std::uint64_t>(components) * 4, field);
-    std::vector<std::uint32_t> out(static_cast<std::size_t>(a.count * static_cast<std::uint64_t>(components)));
+    auto out = bigVector<std::uint32_t>(static_cast<std::size_t>(a.count * static_cast<std::uint64_t>(components)));
     decode(a, out.data(), field, componentAsUnsigned);
     return out;
   }
@@ -756,7 +757,7 @@ class Reader {
       if (comps != 3 && comps != 4) fail(af + "COLOR_0", "has " + std::to_string(comps) + " components; colours have 3 or 4");
       sameCount(c.size() / static_cast<std::size_t>(comps), af + "COLOR_0");
       charge(n * sizeof(glm::vec4), af + "COLOR_0");
-      m.colors.resize(n);
+      m.colors = bigVector<glm::vec4>(n);
       for (std::size_t v = 0; v < n; ++v)
         m.colors[v] = glm::vec4(c[v * comps], c[v * comps + 1], c[v * comps + 2], comps == 4 ? c[v * comps + 3] : 1.0f);
     }
@@ -833,14 +834,14 @@ class Reader {
       idx = readUnsigned(prim.indices, 1, field + ".indices");
     } else {
       charge(n * 4, field);
-      idx.resize(n);
+      idx = bigVector<std::uint32_t>(n);
       std::iota(idx.begin(), idx.end(), 0u);
     }
     if (prim.mode == 5 || prim.mode == 6) {  // strip, fan → list
       std::vector<std::uint32_t> list;
       const std::size_t tris = idx.size() >= 3 ? idx.size() - 2 : 0;
       charge(tris * 12, field);
-      list.reserve(tris * 3);
+      reserveBig(list, tris * 3);
       for (std::size_t i = 0; i < tris; ++i) {
         if (prim.mode == 6) list.insert(list.end(), {idx[0], idx[i + 1], idx[i + 2]});
         else if (i % 2 == 0) list.insert(list.end(), {idx[i], idx[i + 1], idx[i + 2]});
@@ -899,8 +900,8 @@ class Reader {
         fail(af + js, "JOINTS and WEIGHTS do not have one element per vertex");
     }
     charge((n + 1) * 4 + n * joints.size() * 4 * sizeof(Influence), af + "JOINTS_0");
-    m.influenceStart.resize(n + 1);
-    m.influences.reserve(n * 4 * joints.size());
+    m.influenceStart = bigVector<std::uint32_t>(n + 1);
+    reserveBig(m.influences, n * 4 * joints.size());
     std::size_t dropped = 0;
     for (std::size_t v = 0; v < n; ++v) {
       for (std::size_t k = 0; k < joints.size(); ++k)

@@ -1,5 +1,7 @@
 #include "formats/io/file.h"
 
+#include "formats/io/big_buffer.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -33,7 +35,7 @@ Result<std::vector<std::byte>> readFile(const std::string& path, std::uint64_t m
   in.seekg(0);
   std::vector<std::byte> data;
   try {
-    data.resize(static_cast<std::size_t>(size));
+    data = bigVector<std::byte>(static_cast<std::size_t>(size));
   } catch (const std::bad_alloc&) {
     return FormatError{path, "", kNoOffset, "is " + std::to_string(size) + " bytes, more than there is memory for"};
   }

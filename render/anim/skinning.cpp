@@ -6,6 +6,8 @@
 
 #include <glm/gtc/quaternion.hpp>
 
+#include "formats/io/big_buffer.h"
+
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
@@ -39,11 +41,11 @@ PackedInfluences packInfluences(const formats::Mesh& mesh) {
 
   const std::uint32_t maxInf = rigid ? 1 : std::min<std::uint32_t>(mesh.maxInfluences(), kMaxInfluences);
   p.groups = maxInf > 4 ? 2 : 1;
-  p.bones0.assign(n, glm::uvec4(0));
-  p.weights0.assign(n, glm::vec4(0.0f));
+  p.bones0 = formats::bigVector<glm::uvec4>(n);
+  p.weights0 = formats::bigVector<glm::vec4>(n);
   if (p.groups == 2) {
-    p.bones1.assign(n, glm::uvec4(0));
-    p.weights1.assign(n, glm::vec4(0.0f));
+    p.bones1 = formats::bigVector<glm::uvec4>(n);
+    p.weights1 = formats::bigVector<glm::vec4>(n);
   }
   if (rigid) {
     for (std::size_t v = 0; v < n; ++v) {

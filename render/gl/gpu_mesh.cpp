@@ -3,6 +3,7 @@
 #include <QImage>
 
 #include <algorithm>
+#include <span>
 #include <vector>
 
 #include "formats/image/dds.h"
@@ -13,13 +14,35 @@ namespace marrow::render {
 
 namespace {
 
+// A new store of `count` copies of `value` for the buffer bound to `target`, written in place:
+// no array of the copies is made first.
 template <class T>
-void floatAttribute(QOpenGLFunctions_3_3_Core* gl, GLuint& buffer, GLuint location,
-                    const std::vector<T>& data, int components) {
+void fillBuffer(QOpenGLFunctions_3_3_Core* gl, GLenum target, std::size_t count, T value) {
+  const std::size_t bytes = count * sizeof(T);
+  gl->glBufferData(target, static_cast<GLsizeiptr>(bytes), nullptr, GL_STATIC_DRAW);
+  if (bytes == 0) return;
+  if (void* p = gl->glMapBufferRange(target, 0, static_cast<GLsizeiptr>(bytes),
+                                     GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT)) {
+    std::fill_n(static_cast<T*>(p), count, value);
+    if (gl->glUnmapBuffer(target) == GL_TRUE) return;
+    // GL may lose a mapped store (a display mode change): written again below.
+  }
+  const std::vector<T> copies(count, value);
+  gl->glBufferSubData(target, 0, static_cast<GLsizeiptr>(bytes), copies.data());
+}
+
+// A float attribute of `components` per vertex: `data`, or `count` copies of `constant` when
+// `data` is empty (core profile 3.3 as Qt wraps it has no glVertexAttrib4f for constant
+// attributes: meshes without uvs or colours get arrays of zeros and of white).
+template <class T>
+void floatAttribute(QOpenGLFunctions_3_3_Core* gl, GLuint& buffer, GLuint location, std::span<const T> data,
+                    int components, std::size_t count = 0, T constant = T(0.0f)) {
   gl->glGenBuffers(1, &buffer);
   gl->glBindBuffer(GL_ARRAY_BUFFER, buffer);
-  gl->glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(data.size() * sizeof(T)), data.data(),
-                   GL_STATIC_DRAW);
+  if (!data.empty() || count == 0)
+    gl->glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(data.size_bytes()), data.data(), GL_STATIC_DRAW);
+  else
+    fillBuffer(gl, GL_ARRAY_BUFFER, count, constant);
   gl->glEnableVertexAttribArray(location);
   gl->glVertexAttribPointer(location, components, GL_FLOAT, GL_FALSE, 0, nullptr);
 }
@@ -48,31 +71,29 @@ GpuMesh GpuMesh::upload(QOpenGLFunctions_3_3_Core* gl, const formats::Mesh& mesh
   gl->glGenVertexArrays(1, &g.vao);
   gl->glBindVertexArray(g.vao);
 
-  floatAttribute(gl, g.buffers[kPosition], kPosition, mesh.positions, 3);
+  using V2 = glm::vec2;
+  using V3 = glm::vec3;
+  using V4 = glm::vec4;
+  floatAttribute<V3>(gl, g.buffers[kPosition], kPosition, mesh.positions, 3);
   if (mesh.normals.size() == mesh.vertexCount())
-    floatAttribute(gl, g.buffers[kNormal], kNormal, mesh.normals, 3);
+    floatAttribute<V3>(gl, g.buffers[kNormal], kNormal, mesh.normals, 3);
   else
-    floatAttribute(gl, g.buffers[kNormal], kNormal, smoothNormals(mesh), 3);
+    floatAttribute<V3>(gl, g.buffers[kNormal], kNormal, smoothNormals(mesh), 3);
   g.hasUv = !mesh.uvSets.empty() && mesh.uvSets[0].size() == mesh.vertexCount();
-  // Core profile 3.3 as Qt wraps it has no glVertexAttrib4f for constant attributes: meshes
-  // without uvs or colours get arrays of zeros and of white.
-  if (g.hasUv)
-    floatAttribute(gl, g.buffers[kUv], kUv, mesh.uvSets[0], 2);
-  else
-    floatAttribute(gl, g.buffers[kUv], kUv, std::vector<glm::vec2>(g.vertexCount), 2);
-  if (mesh.colors.size() == mesh.vertexCount())
-    floatAttribute(gl, g.buffers[kColor], kColor, mesh.colors, 4);
-  else
-    floatAttribute(gl, g.buffers[kColor], kColor, std::vector<glm::vec4>(g.vertexCount, glm::vec4(1.0f)), 4);
+  floatAttribute<V2>(gl, g.buffers[kUv], kUv, g.hasUv ? std::span<const V2>(mesh.uvSets[0]) : std::span<const V2>(),
+                     2, g.vertexCount, V2(0.0f));
+  const bool colors = mesh.colors.size() == mesh.vertexCount();
+  floatAttribute<V4>(gl, g.buffers[kColor], kColor, colors ? std::span<const V4>(mesh.colors) : std::span<const V4>(),
+                     4, g.vertexCount, V4(1.0f));
 
   g.influenceGroups = packed.groups;
   if (packed.groups >= 1) {
     uintAttribute(gl, g.buffers[kBones0], kBones0, packed.bones0);
-    floatAttribute(gl, g.buffers[kWeights0], kWeights0, packed.weights0, 4);
+    floatAttribute<V4>(gl, g.buffers[kWeights0], kWeights0, packed.weights0, 4);
   }
   if (packed.groups == 2) {
     uintAttribute(gl, g.buffers[kBones1], kBones1, packed.bones1);
-    floatAttribute(gl, g.buffers[kWeights1], kWeights1, packed.weights1, 4);
+    floatAttribute<V4>(gl, g.buffers[kWeights1], kWeights1, packed.weights1, 4);
   }
 
   std::vector<glm::vec3> dp, dn;
