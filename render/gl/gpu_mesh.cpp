@@ -3,7 +3,6 @@
 #include <QImage>
 
 #include <algorithm>
-#include <span>
 #include <vector>
 
 #include "formats/image/dds.h"
@@ -14,47 +13,45 @@ namespace marrow::render {
 
 namespace {
 
-// A new store of `count` copies of `value` for the buffer bound to `target`, written in place:
-// no array of the copies is made first.
 template <class T>
-void fillBuffer(QOpenGLFunctions_3_3_Core* gl, GLenum target, std::size_t count, T value) {
-  const std::size_t bytes = count * sizeof(T);
-  gl->glBufferData(target, static_cast<GLsizeiptr>(bytes), nullptr, GL_STATIC_DRAW);
-  if (bytes == 0) return;
-  if (void* p = gl->glMapBufferRange(target, 0, static_cast<GLsizeiptr>(bytes),
-                                     GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT)) {
-    std::fill_n(static_cast<T*>(p), count, value);
-    if (gl->glUnmapBuffer(target) == GL_TRUE) return;
-    // GL may lose a mapped store (a display mode change): written again below.
-  }
-  const std::vector<T> copies(count, value);
-  gl->glBufferSubData(target, 0, static_cast<GLsizeiptr>(bytes), copies.data());
-}
-
-// A float attribute of `components` per vertex: `data`, or `count` copies of `constant` when
-// `data` is empty (core profile 3.3 as Qt wraps it has no glVertexAttrib4f for constant
-// attributes: meshes without uvs or colours get arrays of zeros and of white).
-template <class T>
-void floatAttribute(QOpenGLFunctions_3_3_Core* gl, GLuint& buffer, GLuint location, std::span<const T> data,
-                    int components, std::size_t count = 0, T constant = T(0.0f)) {
+void floatAttribute(QOpenGLFunctions_3_3_Core* gl, GLuint& buffer, GLuint location, const std::vector<T>& data,
+                    int components) {
   gl->glGenBuffers(1, &buffer);
   gl->glBindBuffer(GL_ARRAY_BUFFER, buffer);
-  if (!data.empty() || count == 0)
-    gl->glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(data.size_bytes()), data.data(), GL_STATIC_DRAW);
-  else
-    fillBuffer(gl, GL_ARRAY_BUFFER, count, constant);
+  gl->glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(data.size() * sizeof(T)), data.data(),
+                   GL_STATIC_DRAW);
   gl->glEnableVertexAttribArray(location);
   gl->glVertexAttribPointer(location, components, GL_FLOAT, GL_FALSE, 0, nullptr);
 }
 
-void uintAttribute(QOpenGLFunctions_3_3_Core* gl, GLuint& buffer, GLuint location,
+// Bone indices as `U` (the shader reads a uvec4 whatever the type in the buffer).
+template <class U>
+void boneIndicesAs(QOpenGLFunctions_3_3_Core* gl, GLuint location, const std::vector<glm::uvec4>& data, GLenum type) {
+  std::vector<glm::vec<4, U>> narrow(data.size());
+  for (std::size_t v = 0; v < data.size(); ++v) narrow[v] = glm::vec<4, U>(data[v]);
+  gl->glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(narrow.size() * sizeof(narrow[0])), narrow.data(),
+                   GL_STATIC_DRAW);
+  gl->glVertexAttribIPointer(location, 4, type, 0, nullptr);
+}
+
+// Bone indices in the narrowest unsigned type that holds them: bytes for skeletons of up to 256
+// bones, a quarter of the memory of 32-bit indices (4 MB less for a million vertices).
+void boneAttribute(QOpenGLFunctions_3_3_Core* gl, GLuint& buffer, GLuint location,
                    const std::vector<glm::uvec4>& data) {
   gl->glGenBuffers(1, &buffer);
   gl->glBindBuffer(GL_ARRAY_BUFFER, buffer);
-  gl->glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(data.size() * sizeof(glm::uvec4)),
-                   data.data(), GL_STATIC_DRAW);
   gl->glEnableVertexAttribArray(location);
-  gl->glVertexAttribIPointer(location, 4, GL_UNSIGNED_INT, 0, nullptr);
+  std::uint32_t highest = 0;
+  for (const auto& b : data) highest = std::max({highest, b.x, b.y, b.z, b.w});
+  if (highest <= 0xffu) {
+    boneIndicesAs<std::uint8_t>(gl, location, data, GL_UNSIGNED_BYTE);
+  } else if (highest <= 0xffffu) {
+    boneIndicesAs<std::uint16_t>(gl, location, data, GL_UNSIGNED_SHORT);
+  } else {
+    gl->glBufferData(GL_ARRAY_BUFFER, static_cast<GLsizeiptr>(data.size() * sizeof(glm::uvec4)), data.data(),
+                     GL_STATIC_DRAW);
+    gl->glVertexAttribIPointer(location, 4, GL_UNSIGNED_INT, 0, nullptr);
+  }
 }
 
 }  // namespace
@@ -71,29 +68,27 @@ GpuMesh GpuMesh::upload(QOpenGLFunctions_3_3_Core* gl, const formats::Mesh& mesh
   gl->glGenVertexArrays(1, &g.vao);
   gl->glBindVertexArray(g.vao);
 
-  using V2 = glm::vec2;
-  using V3 = glm::vec3;
-  using V4 = glm::vec4;
-  floatAttribute<V3>(gl, g.buffers[kPosition], kPosition, mesh.positions, 3);
+  floatAttribute(gl, g.buffers[kPosition], kPosition, mesh.positions, 3);
   if (mesh.normals.size() == mesh.vertexCount())
-    floatAttribute<V3>(gl, g.buffers[kNormal], kNormal, mesh.normals, 3);
+    floatAttribute(gl, g.buffers[kNormal], kNormal, mesh.normals, 3);
   else
-    floatAttribute<V3>(gl, g.buffers[kNormal], kNormal, smoothNormals(mesh), 3);
+    floatAttribute(gl, g.buffers[kNormal], kNormal, smoothNormals(mesh), 3);
+  // A mesh without uvs or colours gets no array for them: a disabled attribute reads the
+  // context's constant value, (0, 0) for uvs and the white the renderer sets for colours
+  // (kConstantColor). For a million vertices that is 24 MB the GPU does not hold.
   g.hasUv = !mesh.uvSets.empty() && mesh.uvSets[0].size() == mesh.vertexCount();
-  floatAttribute<V2>(gl, g.buffers[kUv], kUv, g.hasUv ? std::span<const V2>(mesh.uvSets[0]) : std::span<const V2>(),
-                     2, g.vertexCount, V2(0.0f));
-  const bool colors = mesh.colors.size() == mesh.vertexCount();
-  floatAttribute<V4>(gl, g.buffers[kColor], kColor, colors ? std::span<const V4>(mesh.colors) : std::span<const V4>(),
-                     4, g.vertexCount, V4(1.0f));
+  if (g.hasUv) floatAttribute(gl, g.buffers[kUv], kUv, mesh.uvSets[0], 2);
+  g.hasColors = !mesh.colors.empty() && mesh.colors.size() == mesh.vertexCount();
+  if (g.hasColors) floatAttribute(gl, g.buffers[kColor], kColor, mesh.colors, 4);
 
   g.influenceGroups = packed.groups;
   if (packed.groups >= 1) {
-    uintAttribute(gl, g.buffers[kBones0], kBones0, packed.bones0);
-    floatAttribute<V4>(gl, g.buffers[kWeights0], kWeights0, packed.weights0, 4);
+    boneAttribute(gl, g.buffers[kBones0], kBones0, packed.bones0);
+    floatAttribute(gl, g.buffers[kWeights0], kWeights0, packed.weights0, 4);
   }
   if (packed.groups == 2) {
-    uintAttribute(gl, g.buffers[kBones1], kBones1, packed.bones1);
-    floatAttribute<V4>(gl, g.buffers[kWeights1], kWeights1, packed.weights1, 4);
+    boneAttribute(gl, g.buffers[kBones1], kBones1, packed.bones1);
+    floatAttribute(gl, g.buffers[kWeights1], kWeights1, packed.weights1, 4);
   }
 
   std::vector<glm::vec3> dp, dn;
@@ -195,8 +190,13 @@ void GpuMesh::setIndices(QOpenGLFunctions_3_3_Core* gl, const std::vector<std::u
 
 void GpuMesh::bindColors(QOpenGLFunctions_3_3_Core* gl, GLuint buffer) {
   gl->glBindVertexArray(vao);
-  gl->glBindBuffer(GL_ARRAY_BUFFER, buffer ? buffer : buffers[kColor]);
-  gl->glVertexAttribPointer(kColor, 4, GL_FLOAT, GL_FALSE, 0, nullptr);
+  if (const GLuint colors = buffer ? buffer : buffers[kColor]) {
+    gl->glBindBuffer(GL_ARRAY_BUFFER, colors);
+    gl->glVertexAttribPointer(kColor, 4, GL_FLOAT, GL_FALSE, 0, nullptr);
+    gl->glEnableVertexAttribArray(kColor);
+  } else {
+    gl->glDisableVertexAttribArray(kColor);  // the constant colour again
+  }
   gl->glBindVertexArray(0);
   gl->glBindBuffer(GL_ARRAY_BUFFER, 0);
 }

@@ -42,6 +42,10 @@ enum Attribute : GLuint {
 
 inline constexpr int kMorphSlots = 4;
 
+// What the colour attribute of a mesh without colours reads (the renderer sets it as the
+// attribute's constant value before drawing meshes): white, as if every vertex had it.
+inline constexpr float kConstantColor[4] = {1.0f, 1.0f, 1.0f, 1.0f};
+
 struct GpuMesh {
   GLuint vao = 0;
   GLuint buffers[kAttributeCount] = {};
@@ -49,7 +53,8 @@ struct GpuMesh {
   GLsizei indexCount = 0;
   std::size_t vertexCount = 0;
   int influenceGroups = 0;
-  bool hasUv = false;
+  bool hasUv = false;      // else no uv array: the attribute reads (0, 0)
+  bool hasColors = false;  // else no colour array: the attribute reads kConstantColor
   GLuint texture = 0;  // not owned
   glm::vec4 baseColor{1.0f};
   int vertexColors = 1;  // render::VertexColorUse: 0 left out, 1 RGBA, 2 RGB only

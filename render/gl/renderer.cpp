@@ -1,6 +1,7 @@
 #include "render/gl/renderer.h"
 
 #include <QOpenGLContext>
+#include <QOpenGLFunctions>
 #include <QOpenGLVersionFunctionsFactory>
 
 #include <algorithm>
@@ -518,6 +519,9 @@ void Renderer::render(const Camera& camera, int width, int height, const ViewOpt
       gl->glCullFace(GL_BACK);
     }
     if (o.wireframe) gl->glPolygonMode(GL_FRONT_AND_BACK, GL_LINE);
+    // Meshes without colours have no colour array: the attribute reads this constant (a context
+    // state, which Qt's 3.3 core wrapper cannot set: the context's own functions can).
+    QOpenGLContext::currentContext()->functions()->glVertexAttrib4fv(kColor, kConstantColor);
     for (std::size_t m = 0; m < d.meshes.size(); ++m) {
       if (d.meshHidden(m)) continue;
       const GpuMesh& g = d.meshes[m];

@@ -68,9 +68,10 @@ Figure measure(const QImage& frame, const glm::vec3& background) {
 
 class SurfaceLookRender : public testing::GlTest {
  protected:
+  // `again`: the scene drawn last is drawn again as it is on the GPU, in another shading.
   Figure draw(std::shared_ptr<const formats::Scene> scene, render::Shading shading,
-              const char* dumpName) {
-    renderer_.setScene(scene, {});
+              const char* dumpName, bool again = false) {
+    if (!again) renderer_.setScene(scene, {});
     renderer_.setPose(anim::evaluate(scene->skeleton, &scene->clips[0], 0.5f));
     render::Camera cam;
     cam.setAngles(0.6f, 0.2f);
@@ -168,6 +169,25 @@ TEST_F(SurfaceLookRender, VertexAlphasThatAreAllZeroDoNotHideTheMesh) {
   expectReadable(draw(scene, render::Shading::Material, "zero_alpha.png"), "zero alpha");
   EXPECT_EQ(render::surfaceLook(*scene, scene->meshes[0]).vertexColors,
             render::VertexColorUse::RgbOnly);
+}
+
+// A mesh without colours has no colour array on the GPU (gpu_mesh.h): the attribute reads the
+// constant white the renderer sets, so the vertex colour view shows it lit white, as it shows a
+// mesh whose colours are all white — also after the influence view bound colours of its own.
+TEST_F(SurfaceLookRender, AMeshWithoutColoursIsWhiteInTheVertexColourView) {
+  auto white = std::make_shared<formats::Scene>(testing::twoBoneBox(glm::vec4(1.0f)));
+  const Figure stored = draw(white, render::Shading::VertexColors, "white_colours.png");
+  formats::Scene s = testing::twoBoneBox(glm::vec4(1.0f));
+  s.meshes[0].colors.clear();
+  auto none = std::make_shared<formats::Scene>(std::move(s));
+  const Figure missing = draw(none, render::Shading::VertexColors, "no_colours.png");
+  expectReadable(missing, "no colours");
+  EXPECT_NEAR(missing.meanLuminance, stored.meanLuminance, 0.02);
+  EXPECT_NEAR(missing.meanRed, missing.meanBlue, 0.02) << "white, not tinted";
+  const Figure influences = draw(none, render::Shading::InfluenceCount, "no_colours_influences.png", true);
+  EXPECT_GT(std::abs(influences.meanLuminance - missing.meanLuminance), 0.1) << "the influence view draws its own colours";
+  const Figure again = draw(none, render::Shading::VertexColors, "no_colours_again.png", true);
+  EXPECT_NEAR(again.meanLuminance, missing.meanLuminance, 0.01);
 }
 
 }  // namespace
