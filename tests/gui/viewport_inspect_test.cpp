@@ -421,6 +421,10 @@ class ViewportInspectTest : public QObject {
     if (!QFile::exists(rigid)) marrow::testing::writeBigSkinnedGlb(rigid.toStdString(), false);
     QTest::newRow("generated tube, skinned") << QStringList{skinned};
     QTest::newRow("generated tube, unskinned") << QStringList{rigid};
+    // Any other models, to measure the same on files the project does not hold:
+    // MARROW_FIRST_FRAME_FILES=a.glb:b.dae (a row each).
+    for (const QString& f : qEnvironmentVariable("MARROW_FIRST_FRAME_FILES").split(QLatin1Char(':'), Qt::SkipEmptyParts))
+      QTest::newRow(qPrintable(QFileInfo(f).fileName())) << QStringList{f};
   }
 
   void timeToFirstFrameAndFrameRate() {
