@@ -1,8 +1,9 @@
-// Large fresh buffers (a file read whole, a big model's arrays, what the viewer uploads): asked
-// to be backed by 2 MiB pages where the system offers them. Linux's transparent huge pages in
-// "madvise" mode (Debian's and Ubuntu's default) give them only to memory that asks; without
-// them every 4 kB of a fresh buffer is a page fault of its own, which on virtual machines costs
-// microseconds each: 24,000 of them were two thirds of `marrow-cli info` on a 40 MB model.
+// Large fresh buffers (a file read whole, a big model's arrays, the influences the renderer
+// packs): asked to be backed by 2 MiB pages where the system offers them. Linux's transparent
+// huge pages in "madvise" mode (Debian's and Ubuntu's default) give them only to memory that
+// asks; without them every 4 kB of a fresh buffer is a page fault of its own, which on virtual
+// machines costs microseconds each: 24,000 of them were two thirds of `marrow-cli info` on a
+// 40 MB model.
 #pragma once
 
 #include <cstddef>
@@ -10,7 +11,8 @@
 
 namespace marrow::formats {
 
-// Buffers at least this large ask for huge pages (any 4 MiB range holds a whole aligned 2 MiB page).
+// Buffers at least this large ask for huge pages (any 4 MiB range holds a whole aligned 2 MiB
+// page).
 inline constexpr std::size_t kBigBuffer = std::size_t{4} << 20;
 
 // Asks for huge pages for [p, p + bytes) when it is at least kBigBuffer long: the pages of the

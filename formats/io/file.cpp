@@ -1,7 +1,5 @@
 #include "formats/io/file.h"
 
-#include "formats/io/big_buffer.h"
-
 #include <algorithm>
 #include <cctype>
 #include <cerrno>
@@ -10,6 +8,8 @@
 #include <filesystem>
 #include <fstream>
 #include <new>
+
+#include "formats/io/big_buffer.h"
 
 namespace marrow::formats {
 namespace fs = std::filesystem;

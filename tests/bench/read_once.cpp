@@ -6,10 +6,10 @@
 //   marrow_read_once tube FILE     writes the generated skinned tube (tests/support/big_model.h)
 // Prints one line: the reader, milliseconds from the call to the model, the process's peak
 // resident memory in kB, and the meshes read.
-#include <assimp/Importer.hpp>
 #include <assimp/scene.h>
 #include <sys/resource.h>
 
+#include <assimp/Importer.hpp>
 #include <chrono>
 #include <cstdio>
 #include <string>
@@ -43,7 +43,8 @@ int main(int argc, char** argv) {
     }
     meshes = scene->mNumMeshes;
   }
-  const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+  const double ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   std::printf("%s %.1f ms %ld kB %zu meshes\n", reader.c_str(), ms, usage.ru_maxrss, meshes);

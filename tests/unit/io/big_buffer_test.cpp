@@ -40,8 +40,9 @@ std::string hugePageMode() {
   std::string line;
   std::getline(in, line);
   const auto open = line.find('['), close = line.find(']');
-  return open == std::string::npos || close == std::string::npos ? std::string()
-                                                                  : line.substr(open + 1, close - open - 1);
+  return open == std::string::npos || close == std::string::npos
+             ? std::string()
+             : line.substr(open + 1, close - open - 1);
 }
 
 // Kilobytes of huge pages backing the mappings that overlap [p, p + bytes), from /proc/self/smaps.
@@ -67,7 +68,8 @@ std::uint64_t hugeKilobytes(const void* p, std::size_t bytes) {
 TEST(BigBuffer, FreshBigBuffersComeInHugePagesWhereTheKernelGivesThem) {
   const std::string mode = hugePageMode();
   if (mode != "madvise" && mode != "always")
-    GTEST_SKIP() << "transparent huge pages are '" << mode << "' on this kernel: nothing to ask for";
+    GTEST_SKIP() << "transparent huge pages are '" << mode
+                 << "' on this kernel: nothing to ask for";
   auto v = bigVector<std::byte>(std::size_t{64} << 20);
   std::fill(v.begin(), v.end(), std::byte{1});
   EXPECT_GE(hugeKilobytes(v.data(), v.size()), 2048u) << "mode " << mode;
