@@ -9,6 +9,7 @@
 
 #include "formats/assimp/assimp_convert.h"
 #include "formats/model/join.h"
+#include "formats/model/normals.h"
 
 namespace marrow::formats::assimpconv {
 namespace {
@@ -130,6 +131,26 @@ void copyTriangles(const aiMesh& src, bool reverse, Mesh& out, std::size_t& drop
   }
 }
 
+// A mesh without normals gets the smooth normals assimp's GenSmoothNormals step would give it
+// (formats/model/normals.h; that step takes seconds on a mesh of a million corners), made from
+// the file's own positions and winding and then placed like a file's normals. The triangles
+// were reversed where the placement mirrors: a reversed triangle's normal is exactly the
+// negated one.
+void generateNormals(const aiMesh& src, const Placement& p, Mesh& out) {
+  std::vector<glm::vec3> raw;
+  if (!p.identity) {
+    Repairs ignored;  // counted once already, by copyVertices
+    raw.resize(src.mNumVertices);
+    for (unsigned v = 0; v < src.mNumVertices; ++v) raw[v] = clean(toGlm(src.mVertices[v]), ignored);
+  }
+  out.normals = weldedSmoothNormals(p.identity ? std::span<const glm::vec3>(out.positions) : raw,
+                                    out.indices);
+  if (p.mirrors)
+    for (glm::vec3& n : out.normals) n = -n;
+  if (!p.identity)
+    for (glm::vec3& n : out.normals) n = unit(p.normal * n);
+}
+
 void copyMorphs(const aiMesh& src, const Placement& p, Mesh& out, const Context& c) {
   for (unsigned k = 0; k < src.mNumAnimMeshes; ++k) {
     const aiAnimMesh* am = src.mAnimMeshes[k];
@@ -146,7 +167,7 @@ void copyMorphs(const aiMesh& src, const Placement& p, Mesh& out, const Context&
       const glm::vec3 q = toGlm(am->mVertices[v]);
       t.positions[v] = p.identity ? q : glm::vec3(p.matrix * glm::vec4(q, 1.0f));
     }
-    if (am->mNormals && src.mNormals) {
+    if (am->mNormals && !out.normals.empty()) {
       t.normals.resize(src.mNumVertices);
       for (unsigned v = 0; v < src.mNumVertices; ++v) {
         const glm::vec3 d = toGlm(am->mNormals[v]);
@@ -385,6 +406,7 @@ void convertMeshes(const Context& c, const NodeTable& nodes, Scene& out) {
     const Placement p(place);
     copyVertices(src, p, mesh, repairs);
     copyTriangles(src, p.mirrors, mesh, strayFaces);
+    if (!src.mNormals) generateNormals(src, p, mesh);
     copyMorphs(src, p, mesh, c);
     if (skinned) copySkin(src, nodes, restInverse, c, mesh);
     if (c.joinVertices) joinIdenticalVertices(mesh);

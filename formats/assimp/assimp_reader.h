@@ -19,9 +19,10 @@ namespace marrow::formats {
 // clips from aiAnimation channels.
 //
 // What the result looks like (tests/reference/assimp_pose_test.cpp relies on it):
-// - Post-processing: validate, triangulate, sort by primitive type, smooth normals where the
-//   file has none (assimpVertexSteps); then, on the model, identical vertices joined except in
-//   glTF (joinsIdenticalVertices). Meshes of points or lines are dropped (warning);
+// - Post-processing: validate, triangulate, sort by primitive type (assimpVertexSteps); then, on
+//   the model, smooth normals where the file has none, as assimp's GenSmoothNormals step makes
+//   them (formats/model/normals.h: weldedSmoothNormals, linear where the step sorts), and
+//   identical vertices joined except in glTF (joinsIdenticalVertices). Meshes of points or lines are dropped (warning);
 //   bone weights are not limited (render/anim packs the 8 heaviest); nothing is pre-transformed
 //   or converted to left-handed. assimp's stand-in meshes for skeleton-only files are not made.
 // - Texture coordinates are flipped from assimp's v = 0 bottom to the model's v = 0 top.
@@ -53,9 +54,9 @@ namespace marrow::formats {
 // - Scene::format is "assimp: " + the importer that ran ("assimp: glTF2").
 Result<Scene> readWithAssimp(std::span<const std::byte> data, const ReadContext& ctx);
 
-// The post-processing steps (aiPostProcessSteps) that change vertices or meshes: triangulate,
-// sort by primitive type, smooth normals where the file has none. The reference test imports
-// with the same steps.
+// The post-processing steps (aiPostProcessSteps) the reader asks of assimp that change vertices
+// or meshes: triangulate, sort by primitive type. The reference tests import with the same steps
+// (and add aiProcess_GenSmoothNormals to compare the normals the reader makes itself).
 unsigned assimpVertexSteps();
 
 // Whether the reader joins identical vertices (formats/model/join.h) after converting the file,

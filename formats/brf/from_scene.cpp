@@ -14,6 +14,7 @@
 
 #include "formats/brf/brf.h"
 #include "formats/model/convert.h"
+#include "formats/model/normals.h"
 #include "formats/model/lod.h"
 #include "formats/model/sample.h"
 #include "formats/write_support.h"

@@ -10,6 +10,7 @@
 #include "formats/dragonnest/dragonnest.h"
 #include "formats/dragonnest/dragonnest_internal.h"
 #include "formats/model/convert.h"
+#include "formats/model/normals.h"
 #include "formats/model/sample.h"
 #include "formats/write_support.h"
 

@@ -140,23 +140,6 @@ void unifyBindPoses(Scene& scene, Diagnostics& diagnostics) {
                      "approximately (up to " + std::to_string(worst) + " units apart at a joint)");
 }
 
-std::vector<glm::vec3> smoothNormals(const Mesh& mesh, glm::vec3 none) {
-  std::vector<glm::vec3> n(mesh.vertexCount(), glm::vec3(0.0f));
-  for (std::size_t i = 0; i + 2 < mesh.indices.size(); i += 3) {
-    const auto a = mesh.indices[i], b = mesh.indices[i + 1], c = mesh.indices[i + 2];
-    if (a >= n.size() || b >= n.size() || c >= n.size()) continue;
-    const glm::vec3 f = glm::cross(mesh.positions[b] - mesh.positions[a], mesh.positions[c] - mesh.positions[a]);
-    n[a] += f;
-    n[b] += f;
-    n[c] += f;
-  }
-  for (auto& v : n) {
-    const float len = glm::length(v);
-    v = len > 0.0f ? v / len : none;
-  }
-  return n;
-}
-
 float bindAtRest(Scene& scene) {
   if (scene.skeleton.empty()) return 0.0f;
   const std::vector<glm::mat4> binds = scene.skeleton.inverseBindMatrices();

@@ -32,10 +32,6 @@ float bindAtRest(Scene& scene);
 // animated scale is approximated by its uniform rest value, with a diagnostic.
 void removeBoneScale(Scene& scene, Diagnostics& diagnostics);
 
-// Area-weighted smooth normals from the triangles, for a mesh that brings none; a vertex no
-// triangle uses gets `none`. (The renderer draws such meshes with them; writers write them.)
-std::vector<glm::vec3> smoothNormals(const Mesh& mesh, glm::vec3 none = glm::vec3(0.0f, 1.0f, 0.0f));
-
 // The matrix that takes a native model-space point of `from` to `to`.
 glm::mat4 basisChange(const Basis& from, const Basis& to);
 

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "formats/model/convert.h"
+#include "formats/model/normals.h"
 #include "formats/model/scene.h"
 
 class QImage;
@@ -99,7 +99,7 @@ struct GpuMesh {
   void bindColors(QOpenGLFunctions_3_3_Core* gl, GLuint buffer);
 };
 
-// Area-weighted smooth normals, for meshes that bring none (formats/model/convert.h).
+// Area-weighted smooth normals, for meshes that bring none (formats/model/normals.h).
 using formats::smoothNormals;
 
 // RGBA8 texture with mipmaps; 0 for a null image.
