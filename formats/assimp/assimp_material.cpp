@@ -1,6 +1,5 @@
 // aiMaterial → Material, texture references → Scene::textures (embedded images copied).
 #include <assimp/material.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cmath>
@@ -10,6 +9,7 @@
 #include <type_traits>
 
 #include "formats/assimp/assimp_convert.h"
+#include "formats/image/png_writer.h"
 #include "formats/model/texture_table.h"
 
 namespace marrow::formats::assimpconv {
@@ -52,53 +52,22 @@ const char* kindOf(unsigned semantic) {
   return "other";
 }
 
-void putU32(std::vector<std::byte>& out, std::uint32_t v) {
-  for (int shift = 24; shift >= 0; shift -= 8) out.push_back(static_cast<std::byte>(v >> shift));
-}
-
-void putChunk(std::vector<std::byte>& out, const char type[4], const std::vector<std::byte>& data) {
-  putU32(out, static_cast<std::uint32_t>(data.size()));
-  const std::size_t typeAt = out.size();
-  for (int i = 0; i < 4; ++i) out.push_back(static_cast<std::byte>(type[i]));
-  out.insert(out.end(), data.begin(), data.end());
-  const auto* crcStart = reinterpret_cast<const Bytef*>(out.data() + typeAt);
-  putU32(out, static_cast<std::uint32_t>(
-                  crc32(crc32(0, nullptr, 0), crcStart, static_cast<uInt>(out.size() - typeAt))));
-}
-
 // Assimp hands uncompressed embedded images over as BGRA texels (MDL, HMP skins); the model keeps
-// encoded images only, so they become an RGBA PNG (PNG spec: IHDR, IDAT, IEND; filter 0 rows).
-std::vector<std::byte> encodePng(const aiTexture& tex) {
-  const std::size_t w = tex.mWidth, h = tex.mHeight;
-  std::vector<Bytef> raw;
-  raw.reserve(h * (1 + 4 * w));
-  for (std::size_t y = 0; y < h; ++y) {
-    raw.push_back(0);  // filter: none
-    for (std::size_t x = 0; x < w; ++x) {
-      const aiTexel& t = tex.pcData[y * w + x];
-      raw.insert(raw.end(), {t.r, t.g, t.b, t.a});
-    }
-  }
-  uLongf packedSize = compressBound(static_cast<uLong>(raw.size()));
-  std::vector<std::byte> packed(packedSize);
-  if (compress2(reinterpret_cast<Bytef*>(packed.data()), &packedSize, raw.data(),
-                static_cast<uLong>(raw.size()), Z_DEFAULT_COMPRESSION) != Z_OK)
-    return {};
-  packed.resize(packedSize);
-
-  std::vector<std::byte> png;
-  constexpr unsigned char kSignature[] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-  for (unsigned char b : kSignature) png.push_back(std::byte{b});
-  std::vector<std::byte> ihdr;
-  putU32(ihdr, static_cast<std::uint32_t>(w));
-  putU32(ihdr, static_cast<std::uint32_t>(h));
-  constexpr unsigned char kFormat[] = {8, 6, 0, 0,
-                                       0};  // 8 bits, RGBA, deflate, no filter, no interlace
-  for (unsigned char b : kFormat) ihdr.push_back(std::byte{b});
-  putChunk(png, "IHDR", ihdr);
-  putChunk(png, "IDAT", packed);
-  putChunk(png, "IEND", {});
-  return png;
+// encoded images only, so they become a PNG, deflated fast: this runs while the model opens.
+std::vector<std::byte> encodeTexels(const aiTexture& tex) {
+  const std::uint32_t w = tex.mWidth;
+  return encodePngRows(
+      w, tex.mHeight,
+      [&](std::uint32_t y, std::uint8_t* out) {
+        const aiTexel* t = tex.pcData + std::size_t{y} * w;
+        for (std::uint32_t x = 0; x < w; ++x, out += 4) {
+          out[0] = t[x].r;
+          out[1] = t[x].g;
+          out[2] = t[x].b;
+          out[3] = t[x].a;
+        }
+      },
+      PngEffort::Fast);
 }
 
 std::string formatProperty(const aiMaterialProperty& p) {
@@ -179,7 +148,7 @@ void convertMaterials(const Context& c, Scene& out) {
         const auto* p = reinterpret_cast<const std::byte*>(tex->pcData);
         t.data.assign(p, p + tex->mWidth);
       } else {
-        t.data = encodePng(*tex);
+        t.data = encodeTexels(*tex);
         if (t.data.empty()) ++skippedTextures;
       }
       t.embedded = !t.data.empty();

@@ -31,6 +31,7 @@
 #include "render/anim/skinning.h"
 
 #include "tests/support/gltf_document.h"
+#include "tests/support/png_pixels.h"
 #include "tests/support/skip.h"
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -566,6 +567,35 @@ TEST(AssimpReader, SkinnedMeshesKeepTheirOffsetsAndUnusedBonesBindAtRest) {
   anim::skinPalette(r->skeleton, m, rest, palette);
   for (int c = 0; c < 4; ++c)
     for (int k = 0; k < 4; ++k) EXPECT_NEAR(palette[0][c][k], c == k ? 1.0f : 0.0f, 1e-6f);
+}
+
+// assimp hands an MDL's skin over as uncompressed BGRA texels; the reader keeps it as a PNG,
+// which zlib reads back (tests/support/png_pixels.h) to assimp's texels, pixel for pixel.
+TEST(AssimpReader, AnEmbeddedUncompressedSkinBecomesAPngOfTheSameTexels) {
+  const std::string path = kModels + "/MDL/MDL3 (3DGS A4)/minigun.MDL";
+  if (!std::filesystem::exists(path)) MARROW_SKIP() << path << " is not installed";
+  Assimp::Importer importer;
+  const aiScene* ref = importer.ReadFile(path, 0);
+  ASSERT_NE(ref, nullptr) << importer.GetErrorString();
+  ASSERT_EQ(ref->mNumTextures, 1u);
+  const aiTexture& tex = *ref->mTextures[0];
+  ASSERT_GT(tex.mHeight, 0u);  // texels, not an encoded file
+  const auto ours = formats::loadFile(path);
+  ASSERT_TRUE(ours.ok()) << ours.error().describe();
+  ASSERT_EQ(ours->textures.size(), 1u);
+  EXPECT_TRUE(ours->textures[0].embedded);
+  std::uint32_t w = 0, h = 0;
+  const auto rgba = marrow::testing::pngPixels(ours->textures[0].data, 0, w, h);
+  ASSERT_EQ(w, tex.mWidth);
+  ASSERT_EQ(h, tex.mHeight);
+  ASSERT_EQ(rgba.size(), std::size_t{w} * h * 4);
+  std::size_t differ = 0;
+  for (std::size_t i = 0; i < std::size_t{w} * h; ++i) {
+    const aiTexel& t = tex.pcData[i];
+    differ += rgba[4 * i] != t.r || rgba[4 * i + 1] != t.g || rgba[4 * i + 2] != t.b ||
+              rgba[4 * i + 3] != t.a;
+  }
+  EXPECT_EQ(differ, 0u);
 }
 
 }  // namespace

@@ -2,7 +2,6 @@
 // is decoded and written as PNG. The PNG is read back here with zlib and the PNG spec's chunk
 // layout, independently of the writer's encoder.
 #include <gtest/gtest.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cstdint>
@@ -10,20 +9,17 @@
 #include <vector>
 
 #include "formats/gltf/gltf_writer.h"
+#include "tests/support/png_pixels.h"
 
 namespace marrow::formats {
 namespace {
 
 using Bytes = std::vector<std::byte>;
+using testing::pngPixels;
 
 std::uint32_t le32(const Bytes& b, std::size_t at) {
   std::uint32_t v = 0;
   for (int i = 3; i >= 0; --i) v = v << 8 | std::to_integer<std::uint32_t>(b[at + i]);
-  return v;
-}
-std::uint32_t be32(const Bytes& b, std::size_t at) {
-  std::uint32_t v = 0;
-  for (int i = 0; i < 4; ++i) v = v << 8 | std::to_integer<std::uint32_t>(b[at + i]);
   return v;
 }
 
@@ -63,43 +59,6 @@ Scene texturedTriangle(Bytes image, std::string path) {
   mat.maps.push_back({"diffuse", 0, 0, ""});
   s.materials.push_back(mat);
   return s;
-}
-
-// The RGBA rows of an 8-bit RGBA PNG with filter 0 on each row, as the PNG spec lays it out
-// (signature, IHDR, IDAT zlib stream, IEND); empty when it is not one.
-std::vector<std::uint8_t> pngPixels(const Bytes& png, std::size_t at, std::uint32_t& w,
-                                    std::uint32_t& h) {
-  static const std::uint8_t kSig[8] = {0x89, 'P', 'N', 'G', 13, 10, 26, 10};
-  for (int i = 0; i < 8; ++i)
-    if (std::to_integer<std::uint8_t>(png[at + i]) != kSig[i]) return {};
-  std::vector<std::uint8_t> idat;
-  for (std::size_t p = at + 8; p + 8 <= png.size();) {
-    const std::uint32_t n = be32(png, p);
-    std::string type(4, ' ');
-    for (int i = 0; i < 4; ++i) type[i] = static_cast<char>(png[p + 4 + i]);
-    if (type == "IHDR") {
-      w = be32(png, p + 8), h = be32(png, p + 12);
-      if (std::to_integer<int>(png[p + 16]) != 8 || std::to_integer<int>(png[p + 17]) != 6)
-        return {};  // 8 bits per channel, colour type 6 (RGBA)
-    } else if (type == "IDAT") {
-      for (std::uint32_t i = 0; i < n; ++i)
-        idat.push_back(std::to_integer<std::uint8_t>(png[p + 8 + i]));
-    } else if (type == "IEND") {
-      break;
-    }
-    p += 12 + n;
-  }
-  std::vector<std::uint8_t> raw(std::size_t(h) * (1 + 4 * w));
-  uLongf rawSize = raw.size();
-  if (uncompress(raw.data(), &rawSize, idat.data(), idat.size()) != Z_OK || rawSize != raw.size())
-    return {};
-  std::vector<std::uint8_t> rgba;
-  for (std::uint32_t y = 0; y < h; ++y) {
-    const std::uint8_t* row = &raw[y * (1 + 4 * w)];
-    if (row[0] != 0) return {};
-    rgba.insert(rgba.end(), row + 1, row + 1 + 4 * w);
-  }
-  return rgba;
 }
 
 std::size_t find(const Bytes& b, std::string_view s, std::size_t from = 0) {

@@ -11,6 +11,11 @@
 
 #include "formats/io/file.h"
 
+#if defined(__linux__)
+#include <sys/mman.h>
+#include <unistd.h>
+#endif
+
 namespace marrow::formats {
 namespace {
 
@@ -34,6 +39,29 @@ TEST(BigBuffer, GivesWhatAPlainVectorGives) {
 }
 
 #if defined(__linux__)
+// A fresh mapping has no page in memory until it is written; populated, all of them are (mincore
+// says which pages are resident). Under kPopulatedBuffer nothing is done.
+TEST(BigBuffer, APopulatedBufferIsInMemoryBeforeItIsWritten) {
+  const std::size_t bytes = std::size_t{1} << 20, page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  void* p = mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  ASSERT_NE(p, MAP_FAILED);
+  std::vector<unsigned char> resident(bytes / page);
+  const auto count = [&] {
+    EXPECT_EQ(mincore(p, bytes, resident.data()), 0);
+    return std::count_if(resident.begin(), resident.end(), [](unsigned char r) { return r & 1; });
+  };
+  EXPECT_EQ(count(), 0);
+  EXPECT_FALSE(populate(p, kPopulatedBuffer - page));
+  EXPECT_EQ(count(), 0);
+  if (!populate(p, bytes)) {
+    munmap(p, bytes);
+    GTEST_SKIP() << "this kernel has no MADV_POPULATE_WRITE (Linux 5.14)";
+  }
+  EXPECT_EQ(count(), static_cast<long>(resident.size()));
+  static_cast<unsigned char*>(p)[bytes - 1] = 1;  // and it is writable
+  munmap(p, bytes);
+}
+
 // The kernel's transparent huge page mode: "always", "madvise" or "never" (the bracketed word).
 std::string hugePageMode() {
   std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
