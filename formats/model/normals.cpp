@@ -110,7 +110,8 @@ std::vector<glm::vec3> weldedSmoothNormals(std::span<const glm::vec3> positions,
   const auto cellOf = [&](const glm::vec3& p) {
     std::array<std::uint64_t, 3> c{};
     for (int a = 0; a < 3; ++a) {
-      const float x = std::floor((p[a] - lo[a]) / eps);  // ≥ 0: lo is the minimum
+      float x = std::floor((p[a] - lo[a]) / eps);  // ≥ 0: lo is the minimum
+      if (!(x >= 0.0f)) x = 0.0f;  // a coordinate that is not a number (it meets no vertex)
       c[a] = 1 + static_cast<std::uint64_t>(std::min(x, static_cast<float>(kCellMax - 1)));
     }
     return c;
