@@ -145,10 +145,8 @@ void generateNormals(const aiMesh& src, const Placement& p, Mesh& out) {
   }
   out.normals = weldedSmoothNormals(p.identity ? std::span<const glm::vec3>(out.positions) : raw,
                                     out.indices);
-  if (p.mirrors)
-    for (glm::vec3& n : out.normals) n = -n;
   if (!p.identity)
-    for (glm::vec3& n : out.normals) n = unit(p.normal * n);
+    for (glm::vec3& n : out.normals) n = unit(p.normal * (p.mirrors ? -n : n));
 }
 
 void copyMorphs(const aiMesh& src, const Placement& p, Mesh& out, const Context& c) {

@@ -22,8 +22,8 @@ namespace marrow::formats {
 // - Post-processing: validate, triangulate, sort by primitive type (assimpVertexSteps); then, on
 //   the model, smooth normals where the file has none, as assimp's GenSmoothNormals step makes
 //   them (formats/model/normals.h: weldedSmoothNormals, linear where the step sorts), and
-//   identical vertices joined except in glTF (joinsIdenticalVertices). Meshes of points or lines are dropped (warning);
-//   bone weights are not limited (render/anim packs the 8 heaviest); nothing is pre-transformed
+//   identical vertices joined except in glTF (joinsIdenticalVertices). Meshes of points or
+//   lines are dropped (warning); bone weights are not limited (render/anim packs the 8 heaviest); nothing is pre-transformed
 //   or converted to left-handed. assimp's stand-in meshes for skeleton-only files are not made.
 // - Texture coordinates are flipped from assimp's v = 0 bottom to the model's v = 0 top.
 // - Skeleton (when any mesh has bones or any animation moves nodes): bone i is the i-th aiNode in

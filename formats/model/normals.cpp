@@ -48,6 +48,15 @@ std::uint64_t cellKey(std::uint64_t x, std::uint64_t y, std::uint64_t z) {
   return (x << (2 * kCellBits)) | (y << kCellBits) | z;
 }
 
+// The 26 neighbours of a cell and the cell itself are nine runs of keys, one per (x ± 1, y ± 1),
+// each from z − 1 to z + 1: run r (0…8) around the cell of key k starts at runStart(k, r) and
+// ends two keys later. Keys start at 1 on every axis, so no field borrows or carries.
+constexpr std::uint64_t kRunLength = 2;
+std::uint64_t runStart(std::uint64_t k, int r) {
+  constexpr std::uint64_t kY = std::uint64_t{1} << kCellBits, kX = kY << kCellBits;
+  return k + static_cast<std::uint64_t>(r / 3) * kX + static_cast<std::uint64_t>(r % 3) * kY - kX - kY - 1;
+}
+
 // A stable counting sort of (key, vertex) pairs by the kCellBits of the key at `shift`; the keys
 // travel with their vertices, so that every pass reads its input in order.
 void sortPass(const std::vector<std::uint64_t>& keyIn, const std::vector<std::uint32_t>& vertexIn,
@@ -152,13 +161,10 @@ std::vector<glm::vec3> weldedSmoothNormals(std::span<const glm::vec3> positions,
   // almost every cell is alone.
   std::vector<std::uint8_t> crowded(cells, 0);
   {
-    constexpr std::uint64_t kY = std::uint64_t{1} << kCellBits, kX = kY << kCellBits;
     std::array<std::size_t, 9> cursor{};
     for (std::size_t c = 0; c < cells; ++c) {
-      const std::uint64_t k = cellKeys[c];
       for (int r = 0; r < 9 && !crowded[c]; ++r) {
-        const std::uint64_t from = k + (r / 3) * kX + (r % 3) * kY - kX - kY - 1;
-        const std::uint64_t to = from + 2;
+        const std::uint64_t from = runStart(cellKeys[c], r), to = from + kRunLength;
         std::size_t& i = cursor[r];
         while (i < cells && cellKeys[i] < from) ++i;
         for (std::size_t j = i; j < cells && cellKeys[j] <= to; ++j)
@@ -170,8 +176,9 @@ std::vector<glm::vec3> weldedSmoothNormals(std::span<const glm::vec3> positions,
     }
   }
 
-  // One neighbourhood: the vertices of `cells` (indices into cellKeys) closer to p than the
-  // tolerance get the normalised sum of their normals.
+  // One neighbourhood: gather(cell, p) adds the vertices of a cell (an index into cellKeys)
+  // closer to p than the tolerance to `near`; settle() gives them all the normalised sum of
+  // their normals.
   std::vector<std::uint8_t> done(n, 0);
   std::vector<std::uint32_t> near;
   const auto gather = [&](std::size_t cell, const glm::vec3& p) {
@@ -208,16 +215,13 @@ std::vector<glm::vec3> weldedSmoothNormals(std::span<const glm::vec3> positions,
   }
   for (std::size_t v = 0; v < n; ++v) {
     if (done[v] || !crowded[cellOfVertex[v]]) continue;
-    const glm::vec3 p = positions[v];
     near.clear();
-    const auto c = cellOf(p);
-    for (std::uint64_t x = c[0] - 1; x <= c[0] + 1; ++x)
-      for (std::uint64_t y = c[1] - 1; y <= c[1] + 1; ++y) {
-        const std::uint64_t last = cellKey(x, y, c[2] + 1);
-        auto it = std::lower_bound(cellKeys.begin(), cellKeys.end(), cellKey(x, y, c[2] - 1));
-        for (; it != cellKeys.end() && *it <= last; ++it)
-          gather(static_cast<std::size_t>(it - cellKeys.begin()), p);
-      }
+    for (int r = 0; r < 9; ++r) {
+      const std::uint64_t from = runStart(cellKeys[cellOfVertex[v]], r), to = from + kRunLength;
+      for (auto it = std::lower_bound(cellKeys.begin(), cellKeys.end(), from);
+           it != cellKeys.end() && *it <= to; ++it)
+        gather(static_cast<std::size_t>(it - cellKeys.begin()), positions[v]);
+    }
     settle();
   }
   return out;

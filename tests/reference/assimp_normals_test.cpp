@@ -8,7 +8,9 @@
 #include <assimp/scene.h>
 
 #include <assimp/Importer.hpp>
+#include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <glm/geometric.hpp>
 #include <string>
