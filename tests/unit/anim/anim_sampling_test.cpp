@@ -1,6 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <random>
+#include <string>
 
 #include <glm/gtc/quaternion.hpp>
 
@@ -128,6 +130,63 @@ TEST(AnimSample, CachedSequentialPlaybackEqualsUncachedRandomSeeks) {
     ASSERT_EQ(cached.local[1].translation, plain.local[1].translation) << "t=" << x;
     ASSERT_EQ(cached.local[1].rotation, plain.local[1].rotation) << "t=" << x;
   }
+}
+
+// Tracks keyed at the same times share one interval search, and their rotations are blended four
+// at a time: the poses must be the very floats of each channel searched on its own. The reference
+// clip puts first a track keyed at other times, so that no channel agrees with its interval.
+TEST(AnimSample, TracksKeyedAtTheSameTimesGiveTheFloatsOfTracksSearchedAlone) {
+  Skeleton s;
+  for (int i = 0; i < 12; ++i)
+    s.bones.push_back(Bone{"b" + std::to_string(i), i - 1, {0, 0, 0}, {1, 0, 0, 0}, {1, 1, 1}});
+  std::mt19937 rng(7);
+  std::uniform_real_distribution<float> u(-1, 1);
+  Clip shared;
+  shared.duration = 3.0f;
+  for (int i = 1; i < 12; ++i) {
+    Track t;
+    t.bone = "b" + std::to_string(i);
+    for (int k = 0; k <= 30; ++k) {
+      const float time = k * 0.1f;
+      t.translation.add(time, {u(rng), u(rng), u(rng)});
+      glm::quat q = glm::normalize(glm::quat(u(rng) + (i % 3 ? 4.0f : 0.0f), u(rng), u(rng), u(rng)));
+      if (i == 4 && k % 2) q = -q;                            // the other hemisphere: flipped
+      if (i == 5) q = glm::quat(0, 0, 0, 0);                  // no length: the identity
+      if (i == 6) q = q * (k % 2 ? 3.0f : 0.25f);             // keys off unit length
+      if (i == 7) q = glm::angleAxis(k * 0.5f, glm::vec3(0, 0, 1));  // far apart: slerp
+      t.rotation.add(time, q);
+      if (i == 8) t.scale.add(time, {1 + u(rng), 1, 1});
+    }
+    if (i == 9) t.rotation.interpolation = formats::Interpolation::Step;
+    if (i == 10) t.translation.times.back() = 3.05f;  // agrees everywhere but the last interval
+    shared.tracks.push_back(t);
+  }
+  shared.tracks.push_back(shared.tracks[2]);  // a bone keyed twice: its last track wins
+  shared.tracks.back().rotation.values[3] = glm::quat(0.5f, 0.5f, 0.5f, 0.5f);
+  Clip alone = shared;
+  Track spoiler;
+  spoiler.bone = "b0";
+  spoiler.rotation.add(0.013f, glm::quat(1, 0, 0, 0));
+  spoiler.rotation.add(2.987f, glm::angleAxis(1.0f, glm::vec3(1, 0, 0)));
+  alone.tracks.insert(alone.tracks.begin(), spoiler);
+  const Binding bs = bind(shared, s), ba = bind(alone, s);
+  SamplingCache cache;
+  Pose p = restPose(s), q = restPose(s);
+  for (float t = 0.0f; t < 3.2f; t += 0.0171f) {
+    sample(shared, bs, s, t, p, &cache, true);
+    sample(alone, ba, s, t, q, nullptr, true);
+    for (int b = 1; b < 12; ++b) {
+      const auto& x = p.local[static_cast<std::size_t>(b)];
+      const auto& y = q.local[static_cast<std::size_t>(b)];
+      ASSERT_EQ(x.translation, y.translation) << "bone " << b << " t=" << t;
+      ASSERT_EQ(x.scale, y.scale) << "bone " << b << " t=" << t;
+      ASSERT_EQ(0, std::memcmp(&x.rotation, &y.rotation, sizeof x.rotation)) << "bone " << b << " t=" << t;
+    }
+  }
+  // Spot checks against the definition: the identity for keys of no length, unit length otherwise.
+  sample(shared, bs, s, 1.234f, p);
+  EXPECT_EQ(p.local[5].rotation, glm::quat(1, 0, 0, 0));
+  EXPECT_NEAR(glm::length(p.local[6].rotation), 1.0f, 1e-6f);
 }
 
 TEST(AnimClipTime, LoopWrapsAndReachesTheDuration) {
