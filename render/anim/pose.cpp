@@ -254,8 +254,7 @@ class RotationBlends {
 template <class T>
 [[gnu::always_inline]] inline T sampleShared(const formats::Channel<T>& ch, const SharedInterval& s,
                                              float t, std::uint32_t* cursor, float wrapEnd) {
-  const auto& times = ch.times;
-  if (s.found && s.k + 1 < times.size() && times[s.k] == s.t0 && times[s.k + 1] == s.t1) {
+  if (agrees(ch, s)) {
     if (ch.interpolation == formats::Interpolation::Step) return ch.values[s.k];
     return mix(ch.values[s.k], ch.values[s.k + 1], s.f);
   }
