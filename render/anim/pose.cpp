@@ -7,7 +7,15 @@
 #include <glm/gtx/transform.hpp>
 
 #if defined(__SSE2__)
-#include <xmmintrin.h>
+#include <emmintrin.h>
+#endif
+
+// On x86-64 with GCC, the model matrices and the palette's products also have versions
+// for 256-bit AVX registers (two columns to a register), chosen at run time. Same operations in
+// the same order as glm's product, no fused multiply-adds: the same floats.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define MARROW_AVX_PRODUCTS 1
+#include <immintrin.h>
 #endif
 
 namespace marrow::anim {
@@ -23,9 +31,122 @@ inline glm::mat4 trs(const Transform& t) {
                    glm::vec4(r[2] * t.scale.z, 0.0f), glm::vec4(t.translation, 1.0f));
 }
 
+#if defined(__SSE2__)
+// trs as four column registers: the floats of trs (glm's mat3_cast, then the scale), in fewer
+// instructions. The nine products come from three multiplications (q q, q times q turned, w q);
+// the rotation's diagonal, its upper and lower triangles from one register each, then each column
+// picks its three entries (lane j of column j from the diagonal, and so on).
+[[gnu::always_inline]] inline void trsColumns(const Transform& t, __m128 c[4]) {
+  const __m128 q = _mm_loadu_ps(&t.rotation.x);                                     // x y z w
+  const __m128 sq = _mm_mul_ps(q, q);                                               // xx yy zz
+  const __m128 cross = _mm_mul_ps(q, _mm_shuffle_ps(q, q, _MM_SHUFFLE(3, 0, 2, 1)));  // xy yz zx
+  const __m128 wq = _mm_mul_ps(_mm_shuffle_ps(q, q, _MM_SHUFFLE(3, 3, 3, 3)), q);   // wx wy wz
+  const __m128 two = _mm_set1_ps(2.0f);
+  // 1 - 2 (yy + zz), 1 - 2 (xx + zz), 1 - 2 (xx + yy)
+  const __m128 d = _mm_sub_ps(
+      _mm_set1_ps(1.0f),
+      _mm_mul_ps(two, _mm_add_ps(_mm_shuffle_ps(sq, sq, _MM_SHUFFLE(3, 0, 0, 1)),
+                                 _mm_shuffle_ps(sq, sq, _MM_SHUFFLE(3, 1, 2, 2)))));
+  const __m128 wTurned = _mm_shuffle_ps(wq, wq, _MM_SHUFFLE(3, 1, 0, 2));  // wz wx wy
+  // 2 (xy + wz), 2 (yz + wx), 2 (xz + wy): rows 0, 1, 2 of columns 1, 2, 0 — placed in those rows
+  const __m128 upper = _mm_mul_ps(two, _mm_add_ps(cross, wTurned));
+  const __m128 u = _mm_shuffle_ps(upper, upper, _MM_SHUFFLE(3, 1, 0, 2));
+  // 2 (xy - wz), 2 (yz - wx), 2 (xz - wy): rows 0, 1, 2 of columns 1, 2, 0 — already in place
+  const __m128 l = _mm_mul_ps(two, _mm_sub_ps(cross, wTurned));
+  const __m128 row0 = _mm_castsi128_ps(_mm_setr_epi32(-1, 0, 0, 0));
+  const __m128 row1 = _mm_castsi128_ps(_mm_setr_epi32(0, -1, 0, 0));
+  const __m128 row2 = _mm_castsi128_ps(_mm_setr_epi32(0, 0, -1, 0));
+  const auto pick = [&](__m128 a, __m128 b, __m128 c2) {
+    return _mm_or_ps(_mm_or_ps(_mm_and_ps(a, row0), _mm_and_ps(b, row1)), _mm_and_ps(c2, row2));
+  };
+  const __m128 xyz = _mm_castsi128_ps(_mm_setr_epi32(-1, -1, -1, 0));
+  c[0] = _mm_and_ps(_mm_mul_ps(pick(d, u, l), _mm_set1_ps(t.scale.x)), xyz);
+  c[1] = _mm_and_ps(_mm_mul_ps(pick(l, d, u), _mm_set1_ps(t.scale.y)), xyz);
+  c[2] = _mm_and_ps(_mm_mul_ps(pick(u, l, d), _mm_set1_ps(t.scale.z)), xyz);
+  // The translation's 12 bytes read as 16 (the rotation follows them in Transform), w set to 1.
+  c[3] = _mm_or_ps(_mm_and_ps(_mm_loadu_ps(&t.translation.x), xyz), _mm_setr_ps(0, 0, 0, 1));
+}
+
+// Column j of a * b, b's column j given: ((a0 b.x + a1 b.y) + a2 b.z) + a3 b.w, as glm sums it.
+[[gnu::always_inline]] inline __m128 productColumn(const __m128 a[4], __m128 b) {
+  __m128 r = _mm_mul_ps(a[0], _mm_shuffle_ps(b, b, _MM_SHUFFLE(0, 0, 0, 0)));
+  r = _mm_add_ps(r, _mm_mul_ps(a[1], _mm_shuffle_ps(b, b, _MM_SHUFFLE(1, 1, 1, 1))));
+  r = _mm_add_ps(r, _mm_mul_ps(a[2], _mm_shuffle_ps(b, b, _MM_SHUFFLE(2, 2, 2, 2))));
+  return _mm_add_ps(r, _mm_mul_ps(a[3], _mm_shuffle_ps(b, b, _MM_SHUFFLE(3, 3, 3, 3))));
+}
+
+// computeModel's loop; `Product` multiplies a parent's model matrix by a local one's columns.
+template <class Product>
+[[gnu::always_inline]] inline void modelMatrices(const Skeleton& skeleton, Pose& pose, std::size_t n,
+                                                 Product&& product) {
+  for (std::size_t i = 0; i < n; ++i) {
+    __m128 c[4];
+    trsColumns(pose.local[i], c);
+    float* out = &pose.model[i][0][0];
+    const int parent = skeleton.bones[i].parent;
+    if (parent >= 0 && static_cast<std::size_t>(parent) < i) {
+      product(&pose.model[static_cast<std::size_t>(parent)][0][0], c, out);
+    } else {
+      for (int j = 0; j < 4; ++j) _mm_storeu_ps(out + 4 * j, c[j]);
+    }
+  }
+}
+#endif
+
+#if defined(MARROW_AVX_PRODUCTS)
+#pragma GCC push_options
+#pragma GCC target("avx")
+
+// Two columns of a * b at once: a's columns in both halves of a[k], b's columns j and j + 1 in
+// the halves of b; each half summed as productColumn sums it.
+[[gnu::always_inline]] inline __m256 productColumns(const __m256 a[4], __m256 b) {
+  __m256 r = _mm256_mul_ps(a[0], _mm256_permute_ps(b, 0x00));
+  r = _mm256_add_ps(r, _mm256_mul_ps(a[1], _mm256_permute_ps(b, 0x55)));
+  r = _mm256_add_ps(r, _mm256_mul_ps(a[2], _mm256_permute_ps(b, 0xAA)));
+  return _mm256_add_ps(r, _mm256_mul_ps(a[3], _mm256_permute_ps(b, 0xFF)));
+}
+
+[[gnu::always_inline]] inline void broadcastColumns(const float* m, __m256 a[4]) {
+  for (int k = 0; k < 4; ++k) a[k] = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(m + 4 * k));
+}
+
+void computeModelAvx(const Skeleton& skeleton, Pose& pose, std::size_t n) {
+  modelMatrices(skeleton, pose, n, [](const float* parent, const __m128 c[4], float* out) {
+    __m256 a[4];
+    broadcastColumns(parent, a);
+    const __m256 r01 = productColumns(a, _mm256_set_m128(c[1], c[0]));
+    const __m256 r23 = productColumns(a, _mm256_set_m128(c[3], c[2]));
+    _mm256_storeu_ps(out, r01);
+    _mm256_storeu_ps(out + 8, r23);
+  });
+}
+
+void multiplyEachAvx(const glm::mat4* a, const glm::mat4* b, glm::mat4* out, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i) {
+    __m256 columns[4];
+    broadcastColumns(&a[i][0][0], columns);
+    const __m256 b01 = _mm256_loadu_ps(&b[i][0][0]), b23 = _mm256_loadu_ps(&b[i][2][0]);
+    const __m256 r01 = productColumns(columns, b01), r23 = productColumns(columns, b23);
+    _mm256_storeu_ps(&out[i][0][0], r01);
+    _mm256_storeu_ps(&out[i][2][0], r23);
+  }
+}
+
+#pragma GCC pop_options
+
+const bool kAvx = __builtin_cpu_supports("avx");
+#endif
+
 }  // namespace
 
 glm::mat4 Transform::matrix() const { return trs(*this); }
+
+void multiplyEach(const glm::mat4* a, const glm::mat4* b, glm::mat4* out, std::size_t n) {
+#if defined(MARROW_AVX_PRODUCTS)
+  if (kAvx) return multiplyEachAvx(a, b, out, n);
+#endif
+  for (std::size_t i = 0; i < n; ++i) out[i] = a[i] * b[i];
+}
 
 std::size_t Binding::matched() const {
   return static_cast<std::size_t>(
@@ -173,6 +294,45 @@ inline bool agrees(const formats::Channel<T>& ch, const SharedInterval& s) {
   return s.found && s.k + 1 < times.size() && times[s.k] == s.t0 && times[s.k + 1] == s.t1;
 }
 
+#if defined(__SSE2__)
+// The normalised-lerp branch of mix for four pairs of keys at once, each component in a register
+// of its own (x x x x, y y y y, ...): the dot, the shortest-path flip, the lerp and the
+// normalisation, with the operations of mix in the same order, so the same floats. Writes the four
+// blends to q (one component per register) and returns the lanes whose keys are near enough for
+// that branch (cos > 0.9995); the other lanes must go through mix itself.
+[[gnu::always_inline]] inline int nlerp4(__m128 ax, __m128 ay, __m128 az, __m128 aw, __m128 bx,
+                                         __m128 by, __m128 bz, __m128 bw, float f, __m128 q[4]) {
+  // glm's dot of quaternions: (w w' + x x') + (y y' + z z').
+  const auto dot = [](__m128 x0, __m128 y0, __m128 z0, __m128 w0, __m128 x1, __m128 y1,
+                      __m128 z1, __m128 w1) {
+    return _mm_add_ps(_mm_add_ps(_mm_mul_ps(w0, w1), _mm_mul_ps(x0, x1)),
+                      _mm_add_ps(_mm_mul_ps(y0, y1), _mm_mul_ps(z0, z1)));
+  };
+  const __m128 cosTheta = dot(ax, ay, az, aw, bx, by, bz, bw);
+  const __m128 flip = _mm_and_ps(_mm_cmplt_ps(cosTheta, _mm_setzero_ps()), _mm_set1_ps(-0.0f));
+  bx = _mm_xor_ps(bx, flip);
+  by = _mm_xor_ps(by, flip);
+  bz = _mm_xor_ps(bz, flip);
+  bw = _mm_xor_ps(bw, flip);
+  const int near = _mm_movemask_ps(_mm_cmpgt_ps(_mm_xor_ps(cosTheta, flip), _mm_set1_ps(0.9995f)));
+  const __m128 fa = _mm_set1_ps(1.0f - f), fb = _mm_set1_ps(f);
+  __m128 x = _mm_add_ps(_mm_mul_ps(ax, fa), _mm_mul_ps(bx, fb));
+  __m128 y = _mm_add_ps(_mm_mul_ps(ay, fa), _mm_mul_ps(by, fb));
+  __m128 z = _mm_add_ps(_mm_mul_ps(az, fa), _mm_mul_ps(bz, fb));
+  __m128 w = _mm_add_ps(_mm_mul_ps(aw, fa), _mm_mul_ps(bw, fb));
+  // glm::normalize: 1 / sqrt(dot(q, q)) times each component; the identity where that length
+  // is not above zero.
+  const __m128 length = _mm_sqrt_ps(dot(x, y, z, w, x, y, z, w));
+  const __m128 scale = _mm_div_ps(_mm_set1_ps(1.0f), length);
+  const __m128 none = _mm_cmple_ps(length, _mm_setzero_ps());
+  q[0] = _mm_andnot_ps(none, _mm_mul_ps(x, scale));
+  q[1] = _mm_andnot_ps(none, _mm_mul_ps(y, scale));
+  q[2] = _mm_andnot_ps(none, _mm_mul_ps(z, scale));
+  q[3] = _mm_or_ps(_mm_andnot_ps(none, _mm_mul_ps(w, scale)), _mm_and_ps(none, _mm_set1_ps(1.0f)));
+  return near;
+}
+#endif
+
 // Rotations between two keys at the shared fraction, gathered four at a time: where a pair of
 // keys is near (the normalised-lerp branch of mix, nearly every pair of neighbouring keys) four
 // are blended and normalised in one go, with the operations of mix in the same order — the same
@@ -202,38 +362,12 @@ class RotationBlends {
     __m128 bz = _mm_loadu_ps(&b_[2]->x), bw = _mm_loadu_ps(&b_[3]->x);
     _MM_TRANSPOSE4_PS(ax, ay, az, aw);
     _MM_TRANSPOSE4_PS(bx, by, bz, bw);
-    // glm's dot of quaternions: (w w' + x x') + (y y' + z z').
-    const auto dot = [](__m128 x0, __m128 y0, __m128 z0, __m128 w0, __m128 x1, __m128 y1,
-                        __m128 z1, __m128 w1) {
-      return _mm_add_ps(_mm_add_ps(_mm_mul_ps(w0, w1), _mm_mul_ps(x0, x1)),
-                        _mm_add_ps(_mm_mul_ps(y0, y1), _mm_mul_ps(z0, z1)));
-    };
-    const __m128 cosTheta = dot(ax, ay, az, aw, bx, by, bz, bw);
-    const __m128 flip = _mm_and_ps(_mm_cmplt_ps(cosTheta, _mm_setzero_ps()), _mm_set1_ps(-0.0f));
-    bx = _mm_xor_ps(bx, flip);
-    by = _mm_xor_ps(by, flip);
-    bz = _mm_xor_ps(bz, flip);
-    bw = _mm_xor_ps(bw, flip);
-    const int near = _mm_movemask_ps(_mm_cmpgt_ps(_mm_xor_ps(cosTheta, flip), _mm_set1_ps(0.9995f)));
-    const __m128 fa = _mm_set1_ps(1.0f - f_), fb = _mm_set1_ps(f_);
-    __m128 x = _mm_add_ps(_mm_mul_ps(ax, fa), _mm_mul_ps(bx, fb));
-    __m128 y = _mm_add_ps(_mm_mul_ps(ay, fa), _mm_mul_ps(by, fb));
-    __m128 z = _mm_add_ps(_mm_mul_ps(az, fa), _mm_mul_ps(bz, fb));
-    __m128 w = _mm_add_ps(_mm_mul_ps(aw, fa), _mm_mul_ps(bw, fb));
-    // glm::normalize: 1 / sqrt(dot(q, q)) times each component; the identity where that length
-    // is not above zero.
-    const __m128 length = _mm_sqrt_ps(dot(x, y, z, w, x, y, z, w));
-    const __m128 scale = _mm_div_ps(_mm_set1_ps(1.0f), length);
-    const __m128 none = _mm_cmple_ps(length, _mm_setzero_ps());
-    x = _mm_andnot_ps(none, _mm_mul_ps(x, scale));
-    y = _mm_andnot_ps(none, _mm_mul_ps(y, scale));
-    z = _mm_andnot_ps(none, _mm_mul_ps(z, scale));
-    w = _mm_or_ps(_mm_andnot_ps(none, _mm_mul_ps(w, scale)), _mm_and_ps(none, _mm_set1_ps(1.0f)));
-    _MM_TRANSPOSE4_PS(x, y, z, w);
-    const __m128 rows[4] = {x, y, z, w};
+    __m128 q[4];
+    const int near = nlerp4(ax, ay, az, aw, bx, by, bz, bw, f_, q);
+    _MM_TRANSPOSE4_PS(q[0], q[1], q[2], q[3]);
     for (int i = 0; i < n_; ++i) {
       if (near & (1 << i))
-        _mm_storeu_ps(&out_[i]->x, rows[i]);
+        _mm_storeu_ps(&out_[i]->x, q[i]);
       else
         *out_[i] = mix(*a_[i], *b_[i], f_);
     }
@@ -261,7 +395,271 @@ template <class T>
   return sampleChannel(ch, t, cursor, wrapEnd);
 }
 
+// ---- The cache's table: the keys of the channels keyed at the clip's common times. ----
+
+constexpr int kTranslation = 0, kRotation = 1, kScale = 2;
+
+// Channels side by side, four to a block, each block one component after another
+// (x x x x, y y y y, ...), key after key: keys[((k * blocks + b) * C + c) * 4 + lane]. A frame
+// reads two runs of memory (keys k and k + 1) and blends four channels with each instruction.
+template <int C>
+struct Lanes {
+  std::vector<int> bones;    // per lane; -1 pads the last block
+  std::vector<float> keys;
+  std::size_t blocks() const { return bones.size() / 4; }
+  const float* row(std::size_t k) const { return keys.data() + k * blocks() * C * 4; }
+};
+
 }  // namespace
+
+struct SamplingCache::Table {
+  // What it was made from, checked every frame.
+  const Clip* clip = nullptr;
+  std::vector<int> boneOfTrack;
+  std::size_t referenceTrack = 0;
+  int referenceChannel = kRotation;
+  std::vector<float> times;  // the common times: the reference channel's
+  std::uint32_t cursor = 0;
+  bool usable = false;  // false: sample() as if there were no table
+  Lanes<3> translation;
+  Lanes<4> rotation;
+  Lanes<3> scale;
+  // The other keyed channels of bound tracks (keyed at other times, stepped, a single key),
+  // sampled one by one.
+  struct Single {
+    std::uint32_t track;
+    int bone;
+    int channel;
+  };
+  std::vector<Single> singles;
+  std::vector<int> restingBones[3];  // per channel: the bones whose tracks do not key it
+};
+
+namespace {
+
+using Table = SamplingCache::Table;
+
+// The channel sample() takes the frame's interval from: the first bound track's rotation when it
+// has two keys, else its translation.
+template <class F>
+void forReference(const Clip& clip, const Binding& binding, F&& found) {
+  const std::size_t tracks = std::min(clip.tracks.size(), binding.boneOfTrack.size());
+  for (std::size_t i = 0; i < tracks; ++i) {
+    if (binding.boneOfTrack[i] < 0) continue;
+    const auto& track = clip.tracks[i];
+    if (track.rotation.size() >= 2)
+      found(i, kRotation, track.rotation.times);
+    else
+      found(i, kTranslation, track.translation.times);
+    return;
+  }
+}
+
+bool madeFrom(const Table& table, const Clip& clip, const Binding& binding) {
+  if (table.clip != &clip || table.boneOfTrack != binding.boneOfTrack) return false;
+  bool same = false;
+  forReference(clip, binding, [&](std::size_t track, int channel, const std::vector<float>& times) {
+    same = track == table.referenceTrack && channel == table.referenceChannel &&
+           times.size() == table.times.size() &&
+           (times.empty() || (times.front() == table.times.front() && times.back() == table.times.back()));
+  });
+  return same;
+}
+
+template <int C, class T>
+void addLane(Lanes<C>& lanes, std::vector<const T*>& values, int bone, const T* keys) {
+  lanes.bones.push_back(bone);
+  values.push_back(keys);
+}
+
+// Lays the lanes' keys out block by block; padding lanes hold `pad` (blends to itself).
+template <int C, class T>
+void layOut(Lanes<C>& lanes, const std::vector<const T*>& values, std::size_t keyCount, const T& pad) {
+  while (lanes.bones.size() % 4) lanes.bones.push_back(-1);
+  const std::size_t blocks = lanes.blocks();
+  lanes.keys.resize(keyCount * blocks * C * 4);
+  for (std::size_t k = 0; k < keyCount; ++k) {
+    float* row = lanes.keys.data() + k * blocks * C * 4;
+    for (std::size_t lane = 0; lane < lanes.bones.size(); ++lane) {
+      const T& v = lane < values.size() ? values[lane][k] : pad;
+      for (int c = 0; c < C; ++c) row[(lane / 4 * C + static_cast<std::size_t>(c)) * 4 + lane % 4] = v[c];
+    }
+  }
+}
+
+// A cap on the copy: clips larger than this are sampled channel by channel.
+constexpr std::size_t kMostTableFloats = std::size_t{1} << 26;  // 256 MiB
+
+std::unique_ptr<Table> makeTable(const Clip& clip, const Binding& binding) {
+  auto table = std::make_unique<Table>();
+  table->clip = &clip;
+  table->boneOfTrack = binding.boneOfTrack;
+  forReference(clip, binding, [&](std::size_t track, int channel, const std::vector<float>& times) {
+    table->referenceTrack = track;
+    table->referenceChannel = channel;
+    table->times = times;
+  });
+  const auto& times = table->times;
+  if (times.size() < 2) return table;
+  const std::size_t tracks = std::min(clip.tracks.size(), binding.boneOfTrack.size());
+  // The table writes its channels in its own order, not track by track: a bone keyed by two tracks
+  // (the last track wins) is left to the track-by-track path.
+  std::vector<int> bones;
+  for (std::size_t i = 0; i < tracks; ++i)
+    if (binding.boneOfTrack[i] >= 0) bones.push_back(binding.boneOfTrack[i]);
+  std::sort(bones.begin(), bones.end());
+  if (std::adjacent_find(bones.begin(), bones.end()) != bones.end()) return table;
+
+  std::vector<const glm::vec3*> translations, scales;
+  std::vector<const glm::quat*> rotations;
+  const auto common = [&](const auto& ch) {
+    return ch.interpolation == formats::Interpolation::Linear && ch.times == times &&
+           ch.values.size() == times.size();
+  };
+  for (std::size_t i = 0; i < tracks; ++i) {
+    const int bone = binding.boneOfTrack[i];
+    if (bone < 0) continue;
+    const auto& track = clip.tracks[i];
+    const auto single = [&](int channel) {
+      const bool keyed = channel == kTranslation ? !track.translation.empty()
+                         : channel == kRotation  ? !track.rotation.empty()
+                                                 : !track.scale.empty();
+      if (keyed)
+        table->singles.push_back({static_cast<std::uint32_t>(i), bone, channel});
+      else
+        table->restingBones[channel].push_back(bone);
+    };
+    if (common(track.translation))
+      addLane(table->translation, translations, bone, track.translation.values.data());
+    else
+      single(kTranslation);
+    if (common(track.rotation))
+      addLane(table->rotation, rotations, bone, track.rotation.values.data());
+    else
+      single(kRotation);
+    if (common(track.scale))
+      addLane(table->scale, scales, bone, track.scale.values.data());
+    else
+      single(kScale);
+  }
+  const std::size_t lanes = (translations.size() + 3) / 4 * 12 + (rotations.size() + 3) / 4 * 16 +
+                            (scales.size() + 3) / 4 * 12;
+  if (lanes > kMostTableFloats / times.size()) return table;
+  layOut(table->translation, translations, times.size(), glm::vec3(0.0f));
+  layOut(table->rotation, rotations, times.size(), glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
+  layOut(table->scale, scales, times.size(), glm::vec3(1.0f));
+  table->usable = true;
+  return table;
+}
+
+// a + (b - a) f for the vectors of lanes, as mix does it.
+void blendVectors(const Lanes<3>& lanes, std::size_t k, float f, Pose& pose,
+                  glm::vec3 Transform::*member) {
+  const float* a = lanes.row(k);
+  const float* b = lanes.row(k + 1);
+  const std::size_t poseBones = pose.local.size();
+  for (std::size_t block = 0; block < lanes.blocks(); ++block, a += 12, b += 12) {
+    float out[3][4];
+#if defined(__SSE2__)
+    const __m128 fv = _mm_set1_ps(f);
+    for (int c = 0; c < 3; ++c) {
+      const __m128 av = _mm_loadu_ps(a + c * 4), bv = _mm_loadu_ps(b + c * 4);
+      _mm_storeu_ps(out[c], _mm_add_ps(av, _mm_mul_ps(_mm_sub_ps(bv, av), fv)));
+    }
+#else
+    for (int c = 0; c < 3; ++c)
+      for (int l = 0; l < 4; ++l) out[c][l] = a[c * 4 + l] + (b[c * 4 + l] - a[c * 4 + l]) * f;
+#endif
+    for (int l = 0; l < 4; ++l) {
+      const int bone = lanes.bones[block * 4 + static_cast<std::size_t>(l)];
+      if (bone >= 0 && static_cast<std::size_t>(bone) < poseBones)
+        pose.local[static_cast<std::size_t>(bone)].*member = glm::vec3(out[0][l], out[1][l], out[2][l]);
+    }
+  }
+}
+
+glm::quat laneQuat(const float* block, int lane) {
+  glm::quat q;
+  q.x = block[lane];
+  q.y = block[4 + lane];
+  q.z = block[8 + lane];
+  q.w = block[12 + lane];
+  return q;
+}
+
+// The rotations of lanes: nlerp4 for near keys, mix for the others.
+void blendRotations(const Lanes<4>& lanes, std::size_t k, float f, Pose& pose) {
+  const float* a = lanes.row(k);
+  const float* b = lanes.row(k + 1);
+  const std::size_t poseBones = pose.local.size();
+  for (std::size_t block = 0; block < lanes.blocks(); ++block, a += 16, b += 16) {
+    int near = 0;
+#if defined(__SSE2__)
+    __m128 q[4];
+    near = nlerp4(_mm_loadu_ps(a), _mm_loadu_ps(a + 4), _mm_loadu_ps(a + 8), _mm_loadu_ps(a + 12),
+                  _mm_loadu_ps(b), _mm_loadu_ps(b + 4), _mm_loadu_ps(b + 8), _mm_loadu_ps(b + 12), f, q);
+    _MM_TRANSPOSE4_PS(q[0], q[1], q[2], q[3]);
+#endif
+    for (int l = 0; l < 4; ++l) {
+      const int bone = lanes.bones[block * 4 + static_cast<std::size_t>(l)];
+      if (bone < 0 || static_cast<std::size_t>(bone) >= poseBones) continue;
+      glm::quat& out = pose.local[static_cast<std::size_t>(bone)].rotation;
+#if defined(__SSE2__)
+      if (near & (1 << l)) {
+        _mm_storeu_ps(&out.x, q[l]);
+        continue;
+      }
+#endif
+      out = mix(laneQuat(a, l), laneQuat(b, l), f);
+    }
+  }
+}
+
+// sample() through the table, when t lies strictly between the common times' first and last key
+// (elsewhere every channel goes its own way: holding, running on to the first key); false when
+// it does not.
+bool sampleTable(Table& table, const Clip& clip, const Skeleton& skeleton, float t, Pose& pose,
+                 std::uint32_t* cursors, float wrapEnd) {
+  const auto& times = table.times;
+  if (!(t > times.front()) || !(t < times.back())) return false;
+  const std::uint32_t k = findInterval(times, t, &table.cursor);
+  const float f = (t - times[k]) / (times[k + 1] - times[k]);
+  for (const auto& s : table.singles) {
+    if (static_cast<std::size_t>(s.bone) >= pose.local.size() || s.track >= clip.tracks.size()) continue;
+    const auto& track = clip.tracks[s.track];
+    Transform& out = pose.local[static_cast<std::size_t>(s.bone)];
+    std::uint32_t* cursor = cursors ? cursors + s.track * 3 + static_cast<std::size_t>(s.channel) : nullptr;
+    if (s.channel == kTranslation)
+      out.translation = sampleChannel(track.translation, t, cursor, wrapEnd);
+    else if (s.channel == kRotation)
+      out.rotation = sampleChannel(track.rotation, t, cursor, wrapEnd);
+    else
+      out.scale = sampleChannel(track.scale, t, cursor, wrapEnd);
+  }
+  const std::size_t bones = std::min(pose.local.size(), skeleton.bones.size());
+  for (int bone : table.restingBones[kTranslation])
+    if (static_cast<std::size_t>(bone) < bones) pose.local[bone].translation = skeleton.bones[bone].translation;
+  for (int bone : table.restingBones[kRotation])
+    if (static_cast<std::size_t>(bone) < bones) pose.local[bone].rotation = skeleton.bones[bone].rotation;
+  for (int bone : table.restingBones[kScale])
+    if (static_cast<std::size_t>(bone) < bones) pose.local[bone].scale = skeleton.bones[bone].scale;
+  blendVectors(table.translation, k, f, pose, &Transform::translation);
+  blendRotations(table.rotation, k, f, pose);
+  blendVectors(table.scale, k, f, pose, &Transform::scale);
+  return true;
+}
+
+}  // namespace
+
+SamplingCache::SamplingCache() = default;
+SamplingCache::~SamplingCache() = default;
+SamplingCache::SamplingCache(SamplingCache&&) noexcept = default;
+SamplingCache& SamplingCache::operator=(SamplingCache&&) noexcept = default;
+
+void SamplingCache::reset() {
+  cursors_.clear();
+  table_.reset();
+}
 
 Pose restPose(const Skeleton& skeleton) {
   Pose p;
@@ -285,6 +683,11 @@ void sample(const Clip& clip, const Binding& binding, const Skeleton& skeleton, 
   if (cache && tracks > 0) {
     cache->cursor(tracks - 1, 2);
     cursors = &cache->cursor(0, 0);
+  }
+  if (cache) {
+    auto& table = cache->table();
+    if (!table || !madeFrom(*table, clip, binding)) table = makeTable(clip, binding);
+    if (table->usable && sampleTable(*table, clip, skeleton, t, pose, cursors, wrapEnd)) return;
   }
   auto cursor = [&](std::size_t track, int channel) {
     return cursors ? cursors + track * 3 + static_cast<std::size_t>(channel) : nullptr;
@@ -325,6 +728,17 @@ void sample(const Clip& clip, const Binding& binding, const Skeleton& skeleton, 
 void computeModel(const Skeleton& skeleton, Pose& pose) {
   const std::size_t n = std::min(skeleton.bones.size(), pose.local.size());
   pose.model.resize(n);
+#if defined(MARROW_AVX_PRODUCTS)
+  if (kAvx) return computeModelAvx(skeleton, pose, n);
+#endif
+#if defined(__SSE2__)
+  modelMatrices(skeleton, pose, n, [](const float* parent, const __m128 c[4], float* out) {
+    __m128 a[4];
+    for (int k = 0; k < 4; ++k) a[k] = _mm_loadu_ps(parent + 4 * k);
+    for (int j = 0; j < 4; ++j) _mm_storeu_ps(out + 4 * j, productColumn(a, c[j]));
+  });
+  return;
+#endif
   for (std::size_t i = 0; i < n; ++i) {
     const int parent = skeleton.bones[i].parent;
     const glm::mat4 local = trs(pose.local[i]);

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -47,14 +48,28 @@ struct Pose {
 };
 
 // Remembers the last key used per channel so that playing forwards costs O(1) per channel;
-// a seek anywhere else falls back to a binary search. One cache per (clip, pose) pair.
+// a seek anywhere else falls back to a binary search. It also keeps a copy of the keys of the
+// channels keyed at the clip's common times, laid out for playing four at a time (pose.cpp),
+// made by the first sample() given the cache. One cache per (clip, binding, pose): reset() it, or
+// take a new one, when the clip changes. (A cache given another clip or binding notices that by
+// the clip's address, the binding's bones and the common times, and lays out again; a clip
+// whose keys are edited in place is not noticed.)
 class SamplingCache {
  public:
+  struct Table;
+
+  SamplingCache();
+  ~SamplingCache();
+  SamplingCache(SamplingCache&&) noexcept;
+  SamplingCache& operator=(SamplingCache&&) noexcept;
+
   std::uint32_t& cursor(std::size_t track, int channel);
-  void reset() { cursors_.clear(); }
+  std::unique_ptr<Table>& table() { return table_; }
+  void reset();
 
  private:
   std::vector<std::uint32_t> cursors_;
+  std::unique_ptr<Table> table_;
 };
 
 Pose restPose(const Skeleton& skeleton);
@@ -69,6 +84,9 @@ void sample(const Clip& clip, const Binding& binding, const Skeleton& skeleton, 
 
 // pose.local → pose.model, parents before children.
 void computeModel(const Skeleton& skeleton, Pose& pose);
+
+// out[i] = a[i] * b[i] for i < n: the floats of glm's product (the skinning palette's work).
+void multiplyEach(const glm::mat4* a, const glm::mat4* b, glm::mat4* out, std::size_t n);
 
 // Convenience: rest pose, then the clip (if any) at `t`, then model matrices.
 Pose evaluate(const Skeleton& skeleton, const Clip* clip, float t, bool looping = false);

@@ -164,11 +164,11 @@ void skinPalette(const formats::Skeleton& skeleton, const formats::Mesh& mesh, c
   const bool own = mesh.inverseBind.size() == skeleton.bones.size();
   if (own || skeleton.inverseBind.size() == skeleton.bones.size()) {
     const auto& inv = own ? mesh.inverseBind : skeleton.inverseBind;
-    for (std::size_t i = 0; i < n; ++i) palette[i] = pose.model[i] * inv[i];
+    multiplyEach(pose.model.data(), inv.data(), palette.data(), n);
     return;
   }
   const auto inv = skeleton.inverseBindMatrices();
-  for (std::size_t i = 0; i < n; ++i) palette[i] = pose.model[i] * inv[i];
+  multiplyEach(pose.model.data(), inv.data(), palette.data(), n);
 }
 
 namespace {

@@ -4,6 +4,7 @@
 #include <random>
 #include <string>
 
+#include <glm/gtc/matrix_transform.hpp>
 #include <glm/gtc/quaternion.hpp>
 
 #include "render/anim/pose.h"
@@ -132,13 +133,15 @@ TEST(AnimSample, CachedSequentialPlaybackEqualsUncachedRandomSeeks) {
   }
 }
 
-// Tracks keyed at the same times share one interval search, and their rotations are blended four
-// at a time: the poses must be the very floats of each channel searched on its own. The reference
-// clip puts first a track keyed at other times, so that no channel agrees with its interval.
-TEST(AnimSample, TracksKeyedAtTheSameTimesGiveTheFloatsOfTracksSearchedAlone) {
+Skeleton twelveBones() {
   Skeleton s;
   for (int i = 0; i < 12; ++i)
     s.bones.push_back(Bone{"b" + std::to_string(i), i - 1, {0, 0, 0}, {1, 0, 0, 0}, {1, 1, 1}});
+  return s;
+}
+
+// Bones 1 to 11 keyed at the same 31 times, with every kind of key that gives the blends trouble.
+Clip commonTimesClip(bool boneKeyedTwice) {
   std::mt19937 rng(7);
   std::uniform_real_distribution<float> u(-1, 1);
   Clip shared;
@@ -161,32 +164,174 @@ TEST(AnimSample, TracksKeyedAtTheSameTimesGiveTheFloatsOfTracksSearchedAlone) {
     if (i == 10) t.translation.times.back() = 3.05f;  // agrees everywhere but the last interval
     shared.tracks.push_back(t);
   }
-  shared.tracks.push_back(shared.tracks[2]);  // a bone keyed twice: its last track wins
-  shared.tracks.back().rotation.values[3] = glm::quat(0.5f, 0.5f, 0.5f, 0.5f);
-  Clip alone = shared;
+  if (boneKeyedTwice) {
+    shared.tracks.push_back(shared.tracks[2]);  // a bone keyed twice: its last track wins
+    shared.tracks.back().rotation.values[3] = glm::quat(0.5f, 0.5f, 0.5f, 0.5f);
+    shared.tracks.back().rotation.interpolation = formats::Interpolation::Step;  // sampled apart
+  }
+  return shared;
+}
+
+// The same tracks behind one keyed at other times: no channel agrees with the first track's
+// interval, so each is searched on its own.
+Clip behindASpoiler(const Clip& clip) {
+  Clip alone = clip;
   Track spoiler;
   spoiler.bone = "b0";
   spoiler.rotation.add(0.013f, glm::quat(1, 0, 0, 0));
   spoiler.rotation.add(2.987f, glm::angleAxis(1.0f, glm::vec3(1, 0, 0)));
   alone.tracks.insert(alone.tracks.begin(), spoiler);
+  return alone;
+}
+
+// Every bone but b0 (the spoiler's).
+void expectSameFloats(const Skeleton& s, const Pose& p, const Pose& q, float t) {
+  ASSERT_EQ(p.local.size(), q.local.size());
+  for (std::size_t b = 0; b < p.local.size(); ++b) {
+    if (s.bones[b].name == "b0") continue;
+    const auto& x = p.local[b];
+    const auto& y = q.local[b];
+    ASSERT_EQ(0, std::memcmp(&x.translation, &y.translation, sizeof x.translation)) << "bone " << b << " t=" << t;
+    ASSERT_EQ(0, std::memcmp(&x.rotation, &y.rotation, sizeof x.rotation)) << "bone " << b << " t=" << t;
+    ASSERT_EQ(0, std::memcmp(&x.scale, &y.scale, sizeof x.scale)) << "bone " << b << " t=" << t;
+  }
+}
+
+// Tracks keyed at the same times share one interval search, and their rotations are blended four
+// at a time: the poses must be the very floats of each channel searched on its own. (A bone keyed
+// twice keeps the cache from laying the keys out: this is the path without that table.)
+TEST(AnimSample, TracksKeyedAtTheSameTimesGiveTheFloatsOfTracksSearchedAlone) {
+  const Skeleton s = twelveBones();
+  const Clip shared = commonTimesClip(true);
+  const Clip alone = behindASpoiler(shared);
   const Binding bs = bind(shared, s), ba = bind(alone, s);
   SamplingCache cache;
   Pose p = restPose(s), q = restPose(s);
   for (float t = 0.0f; t < 3.2f; t += 0.0171f) {
     sample(shared, bs, s, t, p, &cache, true);
     sample(alone, ba, s, t, q, nullptr, true);
-    for (int b = 1; b < 12; ++b) {
-      const auto& x = p.local[static_cast<std::size_t>(b)];
-      const auto& y = q.local[static_cast<std::size_t>(b)];
-      ASSERT_EQ(x.translation, y.translation) << "bone " << b << " t=" << t;
-      ASSERT_EQ(x.scale, y.scale) << "bone " << b << " t=" << t;
-      ASSERT_EQ(0, std::memcmp(&x.rotation, &y.rotation, sizeof x.rotation)) << "bone " << b << " t=" << t;
-    }
+    expectSameFloats(s, p, q, t);
   }
   // Spot checks against the definition: the identity for keys of no length, unit length otherwise.
   sample(shared, bs, s, 1.234f, p);
   EXPECT_EQ(p.local[5].rotation, glm::quat(1, 0, 0, 0));
   EXPECT_NEAR(glm::length(p.local[6].rotation), 1.0f, 1e-6f);
+  // Bone b3's last track is the stepped copy whose fourth key differs: that one wins.
+  Clip last, first;
+  last.tracks.push_back(shared.tracks.back());
+  first.tracks.push_back(shared.tracks[2]);
+  Pose r = restPose(s);
+  sample(shared, bs, s, 0.35f, p, &cache);
+  sample(last, bind(last, s), s, 0.35f, q);
+  sample(first, bind(first, s), s, 0.35f, r);
+  EXPECT_EQ(p.local[3].rotation, q.local[3].rotation);
+  EXPECT_NE(p.local[3].rotation, r.local[3].rotation);
+}
+
+// With a cache, the channels keyed at the common times are copied into a table four channels
+// wide and blended from there; every other channel (other times, stepped, one key, none, a bone
+// the skeleton lacks) goes its own way. The floats must be those of each channel searched alone,
+// playing forwards, looping past the last key and seeking anywhere.
+TEST(AnimSample, ACachesTableOfTheCommonKeysGivesTheFloatsOfTracksSearchedAlone) {
+  const Skeleton s = twelveBones();
+  Clip clip = commonTimesClip(false);
+  clip.duration = 3.4f;  // past the last key: running on to the first one
+  clip.wrapsToFirstKey = true;
+  clip.tracks[2].translation = {};             // not keyed: the rest pose's
+  clip.tracks[3].scale.add(0.5f, {2, 2, 2});   // one key
+  clip.tracks[4].rotation.times[7] += 0.001f;  // one time off: not common
+  Track ghost = clip.tracks[0];
+  ghost.bone = "not in the skeleton";
+  clip.tracks.insert(clip.tracks.begin() + 5, ghost);
+  const Clip alone = behindASpoiler(clip);
+  const Binding bc = bind(clip, s), ba = bind(alone, s);
+  std::vector<float> times;
+  for (float t = -0.1f; t < 3.6f; t += 0.0171f) times.push_back(t);
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> u(-0.2f, 3.6f);
+  for (int i = 0; i < 300; ++i) times.push_back(u(rng));
+  times.push_back(1.0f);  // on a key
+  SamplingCache cache;
+  Pose p = restPose(s), q = restPose(s);
+  for (float t : times) {
+    sample(clip, bc, s, t, p, &cache, true);
+    sample(alone, ba, s, t, q, nullptr, true);
+    expectSameFloats(s, p, q, t);
+  }
+}
+
+// A cache given another clip, or the same clip bound to another skeleton, lays the keys out again.
+TEST(AnimSample, ACacheGivenAnotherClipOrBindingSamplesThatOne) {
+  const Skeleton s = twelveBones();
+  Skeleton reversed;
+  for (auto it = s.bones.rbegin(); it != s.bones.rend(); ++it) reversed.bones.push_back(*it);
+  for (std::size_t i = 0; i < reversed.bones.size(); ++i) reversed.bones[i].parent = -1;
+  const Clip a = commonTimesClip(false);
+  Clip b = a;
+  for (auto& track : b.tracks)
+    for (auto& v : track.translation.values) v *= 2.0f;
+  SamplingCache cache;
+  const auto check = [&](const Clip& clip, const Skeleton& skeleton, float t) {
+    const Binding binding = bind(clip, skeleton);
+    Pose p = restPose(skeleton), q = restPose(skeleton);
+    sample(clip, binding, skeleton, t, p, &cache);
+    sample(behindASpoiler(clip), bind(behindASpoiler(clip), skeleton), skeleton, t, q, nullptr);
+    expectSameFloats(skeleton, p, q, t);
+  };
+  check(a, s, 1.05f);
+  check(b, s, 1.15f);
+  check(b, reversed, 1.25f);
+  check(a, s, 0.35f);
+}
+
+// Model matrices are parent times T R S, the very floats of glm's translate * mat4_cast * scale
+// and products, whichever instructions the CPU gives: bones in any order of parents, roots among
+// them, a parent given after its child (taken as a root), keys off unit length or of none.
+TEST(AnimPose, ModelMatricesAreTheFloatsOfGlmsProducts) {
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-2, 2);
+  Skeleton s;
+  Pose p;
+  for (int i = 0; i < 64; ++i) {
+    int parent = i == 0 || i % 13 == 0 ? -1 : static_cast<int>(rng() % static_cast<unsigned>(i));
+    if (i == 20) parent = 40;
+    s.bones.push_back(Bone{"b" + std::to_string(i), parent, {}, {1, 0, 0, 0}, {1, 1, 1}});
+    Transform t{{u(rng), u(rng), u(rng)}, glm::quat(u(rng), u(rng), u(rng), u(rng)), {u(rng), u(rng), u(rng)}};
+    if (i % 3 == 0) t.rotation = glm::normalize(t.rotation);
+    if (i == 7) t.rotation = glm::quat(0, 0, 0, 0);
+    if (i == 8) t.scale = {0, 1, -1};
+    p.local.push_back(t);
+  }
+  computeModel(s, p);
+  ASSERT_EQ(p.model.size(), s.bones.size());
+  std::vector<glm::mat4> expected;
+  for (std::size_t i = 0; i < s.bones.size(); ++i) {
+    const Transform& t = p.local[i];
+    const glm::mat4 local = glm::translate(glm::mat4(1.0f), t.translation) * glm::mat4_cast(t.rotation) *
+                            glm::scale(glm::mat4(1.0f), t.scale);
+    const int parent = s.bones[i].parent;
+    expected.push_back(parent >= 0 && parent < static_cast<int>(i) ? expected[static_cast<std::size_t>(parent)] * local
+                                                                   : local);
+    for (int c = 0; c < 4; ++c)
+      for (int r = 0; r < 4; ++r) ASSERT_EQ(p.model[i][c][r], expected[i][c][r]) << "bone " << i << " [" << c << "][" << r << "]";
+  }
+}
+
+TEST(AnimPose, MultiplyEachGivesTheFloatsOfGlmsProduct) {
+  std::mt19937 rng(5);
+  std::uniform_real_distribution<float> u(-3, 3);
+  std::vector<glm::mat4> a(37), b(37), out(37);
+  for (std::size_t i = 0; i < a.size(); ++i)
+    for (int c = 0; c < 4; ++c)
+      for (int r = 0; r < 4; ++r) {
+        a[i][c][r] = u(rng);
+        b[i][c][r] = u(rng);  // not affine: every term counts
+      }
+  multiplyEach(a.data(), b.data(), out.data(), a.size());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    const glm::mat4 expected = a[i] * b[i];
+    ASSERT_EQ(0, std::memcmp(&out[i], &expected, sizeof expected)) << i;
+  }
 }
 
 TEST(AnimClipTime, LoopWrapsAndReachesTheDuration) {
