@@ -125,7 +125,10 @@ void planSkinning(PackedInfluences& packed) {
     }
     cls[v] = static_cast<std::uint8_t>(total == 0.0f ? kIdentityClass : count);
   }
-  // Classes run in order, each in increasing vertex order.
+  // Classes run in order, each in increasing vertex order; one bone's vertices of weight 1 side
+  // by side, so that the loop reads that bone's matrix once for all of them. The array's last
+  // vertex ends its run (the AVX2 loop reads 16 bytes for a vertex's 12, past the array's end
+  // for that one: it is left to the loop for the odd ones out).
   for (int c = kPaletteClass; c <= kIdentityClass; ++c) {
     Plan::Run run;
     run.kind = c == kPaletteClass    ? Plan::Kind::Palette
@@ -134,9 +137,16 @@ void planSkinning(PackedInfluences& packed) {
     run.influences = static_cast<std::uint8_t>(run.kind == Plan::Kind::Blend ? c : 0);
     run.begin = static_cast<std::uint32_t>(plan.vertex.size());
     run.first = static_cast<std::uint32_t>(plan.bone.size());
-    for (std::size_t v = 0; v < n; ++v) {
-      if (cls[v] != c) continue;
-      plan.vertex.push_back(static_cast<std::uint32_t>(v));
+    std::vector<std::uint32_t> order;
+    for (std::size_t v = 0; v < n; ++v)
+      if (cls[v] == c) order.push_back(static_cast<std::uint32_t>(v));
+    if (c == kPaletteClass)
+      std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+        if ((a + 1 == n) != (b + 1 == n)) return b + 1 == n;
+        return packed.bones0[a].x < packed.bones0[b].x;
+      });
+    for (std::uint32_t v : order) {
+      plan.vertex.push_back(v);
       if (run.kind == Plan::Kind::Palette) {
         plan.bone.push_back(packed.bones0[v].x);
         plan.weight.push_back(1.0f);  // unread: keeps `first` an index into both
@@ -471,8 +481,17 @@ template <bool Normals>
   const std::uint32_t* bone = a.bone;
   const std::uint32_t end = pairsEnd(a);
   std::uint32_t i = a.run.begin;
-  for (; i < end; i += 2, bone += 2)
-    transformPair<Normals>(a, pairOf(a.palette[bone[0]], a.palette[bone[1]]), i);
+  // The vertices come bone by bone (planSkinning): a pair's matrices are mostly the last pair's.
+  std::uint32_t b0 = ~0u, b1 = ~0u;
+  Pair m{};
+  for (; i < end; i += 2, bone += 2) {
+    if (bone[0] != b0 || bone[1] != b1) {
+      b0 = bone[0];
+      b1 = bone[1];
+      m = pairOf(a.palette[b0], a.palette[b1]);
+    }
+    transformPair<Normals>(a, m, i);
+  }
   paletteRun<Normals>(a, i);
 }
 

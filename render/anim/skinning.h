@@ -47,7 +47,9 @@ struct PackedInfluences {
   // above directly (same results, slower).
   struct Plan {
     enum class Kind : std::uint8_t { Palette, Blend, Identity };
-    struct Run {  // vertex[begin, end), all of one kind, in increasing order
+    // vertex[begin, end), all of one kind, in increasing order — but for the Palette run, in
+    // order of bone (so that the loop reads each bone's matrix once), the array's last vertex last.
+    struct Run {
       Kind kind = Kind::Identity;
       std::uint8_t influences = 0;       // per vertex, for Blend (1 to 8)
       std::uint32_t begin = 0, end = 0;  // into `vertex`

@@ -189,6 +189,38 @@ TEST(Skin, FastPathsStayWithinTheToleranceOfThePlainFormula) {
               fastSkinningPath() ? "AVX2 + FMA" : "plain", worstPosition, worstNormal);
 }
 
+// The plan puts one bone's vertices of weight 1 side by side (the loop reads the bone's matrix
+// once for them), keeps the array's last vertex at its run's end (the AVX2 loop reads 16 bytes
+// for 12, which only that vertex must not), and skins them all to where the matrices put them.
+TEST(Skin, ThePlanGroupsVerticesOfWeightOneByBoneAndEndsWithTheArraysLastVertex) {
+  Mesh m;
+  const std::uint32_t bones[] = {2, 1, 0, 2, 9, 1, 0, 2, 1, 0};  // 9: blended (below)
+  std::vector<glm::mat4> palette;
+  for (int b = 0; b < 3; ++b) palette.push_back(glm::translate(glm::vec3(10.0f * (b + 1), 0, 0)));
+  for (std::size_t v = 0; v < std::size(bones); ++v) {
+    m.positions.push_back({static_cast<float>(v), 1, 2});
+    m.normals.push_back({0, 0, 1});
+    const std::vector<Influence> blended = {{0, 0.5f}, {1, 0.5f}}, rigid = {{bones[v], 1.0f}};
+    m.addInfluences(bones[v] == 9 ? blended : rigid);
+  }
+  const PackedInfluences p = packInfluences(m);
+  const auto& plan = p.plan;
+  ASSERT_FALSE(plan.runs.empty());
+  const auto& run = plan.runs.front();
+  ASSERT_EQ(run.kind, PackedInfluences::Plan::Kind::Palette);
+  ASSERT_EQ(run.end - run.begin, 9u);
+  EXPECT_EQ(plan.vertex[run.end - 1], std::size(bones) - 1);  // bone 0, yet last
+  for (std::uint32_t i = run.begin + 1; i + 1 < run.end; ++i)
+    EXPECT_LE(plan.bone[i - 1], plan.bone[i]) << i;
+  std::vector<glm::vec3> pos, nrm;
+  skin(m, p, palette, pos, &nrm);
+  for (std::size_t v = 0; v < std::size(bones); ++v) {
+    const float moved = bones[v] == 9 ? 15.0f : 10.0f * static_cast<float>(bones[v] + 1);
+    EXPECT_EQ(pos[v], glm::vec3(static_cast<float>(v) + moved, 1, 2)) << v;
+    EXPECT_EQ(nrm[v], glm::vec3(0, 0, 1)) << v;
+  }
+}
+
 }  // namespace
 }  // namespace marrow::anim
 
