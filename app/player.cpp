@@ -220,7 +220,7 @@ anim::Pose Player::poseAt(double seconds) const {
 }
 
 void Player::evaluate(double seconds, anim::Pose& out, anim::SamplingCache* cache) const {
-  out = anim::restPose(scene_->skeleton);
+  anim::resetToRest(scene_->skeleton, out);
   if (const auto* c = clip(); c && mismatch_.empty())
     anim::sample(*c, bindings_[static_cast<std::size_t>(clip_)], scene_->skeleton,
                  static_cast<float>(seconds), out, cache, mode_ == anim::PlayMode::Loop);

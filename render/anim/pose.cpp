@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <new>
 
 #include <glm/gtc/quaternion.hpp>
 #include <glm/gtx/transform.hpp>
@@ -36,6 +38,8 @@ inline glm::mat4 trs(const Transform& t) {
 // instructions. The nine products come from three multiplications (q q, q times q turned, w q);
 // the rotation's diagonal, its upper and lower triangles from one register each, then each column
 // picks its three entries (lane j of column j from the diagonal, and so on).
+static_assert(offsetof(Transform, rotation) == offsetof(Transform, translation) + 12,
+              "trsColumns reads the translation as 16 bytes: the rotation must follow it");
 [[gnu::always_inline]] inline void trsColumns(const Transform& t, __m128 c[4]) {
   const __m128 q = _mm_loadu_ps(&t.rotation.x);                                     // x y z w
   const __m128 sq = _mm_mul_ps(q, q);                                               // xx yy zz
@@ -134,7 +138,8 @@ void multiplyEachAvx(const glm::mat4* a, const glm::mat4* b, glm::mat4* out, std
 
 #pragma GCC pop_options
 
-const bool kAvx = __builtin_cpu_supports("avx");
+// Run before main: __builtin_cpu_init first, as GCC asks of code that may run before constructors.
+const bool kAvx = (__builtin_cpu_init(), __builtin_cpu_supports("avx"));
 #endif
 
 }  // namespace
@@ -413,8 +418,12 @@ struct Lanes {
 }  // namespace
 
 struct SamplingCache::Table {
-  // What it was made from, checked every frame.
+  // What it was made from, checked every frame: the clip's address and its tracks' (a clip
+  // rebuilt at the same address has new vectors), the binding, the reference channel's keys.
   const Clip* clip = nullptr;
+  const formats::Track* tracks = nullptr;
+  std::size_t trackCount = 0;
+  const float* referenceTimes = nullptr;
   std::vector<int> boneOfTrack;
   std::size_t referenceTrack = 0;
   int referenceChannel = kRotation;
@@ -456,10 +465,13 @@ void forReference(const Clip& clip, const Binding& binding, F&& found) {
 }
 
 bool madeFrom(const Table& table, const Clip& clip, const Binding& binding) {
-  if (table.clip != &clip || table.boneOfTrack != binding.boneOfTrack) return false;
+  if (table.clip != &clip || table.tracks != clip.tracks.data() || table.trackCount != clip.tracks.size() ||
+      table.boneOfTrack != binding.boneOfTrack)
+    return false;
   bool same = false;
   forReference(clip, binding, [&](std::size_t track, int channel, const std::vector<float>& times) {
     same = track == table.referenceTrack && channel == table.referenceChannel &&
+           times.data() == table.referenceTimes &&
            times.size() == table.times.size() &&
            (times.empty() || (times.front() == table.times.front() && times.back() == table.times.back()));
   });
@@ -490,17 +502,11 @@ void layOut(Lanes<C>& lanes, const std::vector<const T*>& values, std::size_t ke
 // A cap on the copy: clips larger than this are sampled channel by channel.
 constexpr std::size_t kMostTableFloats = std::size_t{1} << 26;  // 256 MiB
 
-std::unique_ptr<Table> makeTable(const Clip& clip, const Binding& binding) {
-  auto table = std::make_unique<Table>();
-  table->clip = &clip;
-  table->boneOfTrack = binding.boneOfTrack;
-  forReference(clip, binding, [&](std::size_t track, int channel, const std::vector<float>& times) {
-    table->referenceTrack = track;
-    table->referenceChannel = channel;
-    table->times = times;
-  });
-  const auto& times = table->times;
-  if (times.size() < 2) return table;
+// The lanes, singles and resting bones of a table made from clip and binding; false when the
+// clip does not suit a table.
+bool fillTable(Table& table, const Clip& clip, const Binding& binding) {
+  const auto& times = table.times;
+  if (times.size() < 2) return false;
   const std::size_t tracks = std::min(clip.tracks.size(), binding.boneOfTrack.size());
   // The table writes its channels in its own order, not track by track: a bone keyed by two tracks
   // (the last track wins) is left to the track-by-track path.
@@ -508,7 +514,7 @@ std::unique_ptr<Table> makeTable(const Clip& clip, const Binding& binding) {
   for (std::size_t i = 0; i < tracks; ++i)
     if (binding.boneOfTrack[i] >= 0) bones.push_back(binding.boneOfTrack[i]);
   std::sort(bones.begin(), bones.end());
-  if (std::adjacent_find(bones.begin(), bones.end()) != bones.end()) return table;
+  if (std::adjacent_find(bones.begin(), bones.end()) != bones.end()) return false;
 
   std::vector<const glm::vec3*> translations, scales;
   std::vector<const glm::quat*> rotations;
@@ -525,30 +531,52 @@ std::unique_ptr<Table> makeTable(const Clip& clip, const Binding& binding) {
                          : channel == kRotation  ? !track.rotation.empty()
                                                  : !track.scale.empty();
       if (keyed)
-        table->singles.push_back({static_cast<std::uint32_t>(i), bone, channel});
+        table.singles.push_back({static_cast<std::uint32_t>(i), bone, channel});
       else
-        table->restingBones[channel].push_back(bone);
+        table.restingBones[channel].push_back(bone);
     };
     if (common(track.translation))
-      addLane(table->translation, translations, bone, track.translation.values.data());
+      addLane(table.translation, translations, bone, track.translation.values.data());
     else
       single(kTranslation);
     if (common(track.rotation))
-      addLane(table->rotation, rotations, bone, track.rotation.values.data());
+      addLane(table.rotation, rotations, bone, track.rotation.values.data());
     else
       single(kRotation);
     if (common(track.scale))
-      addLane(table->scale, scales, bone, track.scale.values.data());
+      addLane(table.scale, scales, bone, track.scale.values.data());
     else
       single(kScale);
   }
   const std::size_t lanes = (translations.size() + 3) / 4 * 12 + (rotations.size() + 3) / 4 * 16 +
                             (scales.size() + 3) / 4 * 12;
-  if (lanes > kMostTableFloats / times.size()) return table;
-  layOut(table->translation, translations, times.size(), glm::vec3(0.0f));
-  layOut(table->rotation, rotations, times.size(), glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
-  layOut(table->scale, scales, times.size(), glm::vec3(1.0f));
-  table->usable = true;
+  if (lanes > kMostTableFloats / times.size()) return false;
+  layOut(table.translation, translations, times.size(), glm::vec3(0.0f));
+  layOut(table.rotation, rotations, times.size(), glm::quat(1.0f, 0.0f, 0.0f, 0.0f));
+  layOut(table.scale, scales, times.size(), glm::vec3(1.0f));
+  return true;
+}
+
+std::unique_ptr<Table> makeTable(const Clip& clip, const Binding& binding) {
+  auto table = std::make_unique<Table>();
+  table->clip = &clip;
+  table->tracks = clip.tracks.data();
+  table->trackCount = clip.tracks.size();
+  table->boneOfTrack = binding.boneOfTrack;
+  forReference(clip, binding, [&](std::size_t track, int channel, const std::vector<float>& times) {
+    table->referenceTrack = track;
+    table->referenceChannel = channel;
+    table->referenceTimes = times.data();
+    table->times = times;
+  });
+  try {
+    table->usable = fillTable(*table, clip, binding);
+  } catch (const std::bad_alloc&) {  // no room for the copy: sampled channel by channel
+    table->usable = false;
+    table->translation = {};
+    table->rotation = {};
+    table->scale = {};
+  }
   return table;
 }
 
@@ -627,6 +655,13 @@ bool sampleTable(Table& table, const Clip& clip, const Skeleton& skeleton, float
   for (const auto& s : table.singles) {
     if (static_cast<std::size_t>(s.bone) >= pose.local.size() || s.track >= clip.tracks.size()) continue;
     const auto& track = clip.tracks[s.track];
+    // Keys edited in place are not noticed (pose.h), but a channel emptied since must not be read.
+    if ((s.channel == kTranslation ? track.translation.empty()
+         : s.channel == kRotation  ? track.rotation.empty()
+                                   : track.scale.empty())) {
+      table.usable = false;
+      return false;
+    }
     Transform& out = pose.local[static_cast<std::size_t>(s.bone)];
     std::uint32_t* cursor = cursors ? cursors + s.track * 3 + static_cast<std::size_t>(s.channel) : nullptr;
     if (s.channel == kTranslation)
@@ -656,19 +691,25 @@ SamplingCache::~SamplingCache() = default;
 SamplingCache::SamplingCache(SamplingCache&&) noexcept = default;
 SamplingCache& SamplingCache::operator=(SamplingCache&&) noexcept = default;
 
+bool SamplingCache::holdsTable() const { return table_ && table_->usable; }
+
 void SamplingCache::reset() {
   cursors_.clear();
   table_.reset();
 }
 
-Pose restPose(const Skeleton& skeleton) {
-  Pose p;
-  p.local.resize(skeleton.bones.size());
+void resetToRest(const Skeleton& skeleton, Pose& pose) {
+  pose.local.resize(skeleton.bones.size());
   for (std::size_t i = 0; i < skeleton.bones.size(); ++i) {
     const auto& b = skeleton.bones[i];
-    p.local[i] = Transform{b.translation, b.rotation, b.scale};
+    pose.local[i] = Transform{b.translation, b.rotation, b.scale};
   }
-  p.model.resize(skeleton.bones.size());
+  pose.model.resize(skeleton.bones.size());
+}
+
+Pose restPose(const Skeleton& skeleton) {
+  Pose p;
+  resetToRest(skeleton, p);
   return p;
 }
 

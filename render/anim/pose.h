@@ -52,8 +52,8 @@ struct Pose {
 // channels keyed at the clip's common times, laid out for playing four at a time (pose.cpp),
 // made by the first sample() given the cache. One cache per (clip, binding, pose): reset() it, or
 // take a new one, when the clip changes. (A cache given another clip or binding notices that by
-// the clip's address, the binding's bones and the common times, and lays out again; a clip
-// whose keys are edited in place is not noticed.)
+// the clip's address and its tracks' vectors, the binding's bones and the common times, and lays
+// out again; a clip whose keys are edited in place is not noticed, except a channel emptied.)
 class SamplingCache {
  public:
   struct Table;
@@ -65,6 +65,7 @@ class SamplingCache {
 
   std::uint32_t& cursor(std::size_t track, int channel);
   std::unique_ptr<Table>& table() { return table_; }
+  bool holdsTable() const;  // a table in use for the clip last sampled (for tests)
   void reset();
 
  private:
@@ -73,6 +74,9 @@ class SamplingCache {
 };
 
 Pose restPose(const Skeleton& skeleton);
+// pose.local set to the rest pose in place, keeping the vectors' memory (a player does this every
+// frame); pose.model sized to the skeleton, its matrices left for computeModel.
+void resetToRest(const Skeleton& skeleton, Pose& pose);
 
 // Samples `clip` at clip time `t` into pose.local (pose must hold one entry per bone); bones
 // without a track keep their rest transform. Before the first key and after the last, hold —

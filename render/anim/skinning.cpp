@@ -622,7 +622,7 @@ void normalizeAvx2(std::span<glm::vec3> n) {
 
 #pragma GCC pop_options
 
-const bool kAvx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+const bool kAvx2 = (__builtin_cpu_init(), __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"));
 #endif
 
 }  // namespace

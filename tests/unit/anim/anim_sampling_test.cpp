@@ -106,6 +106,29 @@ TEST(AnimSample, BonesWithoutTrackKeepTheirRestPose) {
   EXPECT_EQ(p.local[1].rotation, s.bones[1].rotation);
 }
 
+TEST(AnimSample, AResetPoseIsTheRestPoseWhateverItHeldBefore) {
+  const Skeleton s = twoBones();
+  const Clip c = oneTrackClip("root");
+  // A pose sampled away from the rest, and one of a bigger skeleton: both come back to the rest.
+  Pose sampled = restPose(s);
+  sample(c, bind(c, s), s, 1.3f, sampled);
+  computeModel(s, sampled);
+  ASSERT_NE(sampled.local[0].translation, s.bones[0].translation);
+  Pose bigger;
+  bigger.local.resize(7, Transform{glm::vec3(5.0f), glm::quat(0.0f, 1.0f, 0.0f, 0.0f), glm::vec3(2.0f)});
+  bigger.model.resize(7);
+  for (Pose* p : {&sampled, &bigger}) {
+    resetToRest(s, *p);
+    ASSERT_EQ(p->local.size(), s.bones.size());
+    ASSERT_EQ(p->model.size(), s.bones.size());
+    for (std::size_t i = 0; i < s.bones.size(); ++i) {
+      EXPECT_EQ(p->local[i].translation, s.bones[i].translation) << i;
+      EXPECT_EQ(p->local[i].rotation, s.bones[i].rotation) << i;
+      EXPECT_EQ(p->local[i].scale, s.bones[i].scale) << i;
+    }
+  }
+}
+
 TEST(AnimSample, CachedSequentialPlaybackEqualsUncachedRandomSeeks) {
   const Skeleton s = twoBones();
   Clip c;
@@ -167,7 +190,6 @@ Clip commonTimesClip(bool boneKeyedTwice) {
   if (boneKeyedTwice) {
     shared.tracks.push_back(shared.tracks[2]);  // a bone keyed twice: its last track wins
     shared.tracks.back().rotation.values[3] = glm::quat(0.5f, 0.5f, 0.5f, 0.5f);
-    shared.tracks.back().rotation.interpolation = formats::Interpolation::Step;  // sampled apart
   }
   return shared;
 }
@@ -202,30 +224,37 @@ void expectSameFloats(const Skeleton& s, const Pose& p, const Pose& q, float t) 
 // twice keeps the cache from laying the keys out: this is the path without that table.)
 TEST(AnimSample, TracksKeyedAtTheSameTimesGiveTheFloatsOfTracksSearchedAlone) {
   const Skeleton s = twelveBones();
-  const Clip shared = commonTimesClip(true);
-  const Clip alone = behindASpoiler(shared);
-  const Binding bs = bind(shared, s), ba = bind(alone, s);
-  SamplingCache cache;
-  Pose p = restPose(s), q = restPose(s);
-  for (float t = 0.0f; t < 3.2f; t += 0.0171f) {
-    sample(shared, bs, s, t, p, &cache, true);
-    sample(alone, ba, s, t, q, nullptr, true);
-    expectSameFloats(s, p, q, t);
+  // The bone keyed twice, its second track stepped (sampled apart) or linear (blended in the same
+  // batch of four as its first track: the last written must win).
+  for (const auto second : {formats::Interpolation::Step, formats::Interpolation::Linear}) {
+    SCOPED_TRACE(second == formats::Interpolation::Step ? "second track stepped" : "second track linear");
+    Clip shared = commonTimesClip(true);
+    shared.tracks.back().rotation.interpolation = second;
+    const Clip alone = behindASpoiler(shared);
+    const Binding bs = bind(shared, s), ba = bind(alone, s);
+    SamplingCache cache;
+    Pose p = restPose(s), q = restPose(s);
+    for (float t = 0.0f; t < 3.2f; t += 0.0171f) {
+      sample(shared, bs, s, t, p, &cache, true);
+      sample(alone, ba, s, t, q, nullptr, true);
+      expectSameFloats(s, p, q, t);
+    }
+    EXPECT_FALSE(cache.holdsTable());  // a bone keyed twice: no table
+    // Spot checks against the definition: the identity for keys of no length, unit length otherwise.
+    sample(shared, bs, s, 1.234f, p);
+    EXPECT_EQ(p.local[5].rotation, glm::quat(1, 0, 0, 0));
+    EXPECT_NEAR(glm::length(p.local[6].rotation), 1.0f, 1e-6f);
+    // Bone b3's last track is the copy whose fourth key differs: that one wins.
+    Clip last, first;
+    last.tracks.push_back(shared.tracks.back());
+    first.tracks.push_back(shared.tracks[2]);
+    Pose r = restPose(s);
+    sample(shared, bs, s, 0.35f, p, &cache);
+    sample(last, bind(last, s), s, 0.35f, q);
+    sample(first, bind(first, s), s, 0.35f, r);
+    EXPECT_EQ(p.local[3].rotation, q.local[3].rotation);
+    EXPECT_NE(p.local[3].rotation, r.local[3].rotation);
   }
-  // Spot checks against the definition: the identity for keys of no length, unit length otherwise.
-  sample(shared, bs, s, 1.234f, p);
-  EXPECT_EQ(p.local[5].rotation, glm::quat(1, 0, 0, 0));
-  EXPECT_NEAR(glm::length(p.local[6].rotation), 1.0f, 1e-6f);
-  // Bone b3's last track is the stepped copy whose fourth key differs: that one wins.
-  Clip last, first;
-  last.tracks.push_back(shared.tracks.back());
-  first.tracks.push_back(shared.tracks[2]);
-  Pose r = restPose(s);
-  sample(shared, bs, s, 0.35f, p, &cache);
-  sample(last, bind(last, s), s, 0.35f, q);
-  sample(first, bind(first, s), s, 0.35f, r);
-  EXPECT_EQ(p.local[3].rotation, q.local[3].rotation);
-  EXPECT_NE(p.local[3].rotation, r.local[3].rotation);
 }
 
 // With a cache, the channels keyed at the common times are copied into a table four channels
@@ -258,6 +287,15 @@ TEST(AnimSample, ACachesTableOfTheCommonKeysGivesTheFloatsOfTracksSearchedAlone)
     sample(alone, ba, s, t, q, nullptr, true);
     expectSameFloats(s, p, q, t);
   }
+  EXPECT_TRUE(cache.holdsTable());  // the floats above came through the table
+
+  // A channel emptied since the table was made is not read: the clip is sampled track by track.
+  clip.tracks[3].scale = {};
+  const Clip emptied = behindASpoiler(clip);
+  sample(clip, bc, s, 1.3f, p, &cache, true);
+  sample(emptied, bind(emptied, s), s, 1.3f, q, nullptr, true);
+  expectSameFloats(s, p, q, 1.3f);
+  EXPECT_EQ(p.local[static_cast<std::size_t>(bc.boneOfTrack[3])].scale, glm::vec3(1.0f));
 }
 
 // A cache given another clip, or the same clip bound to another skeleton, lays the keys out again.
@@ -277,6 +315,7 @@ TEST(AnimSample, ACacheGivenAnotherClipOrBindingSamplesThatOne) {
     sample(clip, binding, skeleton, t, p, &cache);
     sample(behindASpoiler(clip), bind(behindASpoiler(clip), skeleton), skeleton, t, q, nullptr);
     expectSameFloats(skeleton, p, q, t);
+    EXPECT_TRUE(cache.holdsTable());
   };
   check(a, s, 1.05f);
   check(b, s, 1.15f);
