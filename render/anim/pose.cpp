@@ -404,6 +404,12 @@ template <class T>
 
 constexpr int kTranslation = 0, kRotation = 1, kScale = 2;
 
+bool keyed(const formats::Track& track, int channel) {
+  return channel == kTranslation ? !track.translation.empty()
+         : channel == kRotation  ? !track.rotation.empty()
+                                 : !track.scale.empty();
+}
+
 // Channels side by side, four to a block, each block one component after another
 // (x x x x, y y y y, ...), key after key: keys[((k * blocks + b) * C + c) * 4 + lane]. A frame
 // reads two runs of memory (keys k and k + 1) and blends four channels with each instruction.
@@ -527,10 +533,7 @@ bool fillTable(Table& table, const Clip& clip, const Binding& binding) {
     if (bone < 0) continue;
     const auto& track = clip.tracks[i];
     const auto single = [&](int channel) {
-      const bool keyed = channel == kTranslation ? !track.translation.empty()
-                         : channel == kRotation  ? !track.rotation.empty()
-                                                 : !track.scale.empty();
-      if (keyed)
+      if (keyed(track, channel))
         table.singles.push_back({static_cast<std::uint32_t>(i), bone, channel});
       else
         table.restingBones[channel].push_back(bone);
@@ -656,9 +659,7 @@ bool sampleTable(Table& table, const Clip& clip, const Skeleton& skeleton, float
     if (static_cast<std::size_t>(s.bone) >= pose.local.size() || s.track >= clip.tracks.size()) continue;
     const auto& track = clip.tracks[s.track];
     // Keys edited in place are not noticed (pose.h), but a channel emptied since must not be read.
-    if ((s.channel == kTranslation ? track.translation.empty()
-         : s.channel == kRotation  ? track.rotation.empty()
-                                   : track.scale.empty())) {
+    if (!keyed(track, s.channel)) {
       table.usable = false;
       return false;
     }
