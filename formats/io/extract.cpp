@@ -1,9 +1,21 @@
 #include "formats/io/extract.h"
 
-#include <cctype>
 #include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <cerrno>
 #include <cstdio>
+#include <mutex>
+#include <optional>
+#include <system_error>
+#include <thread>
+#include <unordered_map>
 #include <unordered_set>
+
+#if defined(__unix__) || defined(__APPLE__)
+#include <fcntl.h>
+#include <unistd.h>
+#endif
 
 namespace marrow::formats {
 namespace fs = std::filesystem;
@@ -41,7 +53,8 @@ SafePath safeRelativePath(std::string_view entryName) {
 namespace {
 
 // Creates the folders of `relative`'s parent under `root`, refusing to pass through anything
-// that is not a real folder. Returns the refusal, or "".
+// that is not a real folder. Returns the refusal, or "". Safe when another thread makes the
+// same folders at once (a folder made meanwhile is a folder that exists).
 std::string prepareParents(const fs::path& root, const fs::path& relative) {
   fs::path at = root;
   std::error_code ec;
@@ -59,104 +72,267 @@ std::string prepareParents(const fs::path& root, const fs::path& relative) {
   return {};
 }
 
-}  // namespace
+// A new file opened for writing that never is an existing file or a link (O_EXCL), closed by
+// its owner.
+class NewFile {
+ public:
+  // Opens `path`; on failure ok() is false and error() says why.
+  explicit NewFile(const fs::path& path) {
+#if defined(__unix__) || defined(__APPLE__)
+    fd_ = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd_ < 0) errno_ = errno;
+#else
+    file_ = std::fopen(path.string().c_str(), "wbx");
+    if (!file_) errno_ = errno ? errno : EIO;
+#endif
+  }
+  ~NewFile() { close(); }
+  NewFile(const NewFile&) = delete;
+  NewFile& operator=(const NewFile&) = delete;
 
-ExtractReport extractItems(std::span<const ExtractItem> items, const fs::path& folder,
-                           const ExtractOptions& options) {
-  ExtractReport report;
-  std::error_code ec;
-  fs::create_directories(folder, ec);
-  const fs::path root = fs::weakly_canonical(folder, ec).lexically_normal();
-  ExtractProgress progress{0, items.size(), 0, {}};
-  for (const ExtractItem& item : items) {
-    const std::string_view stored = item.stored;
-    progress.current = stored;
-    if (options.progress && !options.progress(progress)) {
-      report.cancelled = true;
-      return report;
+  bool ok() const { return errno_ == 0; }
+  int error() const { return errno_; }
+  // Writes all of `bytes`; false (and error()) when it cannot.
+  bool write(std::span<const std::byte> bytes) {
+#if defined(__unix__) || defined(__APPLE__)
+    while (!bytes.empty()) {
+      const auto n = ::write(fd_, bytes.data(), bytes.size());
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) return (errno_ = n < 0 ? errno : EIO), false;
+      bytes = bytes.subspan(static_cast<std::size_t>(n));
     }
-    ++progress.done;
-    const auto problem = [&](std::vector<ExtractProblem>& list, std::string message) {
-      list.push_back({std::string(stored), std::move(message)});
-    };
-    const SafePath safe = safeRelativePath(stored);
-    if (!safe) {
-      problem(report.refused, safe.refusal);
-      continue;
+    return true;
+#else
+    if (std::fwrite(bytes.data(), 1, bytes.size(), file_) == bytes.size()) return true;
+    return (errno_ = EIO), false;
+#endif
+  }
+  // Closes the file; false when the close reports a failed write.
+  bool close() {
+#if defined(__unix__) || defined(__APPLE__)
+    if (fd_ < 0) return ok();
+    if (::close(fd_) != 0 && ok()) errno_ = errno;
+    fd_ = -1;
+#else
+    if (!file_) return ok();
+    if (std::fclose(file_) != 0 && ok()) errno_ = EIO;
+    file_ = nullptr;
+#endif
+    return ok();
+  }
+
+ private:
+#if defined(__unix__) || defined(__APPLE__)
+  int fd_ = -1;
+#else
+  std::FILE* file_ = nullptr;
+#endif
+  int errno_ = 0;
+};
+
+// What became of one item.
+struct Outcome {
+  enum Kind : std::uint8_t { NotReached, Written, Refused, Failed } kind = NotReached;
+  std::string message;      // why, when refused or failed
+  std::uint64_t bytes = 0;  // when written
+};
+
+// One extraction: items taken in order by one or more workers, each written whole or not at
+// all; the report assembled in the items' order whatever order they finished in. Items that
+// go to the same file are written in rounds (a name's second item in the second round, ...),
+// so that the last of them wins, as one after the other, and no two write one file at once.
+class Extractor {
+ public:
+  Extractor(std::span<const ExtractItem> items, fs::path root, const ExtractOptions& options)
+      : items_(items), root_(std::move(root)), options_(options), outcomes_(items.size()) {
+    progress_.total = items.size();
+    safe_.reserve(items.size());
+    round_.reserve(items.size());
+    std::unordered_map<std::string, std::uint32_t> seen;
+    for (const ExtractItem& item : items) {
+      safe_.push_back(safeRelativePath(item.stored));
+      std::uint32_t round = 0;
+      if (safe_.back()) round = seen[safe_.back().relative.generic_string()]++;
+      round_.push_back(round);
+      rounds_ = std::max(rounds_, round + 1);
     }
-    const fs::path target = (root / safe.relative).lexically_normal();
+  }
+
+  ExtractReport run(unsigned threads) {
+    for (std::uint32_t round = 0; round < rounds_ && !cancelled_.load(); ++round) {
+      taken_.clear();
+      for (std::size_t k = 0; k < items_.size(); ++k)
+        if (round_[k] == round) taken_.push_back(k);
+      next_ = 0;
+      runWorkers(static_cast<unsigned>(std::min<std::size_t>(threads, taken_.size())));
+    }
+    ExtractReport report;
+    report.cancelled = cancelled_.load();
+    for (std::size_t k = 0; k < items_.size(); ++k) {
+      Outcome& o = outcomes_[k];
+      switch (o.kind) {
+        case Outcome::NotReached: break;
+        case Outcome::Written:
+          ++report.written;
+          report.bytes += o.bytes;
+          break;
+        case Outcome::Refused: report.refused.push_back({items_[k].stored, std::move(o.message)}); break;
+        case Outcome::Failed: report.failed.push_back({items_[k].stored, std::move(o.message)}); break;
+      }
+    }
+    if (!report.cancelled && options_.progress) {
+      progress_.current = {};
+      options_.progress(progress_);
+    }
+    return report;
+  }
+
+ private:
+  void runWorkers(unsigned threads) {
+    if (threads <= 1) return work();
+    std::vector<std::thread> workers;
+    workers.reserve(threads - 1);
+    try {
+      for (unsigned k = 1; k < threads; ++k) workers.emplace_back([this] { work(); });
+    } catch (const std::system_error&) {
+      // Fewer threads than asked (the system refuses more): those made, and this one, do it all.
+    }
+    work();
+    for (auto& w : workers) w.join();
+  }
+
+  // Takes the round's next item until none is left or the extraction is cancelled.
+  void work() {
+    for (;;) {
+      const std::size_t at = next_.fetch_add(1);
+      if (at >= taken_.size() || cancelled_.load()) return;
+      const std::size_t k = taken_[at];
+      {
+        const std::lock_guard lock(mutex_);
+        if (cancelled_.load()) return;
+        progress_.current = items_[k].stored;
+        if (options_.progress && !options_.progress(progress_)) {
+          cancelled_.store(true);
+          return;
+        }
+        ++progress_.done;
+      }
+      outcomes_[k] = extract(items_[k], safe_[k]);
+    }
+  }
+
+  // The folders above `relative`, made or checked once in this extraction.
+  std::string prepareFolder(const fs::path& relative) {
+    std::string key = relative.parent_path().generic_string();
+    {
+      const std::lock_guard lock(mutex_);
+      if (folders_.contains(key)) return {};
+    }
+    std::string why = prepareParents(root_, relative);
+    if (why.empty()) {
+      const std::lock_guard lock(mutex_);
+      folders_.insert(std::move(key));
+    }
+    return why;
+  }
+
+  Outcome extract(const ExtractItem& item, const SafePath& safe) {
+    const auto refused = [](std::string why) { return Outcome{Outcome::Refused, std::move(why), 0}; };
+    const auto failed = [](std::string why) { return Outcome{Outcome::Failed, std::move(why), 0}; };
+    if (!safe) return refused(safe.refusal);
+    const fs::path target = (root_ / safe.relative).lexically_normal();
     // Belt and braces: the lexical result must still lie under the root.
-    const auto [rootEnd, targetAt] =
-        std::mismatch(root.begin(), root.end(), target.begin(), target.end());
-    if (rootEnd != root.end()) {
-      problem(report.refused, "resolves outside the target folder");
-      continue;
-    }
-    if (std::string why = prepareParents(root, safe.relative); !why.empty()) {
-      problem(report.refused, why);
-      continue;
-    }
+    const auto [rootEnd, targetAt] = std::mismatch(root_.begin(), root_.end(), target.begin(), target.end());
+    if (rootEnd != root_.end()) return refused("resolves outside the target folder");
+    if (std::string why = prepareFolder(safe.relative); !why.empty()) return refused(why);
+    std::error_code ec;
     const auto st = fs::symlink_status(target, ec);
-    if (fs::is_symlink(st)) {
-      problem(report.refused, "'" + target.string() + "' is a symbolic link");
-      continue;
-    }
-    if (fs::is_directory(st)) {
-      problem(report.failed, "'" + target.string() + "' is a folder");
-      continue;
-    }
-    if (!item.stream) {
-      problem(report.failed, "cannot be read");
-      continue;
-    }
+    if (fs::is_symlink(st)) return refused("'" + target.string() + "' is a symbolic link");
+    if (fs::is_directory(st)) return failed("'" + target.string() + "' is a folder");
+    if (!item.stream) return failed("cannot be read");
+
     // In pieces into a file of its own beside the target, renamed onto it once whole: a failure
-    // halfway leaves no partial file. A stale one of that name (a link, a file) is removed
-    // first, and the new one made only if nothing else takes its place meanwhile.
+    // halfway leaves no partial file. A stale one of that name (a link, a file) is removed and
+    // the new one made only if nothing else takes its place meanwhile.
     const fs::path part = target.parent_path() / ("." + target.filename().string() + ".marrow-part");
-    if (fs::is_directory(fs::symlink_status(part, ec))) {
-      problem(report.failed, "'" + part.string() + "' is a folder");
-      continue;
+    std::optional<NewFile> out(std::in_place, part);
+    if (!out->ok() && out->error() == EEXIST) {
+      if (fs::is_directory(fs::symlink_status(part, ec))) return failed("'" + part.string() + "' is a folder");
+      fs::remove(part, ec);
+      out.emplace(part);
     }
-    fs::remove(part, ec);
-    std::FILE* out = std::fopen(part.c_str(), "wbx");  // exclusive: never an existing file or link
-    if (!out) {
-      problem(report.failed, "cannot create '" + part.string() + "'");
-      continue;
-    }
+    if (!out->ok())
+      return failed("cannot create '" + part.string() + "': " + std::generic_category().message(out->error()));
     bool writeFailed = false, stopped = false;
     std::size_t pieces = 0;
-    const std::uint64_t before = report.bytes;
-    auto given = item.stream(options.limits, [&](std::span<const std::byte> piece) {
-      if (std::fwrite(piece.data(), 1, piece.size(), out) != piece.size()) return !(writeFailed = true);
+    std::uint64_t soFar = 0;
+    auto given = item.stream(options_.limits, [&](std::span<const std::byte> piece) {
+      if (!out->write(piece)) return !(writeFailed = true);
+      soFar += piece.size();
       // An entry in several pieces reports its progress, and a cancel stops it, from its second
       // piece on (an entry read whole is one piece: reported before it, as any entry).
-      progress.bytes += piece.size();
-      if (pieces++ > 0 && options.progress && !options.progress(progress)) return !(stopped = true);
+      if (pieces++ > 0 && options_.progress) {
+        const std::lock_guard lock(mutex_);
+        ExtractProgress now = progress_;
+        now.current = item.stored;
+        now.bytes += soFar;
+        if (cancelled_.load() || !options_.progress(now)) {
+          cancelled_.store(true);
+          return !(stopped = true);
+        }
+      }
       return true;
     });
-    progress.bytes = before;
-    writeFailed = std::fclose(out) != 0 || writeFailed;
+    writeFailed = !out->close() || writeFailed;
+    const int writeError = out->error();
     std::error_code renamed;
     if (given && !writeFailed) fs::rename(part, target, renamed);
     if (!given || writeFailed || renamed) {
       std::error_code removed;
       fs::remove(part, removed);
-      if (stopped) {
-        report.cancelled = true;
-        return report;
-      }
-      problem(report.failed, writeFailed ? "cannot write '" + target.string() + "'"
-                             : renamed   ? "cannot write '" + target.string() + "': " + renamed.message()
-                                         : given.error().describe());
-      continue;
+      if (stopped) return {};  // cancelled: not reached, as the items after it
+      if (writeFailed)
+        return failed("cannot write '" + target.string() + "': " + std::generic_category().message(writeError));
+      return failed(renamed ? "cannot write '" + target.string() + "': " + renamed.message()
+                            : given.error().describe());
     }
-    ++report.written;
-    report.bytes += *given;
-    progress.bytes = report.bytes;
+    {
+      const std::lock_guard lock(mutex_);
+      progress_.bytes += *given;
+    }
+    return {Outcome::Written, {}, *given};
   }
-  progress.current = {};
-  if (options.progress) options.progress(progress);
-  return report;
+
+  std::span<const ExtractItem> items_;
+  const fs::path root_;
+  const ExtractOptions& options_;
+  std::vector<Outcome> outcomes_;  // one per item, each written by the worker that took it
+  std::vector<SafePath> safe_;     // each item's path under the root, or why it has none
+  std::vector<std::uint32_t> round_;  // how many items before it go to the same file
+  std::uint32_t rounds_ = 1;
+  std::vector<std::size_t> taken_;  // the items of the round being written
+  std::atomic<std::size_t> next_{0};  // the next of them to take
+  std::atomic<bool> cancelled_{false};
+  std::mutex mutex_;  // the progress calls and what they report, folders_
+  ExtractProgress progress_;
+  std::unordered_set<std::string> folders_;  // parents made or checked in this extraction
+};
+
+// How many workers: as asked, or one per core (at most 8), never more than there are items.
+unsigned extractionThreads(const ExtractOptions& options, std::size_t items) {
+  unsigned threads = options.threads;
+  if (threads == 0) threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  return static_cast<unsigned>(std::min<std::size_t>(threads, std::max<std::size_t>(items, 1)));
+}
+
+}  // namespace
+
+ExtractReport extractItems(std::span<const ExtractItem> items, const fs::path& folder,
+                           const ExtractOptions& options) {
+  std::error_code ec;
+  fs::create_directories(folder, ec);
+  Extractor extractor(items, fs::weakly_canonical(folder, ec).lexically_normal(), options);
+  return extractor.run(extractionThreads(options, items.size()));
 }
 
 }  // namespace marrow::formats

@@ -40,9 +40,14 @@ struct ExtractProgress {
 
 struct ExtractOptions {
   // Called before each entry, after the second and later pieces of an entry written in pieces,
-  // and once at the end; returning false cancels what is left (a piece-written entry leaves nothing).
+  // and once at the end; returning false cancels what is left (a piece-written entry leaves
+  // nothing; entries other workers are writing are finished). With several threads it is
+  // called from them, one call at a time.
   std::function<bool(const ExtractProgress&)> progress;
   Limits limits;
+  // How many entries are read and written at once: 0 is one per core (at most 8); 1 is one
+  // after the other on the calling thread.
+  unsigned threads = 0;
 };
 
 struct ExtractProblem {
@@ -60,7 +65,8 @@ struct ExtractReport {
 };
 
 // One file to write: its stored name and how to read its bytes (within the limits), given to a
-// sink in pieces (vfs::Archive::stream: a large pak entry is never held whole).
+// sink in pieces (vfs::Archive::stream: a large pak entry is never held whole). Several items'
+// `stream` may run at once, on different threads.
 struct ExtractItem {
   std::string stored;
   std::function<Result<std::uint64_t>(const Limits&, const vfs::Archive::Sink&)> stream;
@@ -69,7 +75,8 @@ struct ExtractItem {
 // Writes each item to `folder` / safeRelativePath(its stored name), creating folders as needed.
 // Refuses a name that is not safe, and a path through a symbolic link or onto one that exists
 // under the folder; existing files are overwritten. An item is written to a file beside its
-// target and renamed onto it once whole: nothing of an item that fails is left.
+// target and renamed onto it once whole: nothing of an item that fails is left. Items are
+// written by ExtractOptions::threads workers; the report lists them in the items' order.
 ExtractReport extractItems(std::span<const ExtractItem> items, const std::filesystem::path& folder,
                            const ExtractOptions& options = {});
 

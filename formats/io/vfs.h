@@ -5,7 +5,8 @@
 // An Archive is one such thing. Its nodes have paths that only it interprets (pass them back to
 // children(), read() and addressOf()); addressOf() gives the Address a user would type. A
 // FileSystem mounts archives in order, and a name (a texture, a skin's mesh) is resolved in the
-// first archive that has it.
+// first archive that has it. An Archive is immutable once opened: its members may be called
+// from several threads at once (extraction reads entries on several).
 #pragma once
 
 #include <cstddef>

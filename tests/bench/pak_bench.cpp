@@ -6,6 +6,8 @@
 //                          (paths sorted, duplicates found)
 //   BM_PakTablePass100k    a bare pass over the table reading each row's fields: the floor
 //   BM_PakExtractAll       every entry through Pak::read (size cap, checks, allocation; libdeflate)
+//   BM_PakExtractAllThreads  the same reads shared out over one worker per core, as extraction
+//                          does (formats/io/extract.cpp), on the wall clock
 //   BM_ZlibUncompressAll   zlib's uncompress of the same streams into buffers of their sizes
 //                          (goal: BM_PakExtractAll at ≥ 2× its throughput)
 //   BM_PakPackAll          every file through PakWriter at level 1 (the engine's), as `pack` does,
@@ -19,6 +21,7 @@
 #include <zlib.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstring>
 #include <ostream>
 #include <streambuf>
@@ -26,6 +29,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "formats/dragonnest/pak.h"
@@ -161,6 +165,44 @@ void BM_PakExtractAll(benchmark::State& state) { extractAll<pakBytes>(state); }
 void BM_PakExtractFixtures(benchmark::State& state) { extractAll<fixturePakBytes>(state); }
 BENCHMARK(BM_PakExtractAll)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PakExtractFixtures)->Unit(benchmark::kMillisecond);
+
+// The same reads shared out as extraction shares them (formats/io/extract.cpp: one worker per
+// core, each taking the next entry), timed on the wall clock.
+template <const std::vector<std::byte>& (*Source)()>
+void extractAllThreads(benchmark::State& state) {
+  if (Source().empty()) return state.SkipWithError("no files (../shared/fixtures is absent)");
+  const auto pak = Pak::parse(Source(), "bench.pak");
+  const auto& entries = pak->entries();
+  const unsigned threads = std::clamp(std::thread::hardware_concurrency(), 1u, 8u);
+  std::uint64_t total = 0;
+  for (auto _ : state) {
+    std::atomic<std::size_t> next{0};
+    std::atomic<std::uint64_t> sum{0};
+    std::atomic<bool> failed{false};
+    const auto work = [&] {
+      std::uint64_t mine = 0;
+      for (std::size_t k; (k = next.fetch_add(1)) < entries.size();) {
+        auto bytes = pak->read(entries[k]);
+        if (!bytes.ok()) failed = true;
+        else mine += bytes->size();
+        benchmark::DoNotOptimize(bytes);
+      }
+      sum += mine;
+    };
+    std::vector<std::thread> workers;
+    for (unsigned k = 1; k < threads; ++k) workers.emplace_back(work);
+    work();
+    for (auto& w : workers) w.join();
+    if (failed) state.SkipWithError("an entry failed");
+    total = sum;
+  }
+  state.counters["threads"] = threads;
+  state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * total));
+}
+void BM_PakExtractAllThreads(benchmark::State& state) { extractAllThreads<pakBytes>(state); }
+void BM_PakExtractFixturesThreads(benchmark::State& state) { extractAllThreads<fixturePakBytes>(state); }
+BENCHMARK(BM_PakExtractAllThreads)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_PakExtractFixturesThreads)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 template <const std::vector<std::byte>& (*Source)()>
 void zlibUncompressAll(benchmark::State& state) {

@@ -113,6 +113,31 @@ TEST(PakCli, ExtractsByteExactlyRefusesEscapesAndWritesNothingOutside) {
   EXPECT_EQ(outside, before);
 }
 
+// -j N: how many entries are written at once; the files and the summary do not depend on it.
+TEST(PakCli, ExtractsTheSameWithAnyNumberOfThreads) {
+  QTemporaryDir tmp;
+  const QString pak = tmp.filePath("r.pak");
+  ASSERT_TRUE(writeBytes(pak, independentPak()));
+  std::set<QString> first;
+  for (const char* j : {"1", "3", "-j8"}) {
+    const QString out = tmp.filePath(QString("out") + j);
+    const CliRun r = std::string(j).starts_with("-j") ? cli({"extract", pak, "-o", out, "--quiet", j})
+                                                      : cli({"extract", pak, "-o", out, "--quiet", "-j", j});
+    EXPECT_EQ(r.code, 1) << j << ": " << r.err.toStdString();  // two names are refused
+    EXPECT_TRUE(r.err.contains("3 written")) << j << ": " << r.err.toStdString();
+    EXPECT_TRUE(r.err.contains("2 refused")) << j << ": " << r.err.toStdString();
+    EXPECT_EQ(readBytes(out + "/Resource/Char/Hero.SKN"), kSkin) << j;
+    EXPECT_EQ(readBytes(out + "/resource/notes/readme.txt"), kText) << j;
+    if (first.empty()) first = treeOf(out);
+    EXPECT_EQ(treeOf(out), first) << j;
+  }
+  for (const char* bad : {"0", "65", "two"}) {
+    const CliRun r = cli({"extract", pak, "-o", tmp.filePath("bad"), "-j", bad});
+    EXPECT_EQ(r.code, 2) << bad;
+    EXPECT_TRUE(r.err.contains("-j is a number of threads")) << r.err.toStdString();
+  }
+}
+
 TEST(PakCli, ExtractsTheSelectedFoldersAndPaths) {
   QTemporaryDir tmp;
   const QString pak = tmp.filePath("r.pak");

@@ -9,10 +9,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
+#include <thread>
 
 #include "formats/dragonnest/extract.h"
 #include "formats/dragonnest/pak_writer.h"
@@ -485,7 +488,7 @@ using ::marrow::testing::TempDir;
 std::set<std::string> treeOf(const fs::path& root) {
   std::set<std::string> out;
   for (const auto& e : fs::recursive_directory_iterator(root))
-    out.insert(fs::relative(e.path(), root).generic_string());
+    out.insert(e.path().lexically_relative(root).generic_string());
   return out;
 }
 
@@ -676,6 +679,139 @@ TEST(Extract, RefusesToWriteThroughASymbolicLink) {
   const ExtractReport report = extractEntries(set, selectEntries(set, {}), tmp.path / "out");
   EXPECT_EQ(report.refused.size(), 2u);
   EXPECT_TRUE(fs::is_empty(tmp.path / "elsewhere"));
+}
+
+// Several workers write what one writes: every file byte for byte, the same report in the
+// entries' order (refusals and failures among the files), progress called one at a time with
+// a count that only grows, nothing left half-written; a cancel stops after the entries begun.
+TEST(Extract, SeveralWorkersWriteWhatOneWrites) {
+  RawPacker p;
+  std::map<std::string, Bytes> files;
+  for (unsigned k = 0; k < 240; ++k) {
+    const std::string name = "resource/set" + std::to_string(k % 5) + "/folder" + std::to_string(k % 17) +
+                             "/item" + std::to_string(k) + ".bin";
+    if (k % 41 == 7) {
+      p.add("..\\..\\escape" + std::to_string(k), bytesOf("evil"));  // refused
+    } else if (k % 53 == 11) {
+      p.add("\\" + name, Bytes(9000, std::byte{3})).size = 100;  // inflates past its size: fails
+    } else if (k % 29 == 5) {
+      p.addDeleted("\\" + name);
+    } else {
+      files[name] = sampleData(50 + (k * 997) % 20000, k);
+      p.add("\\" + name, files[name]);
+    }
+  }
+  p.add("\\link\\x.bin", bytesOf("through a link"));  // refused: the folder is a link
+  const Bytes bytes = p.bytes();
+  std::vector<Pak> paks;
+  paks.push_back(parsed(bytes));
+  const PakSet set(std::move(paks));
+  const auto entries = selectEntries(set, {});
+
+  const auto run = [&](unsigned threads, const fs::path& out) {
+    fs::create_directories(out);
+    fs::create_directories(out.parent_path() / "elsewhere");
+    fs::create_directory_symlink(out.parent_path() / "elsewhere", out / "link");
+    ExtractOptions options;
+    options.threads = threads;
+    std::vector<std::size_t> done;
+    bool lastCurrentEmpty = false;
+    std::atomic<int> inside{0};
+    bool overlapped = false;
+    options.progress = [&](const ExtractProgress& pr) {
+      overlapped = overlapped || inside.fetch_add(1) != 0;
+      done.push_back(pr.done);
+      EXPECT_EQ(pr.total, entries.size());
+      lastCurrentEmpty = pr.current.empty();
+      inside.fetch_sub(1);
+      return true;
+    };
+    ExtractReport report = extractEntries(set, entries, out, options);
+    EXPECT_FALSE(overlapped) << threads << " threads";
+    EXPECT_EQ(done.size(), entries.size() + 1);
+    EXPECT_TRUE(std::is_sorted(done.begin(), done.end()));
+    EXPECT_EQ(done.back(), entries.size());
+    EXPECT_TRUE(lastCurrentEmpty);
+    return report;
+  };
+  const auto describe = [](const std::vector<ExtractProblem>& list) {
+    std::vector<std::string> out;
+    for (const auto& x : list) out.push_back(x.entry + ": " + x.message.substr(0, x.message.find('/')));
+    return out;
+  };
+  TempDir one, four;
+  const ExtractReport serial = run(1, one.path / "out");
+  const ExtractReport parallel = run(4, four.path / "out");
+  EXPECT_EQ(serial.written, files.size());
+  std::uint64_t total = 0;
+  for (const auto& [name, content] : files) total += content.size();
+  EXPECT_EQ(serial.bytes, total);
+  for (const ExtractReport* r : {&serial, &parallel}) {
+    EXPECT_EQ(r->written, files.size());
+    EXPECT_EQ(r->bytes, total);
+    EXPECT_FALSE(r->cancelled);
+  }
+  EXPECT_EQ(describe(parallel.refused), describe(serial.refused));
+  EXPECT_EQ(describe(parallel.failed), describe(serial.failed));
+  EXPECT_EQ(serial.refused.size(), 6u + 1u);  // k % 41 == 7 for k < 240, and the link
+  EXPECT_EQ(serial.failed.size(), 5u);        // k % 53 == 11
+  for (const fs::path& root : {one.path / "out", four.path / "out"}) {
+    std::set<std::string> expected = {"link"};
+    for (const auto& [name, content] : files) {
+      EXPECT_TRUE(fileBytes(root / name) == content) << root << " " << name;
+      for (fs::path at = name; !at.empty(); at = at.parent_path()) expected.insert(at.generic_string());
+    }
+    EXPECT_EQ(treeOf(root), expected);  // nothing half-written, nothing through the link
+    EXPECT_TRUE(fs::is_empty(root.parent_path() / "elsewhere"));
+  }
+
+  // A cancel: the entries begun are finished, no other is touched.
+  TempDir cancelled;
+  ExtractOptions options;
+  options.threads = 4;
+  options.progress = [](const ExtractProgress& pr) { return pr.done < 30; };
+  const ExtractReport stopped = extractEntries(set, entries, cancelled.path, options);
+  EXPECT_TRUE(stopped.cancelled);
+  EXPECT_EQ(stopped.written + stopped.refused.size() + stopped.failed.size(), 30u);
+  std::size_t written = 0;
+  for (const auto& e : fs::recursive_directory_iterator(cancelled.path)) {
+    EXPECT_EQ(e.path().filename().string().find(".marrow-part"), std::string::npos) << e.path();
+    written += e.is_regular_file();
+  }
+  EXPECT_EQ(written, stopped.written);
+}
+
+// Items that go to one file (two archives' entries of one name, extracted together) are
+// written one after the other whatever the workers: the last one wins, as written in order.
+TEST(Extract, ItemsOfOneNameAreWrittenInTheirOrder) {
+  std::vector<ExtractItem> items;
+  const auto item = [](std::string name, std::string content) {
+    return ExtractItem{std::move(name), [content](const Limits&, const vfs::Archive::Sink& sink) -> Result<std::uint64_t> {
+                         // The first of a name is the slowest: a worker free meanwhile
+                         // must not write a later one first.
+                         if (content == "take 3" || content == "case 5")
+                           std::this_thread::sleep_for(std::chrono::milliseconds(40));
+                         const Bytes bytes = bytesOf(content);
+                         sink(bytes);
+                         return std::uint64_t{bytes.size()};
+                       }};
+  };
+  for (int k = 0; k < 40; ++k) {
+    items.push_back(item("f" + std::to_string(k) + ".txt", std::to_string(k)));
+    if (k % 10 == 3) items.push_back(item("\\dup.txt", "take " + std::to_string(k)));
+    if (k % 10 == 5) items.push_back(item("Dup.txt", "case " + std::to_string(k)));
+  }
+  for (unsigned threads : {1u, 4u}) {
+    TempDir tmp;
+    ExtractOptions options;
+    options.threads = threads;
+    const ExtractReport report = extractItems(items, tmp.path, options);
+    EXPECT_EQ(report.written, items.size()) << threads;
+    EXPECT_EQ(fileBytes(tmp.path / "dup.txt"), bytesOf("take 33")) << threads;
+    EXPECT_EQ(fileBytes(tmp.path / "Dup.txt"), bytesOf("case 35")) << threads;
+    EXPECT_EQ(fileBytes(tmp.path / "f17.txt"), bytesOf("17")) << threads;
+    EXPECT_EQ(treeOf(tmp.path).size(), 42u) << threads;
+  }
 }
 
 TEST(Extract, SelectsPathsAndFoldersAndStopsWhenCancelled) {
