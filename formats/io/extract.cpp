@@ -5,6 +5,8 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
+#include <exception>
+#include <new>
 #include <mutex>
 #include <optional>
 #include <system_error>
@@ -137,34 +139,46 @@ struct Outcome {
   std::uint64_t bytes = 0;  // when written
 };
 
+// A path's ASCII letters in lower case: names that one file system keeps apart and another
+// (FAT, NTFS, a case-folding ext4) takes for one file are kept apart in time.
+std::string folded(std::string s) {
+  for (char& c : s)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return s;
+}
+
 // One extraction: items taken in order by one or more workers, each written whole or not at
-// all; the report assembled in the items' order whatever order they finished in. Items that
-// go to the same file are written in rounds (a name's second item in the second round, ...),
-// so that the last of them wins, as one after the other, and no two write one file at once.
+// all; the report assembled in the items' order whatever order they finished in. With several
+// workers, items that touch one path are written in rounds, in their order: two of one name
+// (the last wins, as one after the other), a name and another's piece file, a file and a folder
+// of that name. Within a round no two items touch one path.
 class Extractor {
  public:
-  Extractor(std::span<const ExtractItem> items, fs::path root, const ExtractOptions& options)
-      : items_(items), root_(std::move(root)), options_(options), outcomes_(items.size()) {
+  Extractor(std::span<const ExtractItem> items, fs::path root, const ExtractOptions& options, unsigned threads)
+      : items_(items), root_(std::move(root)), options_(options), threads_(threads), outcomes_(items.size()) {
     progress_.total = items.size();
     safe_.reserve(items.size());
-    round_.reserve(items.size());
-    std::unordered_map<std::string, std::uint32_t> seen;
-    for (const ExtractItem& item : items) {
-      safe_.push_back(safeRelativePath(item.stored));
-      std::uint32_t round = 0;
-      if (safe_.back()) round = seen[safe_.back().relative.generic_string()]++;
-      round_.push_back(round);
-      rounds_ = std::max(rounds_, round + 1);
-    }
+    for (const ExtractItem& item : items) safe_.push_back(safeRelativePath(item.stored));
+    order_.resize(items.size());
+    for (std::size_t k = 0; k < items.size(); ++k) order_[k] = k;
+    if (threads_ > 1) planRounds();
   }
 
-  ExtractReport run(unsigned threads) {
-    for (std::uint32_t round = 0; round < rounds_ && !cancelled_.load(); ++round) {
-      taken_.clear();
-      for (std::size_t k = 0; k < items_.size(); ++k)
-        if (round_[k] == round) taken_.push_back(k);
-      next_ = 0;
-      runWorkers(static_cast<unsigned>(std::min<std::size_t>(threads, taken_.size())));
+  ExtractReport run() {
+    for (std::size_t begin = 0; begin < order_.size() && !cancelled_.load();) {
+      std::size_t end = begin;
+      while (end < order_.size() && roundOf(order_[end]) == roundOf(order_[begin])) ++end;
+      const auto threads = static_cast<unsigned>(std::min<std::size_t>(threads_, end - begin));
+      // Each worker starts on a stretch of its own (another folder, mostly: the items come in
+      // path order, and two workers in one folder wait for each other in the kernel).
+      lanes_ = std::vector<Lane>(threads);
+      for (unsigned w = 0; w < threads; ++w) {
+        lanes_[w].next = begin + (end - begin) * w / threads;
+        lanes_[w].end = begin + (end - begin) * (w + 1) / threads;
+      }
+      runWorkers(threads);
+      if (failure_) std::rethrow_exception(failure_);  // once every worker has stopped
+      begin = end;
     }
     ExtractReport report;
     report.cancelled = cancelled_.load();
@@ -188,36 +202,87 @@ class Extractor {
   }
 
  private:
+  std::uint32_t roundOf(std::size_t k) const { return round_.empty() ? 0 : round_[k]; }
+
+  // Each item's round: after every earlier item that writes its file or its piece file, that
+  // writes a file where it needs a folder, or that needs a folder where it writes its file.
+  void planRounds() {
+    round_.assign(items_.size(), 0);
+    std::unordered_map<std::string, std::uint32_t> fileFree, folderFree;  // the first round a path is free in
+    const auto at = [](const auto& map, const std::string& key) {
+      const auto it = map.find(key);
+      return it == map.end() ? 0u : it->second;
+    };
+    fileFree.reserve(2 * items_.size());
+    std::vector<std::string> folders;
+    for (std::size_t k = 0; k < items_.size(); ++k) {
+      if (!safe_[k]) continue;  // refused before it touches anything
+      const std::string file = folded(safe_[k].relative.generic_string());
+      const auto slash = file.rfind('/');
+      const std::string piece =
+          (slash == std::string::npos ? "" : file.substr(0, slash + 1)) + "." + file.substr(slash + 1) + ".marrow-part";
+      folders.clear();
+      for (auto s = file.find('/'); s != std::string::npos; s = file.find('/', s + 1)) folders.push_back(file.substr(0, s));
+      std::uint32_t round = std::max({at(fileFree, file), at(fileFree, piece), at(folderFree, file), at(folderFree, piece)});
+      for (const auto& f : folders) round = std::max(round, at(fileFree, f));
+      round_[k] = round;
+      fileFree[file] = fileFree[piece] = round + 1;
+      for (const auto& f : folders) {
+        auto& free = folderFree[f];
+        free = std::max(free, round + 1);
+      }
+    }
+    std::stable_sort(order_.begin(), order_.end(), [&](std::size_t a, std::size_t b) { return round_[a] < round_[b]; });
+  }
+
   void runWorkers(unsigned threads) {
-    if (threads <= 1) return work();
+    if (threads <= 1) return work(0);
     std::vector<std::thread> workers;
     workers.reserve(threads - 1);
     try {
-      for (unsigned k = 1; k < threads; ++k) workers.emplace_back([this] { work(); });
+      for (unsigned k = 1; k < threads; ++k) workers.emplace_back([this, k] { work(k); });
     } catch (const std::system_error&) {
       // Fewer threads than asked (the system refuses more): those made, and this one, do it all.
     }
-    work();
+    work(0);
     for (auto& w : workers) w.join();
   }
 
-  // Takes the round's next item until none is left or the extraction is cancelled.
-  void work() {
-    for (;;) {
-      const std::size_t at = next_.fetch_add(1);
-      if (at >= taken_.size() || cancelled_.load()) return;
-      const std::size_t k = taken_[at];
-      {
-        const std::lock_guard lock(mutex_);
-        if (cancelled_.load()) return;
-        progress_.current = items_[k].stored;
-        if (options_.progress && !options_.progress(progress_)) {
-          cancelled_.store(true);
-          return;
+  // The next item of the round to write: from the worker's own stretch, then from the others'.
+  std::optional<std::size_t> take(unsigned worker) {
+    for (std::size_t n = 0; n < lanes_.size(); ++n) {
+      Lane& lane = lanes_[(worker + n) % lanes_.size()];
+      if (lane.next.load() >= lane.end) continue;
+      const std::size_t at = lane.next.fetch_add(1);
+      if (at < lane.end) return order_[at];
+    }
+    return std::nullopt;
+  }
+
+  // Takes the round's next item until none is left or the extraction is cancelled. An exception
+  // (from the progress callback, an item's stream) stops every worker and reaches the caller.
+  void work(unsigned worker) {
+    try {
+      for (;;) {
+        const auto taken = cancelled_.load() ? std::nullopt : take(worker);
+        if (!taken) return;
+        const std::size_t k = *taken;
+        {
+          const std::lock_guard lock(progressMutex_);
+          if (cancelled_.load()) return;
+          progress_.current = items_[k].stored;
+          if (options_.progress && !options_.progress(progress_)) {
+            cancelled_.store(true);
+            return;
+          }
+          ++progress_.done;
         }
-        ++progress_.done;
+        outcomes_[k] = extract(items_[k], safe_[k]);
       }
-      outcomes_[k] = extract(items_[k], safe_[k]);
+    } catch (...) {
+      const std::lock_guard lock(progressMutex_);
+      if (!failure_) failure_ = std::current_exception();
+      cancelled_.store(true);
     }
   }
 
@@ -225,12 +290,12 @@ class Extractor {
   std::string prepareFolder(const fs::path& relative) {
     std::string key = relative.parent_path().generic_string();
     {
-      const std::lock_guard lock(mutex_);
+      const std::lock_guard lock(foldersMutex_);
       if (folders_.contains(key)) return {};
     }
     std::string why = prepareParents(root_, relative);
     if (why.empty()) {
-      const std::lock_guard lock(mutex_);
+      const std::lock_guard lock(foldersMutex_);
       folders_.insert(std::move(key));
     }
     return why;
@@ -263,58 +328,80 @@ class Extractor {
     }
     if (!out->ok())
       return failed("cannot create '" + part.string() + "': " + std::generic_category().message(out->error()));
+    // Whatever happens from here, the piece file does not outlive this call.
+    struct RemovePart {
+      const fs::path& part;
+      bool keep = false;
+      ~RemovePart() {
+        std::error_code ignored;
+        if (!keep) fs::remove(part, ignored);
+      }
+    } removePart{part};
     bool writeFailed = false, stopped = false;
     std::size_t pieces = 0;
-    std::uint64_t soFar = 0;
-    auto given = item.stream(options_.limits, [&](std::span<const std::byte> piece) {
-      if (!out->write(piece)) return !(writeFailed = true);
-      soFar += piece.size();
-      // An entry in several pieces reports its progress, and a cancel stops it, from its second
-      // piece on (an entry read whole is one piece: reported before it, as any entry).
-      if (pieces++ > 0 && options_.progress) {
-        const std::lock_guard lock(mutex_);
-        ExtractProgress now = progress_;
-        now.current = item.stored;
-        now.bytes += soFar;
-        if (cancelled_.load() || !options_.progress(now)) {
-          cancelled_.store(true);
-          return !(stopped = true);
+    std::uint64_t soFar = 0, shown = 0;  // bytes written, and of them counted in progress_
+    Result<std::uint64_t> given = FormatError{};
+    try {
+      given = item.stream(options_.limits, [&](std::span<const std::byte> piece) {
+        if (!out->write(piece)) return !(writeFailed = true);
+        soFar += piece.size();
+        // An entry in several pieces reports its progress, and a cancel stops it, from its second
+        // piece on (an entry read whole is one piece: reported before it, as any entry).
+        if (pieces++ > 0 && options_.progress) {
+          const std::lock_guard lock(progressMutex_);
+          progress_.bytes += soFar - shown;
+          shown = soFar;
+          ExtractProgress now = progress_;
+          now.current = item.stored;
+          if (cancelled_.load() || !options_.progress(now)) {
+            cancelled_.store(true);
+            return !(stopped = true);
+          }
         }
-      }
-      return true;
-    });
+        return true;
+      });
+    } catch (const std::bad_alloc&) {
+      given = FormatError{item.stored, "", kNoOffset, "not enough memory to read it"};
+    } catch (...) {
+      const std::lock_guard lock(progressMutex_);
+      progress_.bytes -= shown;
+      throw;
+    }
     writeFailed = !out->close() || writeFailed;
     const int writeError = out->error();
     std::error_code renamed;
     if (given && !writeFailed) fs::rename(part, target, renamed);
-    if (!given || writeFailed || renamed) {
-      std::error_code removed;
-      fs::remove(part, removed);
-      if (stopped) return {};  // cancelled: not reached, as the items after it
-      if (writeFailed)
-        return failed("cannot write '" + target.string() + "': " + std::generic_category().message(writeError));
-      return failed(renamed ? "cannot write '" + target.string() + "': " + renamed.message()
-                            : given.error().describe());
-    }
+    const bool written = given && !writeFailed && !renamed;
+    removePart.keep = written;
     {
-      const std::lock_guard lock(mutex_);
-      progress_.bytes += *given;
+      const std::lock_guard lock(progressMutex_);
+      progress_.bytes = progress_.bytes - shown + (written ? *given : 0);
     }
-    return {Outcome::Written, {}, *given};
+    if (written) return {Outcome::Written, {}, *given};
+    if (stopped) return {};  // cancelled in the middle: not written, as the items not begun
+    if (writeFailed)
+      return failed("cannot write '" + target.string() + "': " + std::generic_category().message(writeError));
+    return failed(renamed ? "cannot write '" + target.string() + "': " + renamed.message() : given.error().describe());
   }
 
   std::span<const ExtractItem> items_;
   const fs::path root_;
   const ExtractOptions& options_;
-  std::vector<Outcome> outcomes_;  // one per item, each written by the worker that took it
-  std::vector<SafePath> safe_;     // each item's path under the root, or why it has none
-  std::vector<std::uint32_t> round_;  // how many items before it go to the same file
-  std::uint32_t rounds_ = 1;
-  std::vector<std::size_t> taken_;  // the items of the round being written
-  std::atomic<std::size_t> next_{0};  // the next of them to take
+  const unsigned threads_;
+  std::vector<Outcome> outcomes_;     // one per item, each written by the worker that took it
+  std::vector<SafePath> safe_;        // each item's path under the root, or why it has none
+  std::vector<std::uint32_t> round_;  // each item's round (all 0 with one worker)
+  std::vector<std::size_t> order_;    // the items by round, in their order within one
+  struct Lane {
+    std::atomic<std::size_t> next{0};  // the next of order_ to take
+    std::size_t end = 0;
+  };
+  std::vector<Lane> lanes_;  // the round being written, a stretch per worker
   std::atomic<bool> cancelled_{false};
-  std::mutex mutex_;  // the progress calls and what they report, folders_
+  std::mutex progressMutex_;  // the progress calls, what they report, failure_
   ExtractProgress progress_;
+  std::exception_ptr failure_;
+  std::mutex foldersMutex_;
   std::unordered_set<std::string> folders_;  // parents made or checked in this extraction
 };
 
@@ -331,8 +418,9 @@ ExtractReport extractItems(std::span<const ExtractItem> items, const fs::path& f
                            const ExtractOptions& options) {
   std::error_code ec;
   fs::create_directories(folder, ec);
-  Extractor extractor(items, fs::weakly_canonical(folder, ec).lexically_normal(), options);
-  return extractor.run(extractionThreads(options, items.size()));
+  Extractor extractor(items, fs::weakly_canonical(folder, ec).lexically_normal(), options,
+                      extractionThreads(options, items.size()));
+  return extractor.run();
 }
 
 }  // namespace marrow::formats

@@ -40,9 +40,10 @@ struct ExtractProgress {
 
 struct ExtractOptions {
   // Called before each entry, after the second and later pieces of an entry written in pieces,
-  // and once at the end; returning false cancels what is left (a piece-written entry leaves
-  // nothing; entries other workers are writing are finished). With several threads it is
-  // called from them, one call at a time.
+  // and once at the end; returning false cancels what is left: entries begun are finished,
+  // except one written in pieces, which stops at its next piece and leaves nothing. With several
+  // threads it is called from them, one call at a time; an exception from it (or from an item's
+  // stream) stops every worker and reaches the caller.
   std::function<bool(const ExtractProgress&)> progress;
   Limits limits;
   // How many entries are read and written at once: 0 is one per core (at most 8); 1 is one
@@ -76,7 +77,9 @@ struct ExtractItem {
 // Refuses a name that is not safe, and a path through a symbolic link or onto one that exists
 // under the folder; existing files are overwritten. An item is written to a file beside its
 // target and renamed onto it once whole: nothing of an item that fails is left. Items are
-// written by ExtractOptions::threads workers; the report lists them in the items' order.
+// written by ExtractOptions::threads workers; items that touch one path (one name twice, in
+// any case; a file where another needs a folder) are written in their order, so the last of
+// one name wins; the report lists items in their order. An item that runs out of memory fails.
 ExtractReport extractItems(std::span<const ExtractItem> items, const std::filesystem::path& folder,
                            const ExtractOptions& options = {});
 

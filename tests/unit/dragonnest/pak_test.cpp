@@ -702,6 +702,11 @@ TEST(Extract, SeveralWorkersWriteWhatOneWrites) {
     }
   }
   p.add("\\link\\x.bin", bytesOf("through a link"));  // refused: the folder is a link
+  for (unsigned k = 0; k < 2; ++k) {  // written in pieces of 1 MiB (the limit below)
+    const std::string name = "resource/big" + std::to_string(k) + ".bin";
+    files[name] = sampleData((5u << 19) + k, 100 + k);
+    p.add("\\" + name, files[name]);
+  }
   const Bytes bytes = p.bytes();
   std::vector<Pak> paks;
   paks.push_back(parsed(bytes));
@@ -714,13 +719,16 @@ TEST(Extract, SeveralWorkersWriteWhatOneWrites) {
     fs::create_directory_symlink(out.parent_path() / "elsewhere", out / "link");
     ExtractOptions options;
     options.threads = threads;
+    options.limits.maxWholeEntry = 1u << 20;
     std::vector<std::size_t> done;
+    std::vector<std::uint64_t> written;
     bool lastCurrentEmpty = false;
     std::atomic<int> inside{0};
     bool overlapped = false;
     options.progress = [&](const ExtractProgress& pr) {
       overlapped = overlapped || inside.fetch_add(1) != 0;
       done.push_back(pr.done);
+      written.push_back(pr.bytes);
       EXPECT_EQ(pr.total, entries.size());
       lastCurrentEmpty = pr.current.empty();
       inside.fetch_sub(1);
@@ -728,8 +736,9 @@ TEST(Extract, SeveralWorkersWriteWhatOneWrites) {
     };
     ExtractReport report = extractEntries(set, entries, out, options);
     EXPECT_FALSE(overlapped) << threads << " threads";
-    EXPECT_EQ(done.size(), entries.size() + 1);
+    EXPECT_EQ(done.size(), entries.size() + 1 + 2 * 2);  // and the big entries' later pieces
     EXPECT_TRUE(std::is_sorted(done.begin(), done.end()));
+    EXPECT_TRUE(std::is_sorted(written.begin(), written.end()));
     EXPECT_EQ(done.back(), entries.size());
     EXPECT_TRUE(lastCurrentEmpty);
     return report;
@@ -801,16 +810,68 @@ TEST(Extract, ItemsOfOneNameAreWrittenInTheirOrder) {
     if (k % 10 == 3) items.push_back(item("\\dup.txt", "take " + std::to_string(k)));
     if (k % 10 == 5) items.push_back(item("Dup.txt", "case " + std::to_string(k)));
   }
+  // A file where a later item needs a folder, and the other way round; an item named as
+  // another's piece file.
+  items.push_back(item("a", "file a"));
+  items.push_back(item("a/b", "under a"));
+  items.push_back(item("c/d/e", "under c"));
+  items.push_back(item("c/d", "file c/d"));
+  items.push_back(item("x.txt", "x"));
+  items.push_back(item(".x.txt.marrow-part", "looks like x's piece"));
+  items.push_back(item("x.txt", "x again"));
   for (unsigned threads : {1u, 4u}) {
     TempDir tmp;
     ExtractOptions options;
     options.threads = threads;
     const ExtractReport report = extractItems(items, tmp.path, options);
-    EXPECT_EQ(report.written, items.size()) << threads;
+    EXPECT_EQ(report.written, items.size() - 2) << threads;
+    ASSERT_EQ(report.refused.size(), 1u) << threads;
+    EXPECT_EQ(report.refused[0].entry, "a/b");
+    EXPECT_NE(report.refused[0].message.find("exists and is not a folder"), std::string::npos);
+    ASSERT_EQ(report.failed.size(), 1u) << threads;
+    EXPECT_EQ(report.failed[0].entry, "c/d");
+    EXPECT_NE(report.failed[0].message.find("is a folder"), std::string::npos);
     EXPECT_EQ(fileBytes(tmp.path / "dup.txt"), bytesOf("take 33")) << threads;
     EXPECT_EQ(fileBytes(tmp.path / "Dup.txt"), bytesOf("case 35")) << threads;
     EXPECT_EQ(fileBytes(tmp.path / "f17.txt"), bytesOf("17")) << threads;
-    EXPECT_EQ(treeOf(tmp.path).size(), 42u) << threads;
+    EXPECT_EQ(fileBytes(tmp.path / "a"), bytesOf("file a")) << threads;
+    EXPECT_EQ(fileBytes(tmp.path / "c" / "d" / "e"), bytesOf("under c")) << threads;
+    EXPECT_EQ(fileBytes(tmp.path / "x.txt"), bytesOf("x again")) << threads;
+    // The look-alike was written, then taken for a stale piece file by the x.txt after it.
+    EXPECT_FALSE(fs::exists(tmp.path / ".x.txt.marrow-part")) << threads;
+    EXPECT_EQ(treeOf(tmp.path).size(), 42u + 5u) << threads;  // a, c, c/d, c/d/e, x.txt
+  }
+}
+
+// An exception in a worker (here from the progress callback) reaches the caller once every
+// worker has stopped, and leaves no piece file; an item that runs out of memory only fails.
+TEST(Extract, AnExceptionInAWorkerReachesTheCaller) {
+  std::vector<ExtractItem> items;
+  for (int k = 0; k < 200; ++k)
+    items.push_back({"f" + std::to_string(k) + ".bin", [k](const Limits&, const vfs::Archive::Sink& sink) -> Result<std::uint64_t> {
+                       if (k == 7) throw std::bad_alloc();
+                       const Bytes bytes = sampleData(1000, k);
+                       sink(bytes);
+                       return std::uint64_t{bytes.size()};
+                     }});
+  for (unsigned threads : {1u, 4u}) {
+    TempDir tmp;
+    ExtractOptions options;
+    options.threads = threads;
+    const ExtractReport report = extractItems(items, tmp.path, options);
+    EXPECT_EQ(report.written, items.size() - 1) << threads;
+    ASSERT_EQ(report.failed.size(), 1u) << threads;
+    EXPECT_EQ(report.failed[0].entry, "f7.bin");
+    EXPECT_NE(report.failed[0].message.find("not enough memory"), std::string::npos);
+
+    TempDir again;
+    options.progress = [](const ExtractProgress& p) {
+      if (p.done == 50) throw std::runtime_error("the callback's own failure");
+      return true;
+    };
+    EXPECT_THROW(extractItems(items, again.path, options), std::runtime_error) << threads;
+    for (const auto& e : fs::recursive_directory_iterator(again.path))
+      EXPECT_EQ(e.path().filename().string().find(".marrow-part"), std::string::npos) << e.path();
   }
 }
 
