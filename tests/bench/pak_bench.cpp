@@ -166,8 +166,8 @@ void BM_PakExtractFixtures(benchmark::State& state) { extractAll<fixturePakBytes
 BENCHMARK(BM_PakExtractAll)->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_PakExtractFixtures)->Unit(benchmark::kMillisecond);
 
-// The same reads shared out as extraction shares them (formats/io/extract.cpp: one worker per
-// core, each taking the next entry), timed on the wall clock.
+// The same reads on as many workers as extraction uses (formats/io/extract.cpp: one per core),
+// each taking the next entry, timed on the wall clock.
 template <const std::vector<std::byte>& (*Source)()>
 void extractAllThreads(benchmark::State& state) {
   if (Source().empty()) return state.SkipWithError("no files (../shared/fixtures is absent)");
