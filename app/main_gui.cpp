@@ -3,9 +3,11 @@
 #include <QTimer>
 
 #include "app/gui/main_window.h"
+#include "app/huge_pages.h"
 #include "render/gl/offscreen.h"
 
 int main(int argc, char** argv) {
+  marrow::app::restartWithHugePages(argv);  // first: it may start the program again
   marrow::render::setDefaultSurfaceFormat();  // before QApplication, as Qt asks
   QApplication app(argc, argv);
   QApplication::setOrganizationName(QStringLiteral("Marrow"));

@@ -31,12 +31,14 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 
 #include "app/gui/docks.h"
 #include "app/gui/main_window.h"
 #include "app/gui/timeline_dock.h"
 #include "app/gui/viewport.h"
+#include "app/huge_pages.h"
 #include "formats/cal3d/writer.h"
 #include "render/gl/offscreen.h"
 #include "render/gl/weight_view.h"
@@ -406,6 +408,42 @@ class ViewportInspectTest : public QObject {
 
   // docs/viewport.md quotes these figures: from openFiles to the first frame drawn (loading off
   // the GUI thread, upload, framing, drawing), and frames drawn per second while playing.
+  // The viewer starts itself again with glibc's malloc advising huge pages (app/huge_pages.h),
+  // and so does this program (MARROW_QTEST_MAIN): a big allocation, as llvmpipe makes for a
+  // big model's buffers, comes in huge pages, a fault per 2 MB instead of per 4 kB.
+  void bigAllocationsComeInHugePages() {
+    std::ifstream thp("/sys/kernel/mm/transparent_hugepage/enabled");
+    std::string mode;
+    std::getline(thp, mode);
+    if (mode.find("[always]") == std::string::npos && mode.find("[madvise]") == std::string::npos) {
+      qInfo("transparent huge pages are off here ('%s'): the viewer does not restart", mode.c_str());
+      return;
+    }
+    if (qEnvironmentVariable("MARROW_HUGE_PAGES") == QLatin1String("0")) {
+      QVERIFY(!marrow::app::hugePagesAsked() || qEnvironmentVariableIsSet("GLIBC_TUNABLES"));
+      return;
+    }
+    QVERIFY2(marrow::app::hugePagesAsked(), qPrintable(qEnvironmentVariable("GLIBC_TUNABLES")));
+    const auto hugeKb = [] {
+      std::ifstream in("/proc/self/smaps_rollup");
+      for (std::string line; std::getline(in, line);)
+        if (line.rfind("AnonHugePages:", 0) == 0) return std::atol(line.c_str() + 14);
+      return -1L;
+    };
+    const long before = hugeKb();
+    if (before < 0) QSKIP("no /proc/self/smaps_rollup");
+    constexpr std::size_t kBytes = 64u << 20;
+    auto* p = static_cast<char*>(std::malloc(kBytes));
+    QVERIFY(p);
+    std::memset(p, 1, kBytes);
+    const long after = hugeKb();
+    volatile char keep = p[kBytes / 2];
+    (void)keep;
+    std::free(p);
+    QVERIFY2(after - before >= 16 * 1024,
+             qPrintable(QStringLiteral("%1 kB in huge pages before, %2 kB after").arg(before).arg(after)));
+  }
+
   void timeToFirstFrameAndFrameRate_data() {
     QTest::addColumn<QStringList>("files");
     const QString fixtures = QStringLiteral(MARROW_FIXTURES_DIR);

@@ -17,6 +17,7 @@
 
 #include "app/gui/docks.h"
 #include "app/gui/main_window.h"
+#include "app/huge_pages.h"
 #include "render/gl/offscreen.h"
 #include "tests/support/ci.h"
 #include "tests/support/qskip.h"
@@ -84,6 +85,7 @@ inline int exitCodeWithoutDisplay() {
 // multisampling) and test settings; 77 without a display or when a slot skipped.
 #define MARROW_QTEST_MAIN(TestClass)                                                          \
   int main(int argc, char** argv) {                                                           \
+    ::marrow::app::restartWithHugePages(argv); /* as the viewer starts (app/main_gui.cpp) */  \
     if (const int code = ::marrow::testing::exitCodeWithoutDisplay(); code >= 0) return code; \
     QStandardPaths::setTestModeEnabled(true);                                                 \
     ::marrow::render::setDefaultSurfaceFormat();                                              \
