@@ -139,12 +139,29 @@ struct Outcome {
   std::uint64_t bytes = 0;  // when written
 };
 
-// A path's ASCII letters in lower case: names that one file system keeps apart and another
-// (FAT, NTFS, a case-folding ext4) takes for one file are kept apart in time.
-std::string folded(std::string s) {
-  for (char& c : s)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return s;
+// A key under which names that some file system takes for one file are one: ASCII letters in
+// lower case (FAT, NTFS, a case-folding ext4), a component's trailing dots and spaces dropped
+// (Windows), and any run of other bytes one marker (Unicode case folding and normalisation are
+// not worked out: such names are kept apart in time, as if they were one).
+std::string conflictKey(const std::string& path) {
+  std::string key;
+  key.reserve(path.size());
+  const auto endComponent = [&] {
+    while (!key.empty() && (key.back() == '.' || key.back() == ' ')) key.pop_back();
+  };
+  for (const char c : path) {
+    const auto u = static_cast<unsigned char>(c);
+    if (c == '/') {
+      endComponent();
+      key += '/';
+    } else if (u >= 0x80) {
+      if (key.empty() || key.back() != '\x01') key += '\x01';
+    } else {
+      key += (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    }
+  }
+  endComponent();
+  return key;
 }
 
 // One extraction: items taken in order by one or more workers, each written whole or not at
@@ -196,6 +213,7 @@ class Extractor {
     }
     if (!report.cancelled && options_.progress) {
       progress_.current = {};
+      progress_.bytes = report.bytes;  // pieces of an entry that failed counted no more
       options_.progress(progress_);
     }
     return report;
@@ -217,10 +235,11 @@ class Extractor {
     std::vector<std::string> folders;
     for (std::size_t k = 0; k < items_.size(); ++k) {
       if (!safe_[k]) continue;  // refused before it touches anything
-      const std::string file = folded(safe_[k].relative.generic_string());
-      const auto slash = file.rfind('/');
-      const std::string piece =
-          (slash == std::string::npos ? "" : file.substr(0, slash + 1)) + "." + file.substr(slash + 1) + ".marrow-part";
+      const std::string path = safe_[k].relative.generic_string();
+      const auto slash = path.rfind('/');
+      const std::string file = conflictKey(path);
+      const std::string piece = conflictKey((slash == std::string::npos ? "" : path.substr(0, slash + 1)) + "." +
+                                            path.substr(slash == std::string::npos ? 0 : slash + 1) + ".marrow-part");
       folders.clear();
       for (auto s = file.find('/'); s != std::string::npos; s = file.find('/', s + 1)) folders.push_back(file.substr(0, s));
       std::uint32_t round = std::max({at(fileFree, file), at(fileFree, piece), at(folderFree, file), at(folderFree, piece)});
@@ -241,8 +260,9 @@ class Extractor {
     workers.reserve(threads - 1);
     try {
       for (unsigned k = 1; k < threads; ++k) workers.emplace_back([this, k] { work(k); });
-    } catch (const std::system_error&) {
-      // Fewer threads than asked (the system refuses more): those made, and this one, do it all.
+    } catch (...) {
+      // Fewer threads than asked (the system refuses more, or memory for one): those made, and
+      // this one, do it all.
     }
     work(0);
     for (auto& w : workers) w.join();
@@ -320,6 +340,16 @@ class Extractor {
     // halfway leaves no partial file. A stale one of that name (a link, a file) is removed and
     // the new one made only if nothing else takes its place meanwhile.
     const fs::path part = target.parent_path() / ("." + target.filename().string() + ".marrow-part");
+    // Whatever happens once it is made, the piece file does not outlive this call (removed after
+    // it is closed: `out` goes first).
+    struct RemovePart {
+      const fs::path& part;
+      bool made = false, kept = false;
+      ~RemovePart() {
+        std::error_code ignored;
+        if (made && !kept) fs::remove(part, ignored);
+      }
+    } removePart{part};
     std::optional<NewFile> out(std::in_place, part);
     if (!out->ok() && out->error() == EEXIST) {
       if (fs::is_directory(fs::symlink_status(part, ec))) return failed("'" + part.string() + "' is a folder");
@@ -328,15 +358,7 @@ class Extractor {
     }
     if (!out->ok())
       return failed("cannot create '" + part.string() + "': " + std::generic_category().message(out->error()));
-    // Whatever happens from here, the piece file does not outlive this call.
-    struct RemovePart {
-      const fs::path& part;
-      bool keep = false;
-      ~RemovePart() {
-        std::error_code ignored;
-        if (!keep) fs::remove(part, ignored);
-      }
-    } removePart{part};
+    removePart.made = true;
     bool writeFailed = false, stopped = false;
     std::size_t pieces = 0;
     std::uint64_t soFar = 0, shown = 0;  // bytes written, and of them counted in progress_
@@ -362,20 +384,16 @@ class Extractor {
       });
     } catch (const std::bad_alloc&) {
       given = FormatError{item.stored, "", kNoOffset, "not enough memory to read it"};
-    } catch (...) {
-      const std::lock_guard lock(progressMutex_);
-      progress_.bytes -= shown;
-      throw;
     }
     writeFailed = !out->close() || writeFailed;
     const int writeError = out->error();
     std::error_code renamed;
     if (given && !writeFailed) fs::rename(part, target, renamed);
     const bool written = given && !writeFailed && !renamed;
-    removePart.keep = written;
-    {
+    removePart.kept = written;
+    if (written && *given > shown) {
       const std::lock_guard lock(progressMutex_);
-      progress_.bytes = progress_.bytes - shown + (written ? *given : 0);
+      progress_.bytes += *given - shown;
     }
     if (written) return {Outcome::Written, {}, *given};
     if (stopped) return {};  // cancelled in the middle: not written, as the items not begun

@@ -34,7 +34,7 @@ SafePath safeRelativePath(std::string_view entryName);
 struct ExtractProgress {
   std::size_t done = 0;  // entries handled so far (written, refused or failed)
   std::size_t total = 0;
-  std::uint64_t bytes = 0;   // written so far
+  std::uint64_t bytes = 0;   // written so far (only grows; the last call: the bytes of the files written)
   std::string_view current;  // the stored name of the file being handled
 };
 
