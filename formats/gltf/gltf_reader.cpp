@@ -695,7 +695,10 @@ class Reader {
         continue;
       }
       if (!skinnedBy) {
-        if (place != glm::mat4(1.0f)) bake(*mesh, place);
+        if (place != glm::mat4(1.0f))
+          if (const std::size_t overflowed = bake(*mesh, place))
+            warn(field, std::to_string(overflowed) + " vertex values are not finite once the node's transform places "
+                        "them (too large); they were set to 0 (morph targets to the base)");
         mesh->parentBone = bone;
       }
       if (scene_.meshes.size() >= ctx_.limits.maxMeshes)
@@ -958,31 +961,44 @@ class Reader {
     return *skins_[s];
   }
 
-  // A mesh not skinned is stored in model space at rest.
-  static void bake(Mesh& m, const glm::mat4& place) {
+  // A mesh not skinned is stored in model space at rest. Returns how many values the placing
+  // made infinite or NaN (finite values times a finite matrix can overflow); they are repaired
+  // as the reader repairs such values: a vector becomes 0, a target's value its base.
+  static std::size_t bake(Mesh& m, const glm::mat4& place) {
     const glm::mat3 linear(place);
     const glm::mat3 normalMatrix = glm::inverseTranspose(linear);
     const bool mirror = glm::determinant(linear) < 0.0f;
-    const auto point = [&](glm::vec3& p) { p = glm::vec3(place * glm::vec4(p, 1.0f)); };
-    const auto normal = [&](glm::vec3& v) {
+    std::size_t notFinite = 0;
+    const auto repaired = [&](glm::vec3 v, glm::vec3 fallback) {
+      if (std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z)) return v;
+      ++notFinite;
+      return fallback;
+    };
+    const auto point = [&](const glm::vec3& p, glm::vec3 fallback) {
+      return repaired(glm::vec3(place * glm::vec4(p, 1.0f)), fallback);
+    };
+    const auto normal = [&](const glm::vec3& v, glm::vec3 fallback) {
       const glm::vec3 t = normalMatrix * v;
       const float len = glm::length(t);
-      v = len > 0.0f && std::isfinite(len) ? t / len : t;
+      return repaired(len > 0.0f && std::isfinite(len) ? t / len : t, fallback);
     };
-    for (auto& p : m.positions) point(p);
-    for (auto& v : m.normals) normal(v);
+    for (auto& p : m.positions) p = point(p, glm::vec3(0.0f));
+    for (auto& v : m.normals) v = normal(v, glm::vec3(0.0f));
     for (auto& t : m.tangents) {
       glm::vec3 d = linear * glm::vec3(t);
       const float len = glm::length(d);
       if (len > 0.0f && std::isfinite(len)) d /= len;
-      t = glm::vec4(d, mirror ? -t.w : t.w);
+      t = glm::vec4(repaired(d, glm::vec3(1.0f, 0.0f, 0.0f)), mirror ? -t.w : t.w);
     }
     for (auto& target : m.morphs) {
-      for (auto& p : target.positions) point(p);
-      for (auto& v : target.normals) normal(v);
+      for (std::size_t v = 0; v < target.positions.size(); ++v)
+        target.positions[v] = point(target.positions[v], v < m.positions.size() ? m.positions[v] : glm::vec3(0.0f));
+      for (std::size_t v = 0; v < target.normals.size(); ++v)
+        target.normals[v] = normal(target.normals[v], v < m.normals.size() ? m.normals[v] : glm::vec3(0.0f));
     }
     if (mirror)
       for (std::size_t t = 0; t + 2 < m.indices.size(); t += 3) std::swap(m.indices[t + 1], m.indices[t + 2]);
+    return notFinite;
   }
 
   // ---- clips ----

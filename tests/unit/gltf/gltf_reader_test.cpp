@@ -338,5 +338,22 @@ TEST(GltfReader, InfiniteValuesAreRepairedWithAWarning) {
   EXPECT_TRUE(formats::validate(*r).empty());
 }
 
+// Finite positions that a node's scale carries past the largest float (found by the fuzzer: a
+// rigid mesh under a bone): repaired as an infinite value read, with a warning.
+TEST(GltfReader, PositionsANodeCarriesPastTheLargestFloatAreRepaired) {
+  Gltf g;
+  const float big = 3.0e38f;
+  const float p[] = {0, 0, 0, 1, 0, 0, 0, 1, 0, big, 0, 0};
+  const int pos = g.raw(bytesOf(p, sizeof p), 5126, 4, "VEC3");
+  const int idx = g.indices({0, 1, 2, 1, 3, 2});
+  const auto r = read(g.document(std::string(kScene) + "\"nodes\":[{\"mesh\":0,\"scale\":[4,4,4]}],\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":" +
+                                 std::to_string(pos) + "},\"indices\":" + std::to_string(idx) + "}]}]"));
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  EXPECT_EQ(r->meshes[0].positions[1], glm::vec3(4.0f, 0.0f, 0.0f));
+  EXPECT_EQ(r->meshes[0].positions[3], glm::vec3(0.0f));
+  EXPECT_TRUE(mentions(*r, "not finite once the node's transform places them"));
+  EXPECT_TRUE(formats::validate(*r).empty());
+}
+
 }  // namespace
 }  // namespace marrow
