@@ -74,6 +74,9 @@ std::string prepareParents(const fs::path& root, const fs::path& relative) {
   return {};
 }
 
+// The file an item is written to before it is renamed onto `file`: ".NAME.marrow-part" beside it.
+fs::path pieceOf(const fs::path& file) { return file.parent_path() / ("." + file.filename().string() + ".marrow-part"); }
+
 // A new file opened for writing that never is an existing file or a link (O_EXCL), closed by
 // its owner.
 class NewFile {
@@ -235,11 +238,8 @@ class Extractor {
     std::vector<std::string> folders;
     for (std::size_t k = 0; k < items_.size(); ++k) {
       if (!safe_[k]) continue;  // refused before it touches anything
-      const std::string path = safe_[k].relative.generic_string();
-      const auto slash = path.rfind('/');
-      const std::string file = conflictKey(path);
-      const std::string piece = conflictKey((slash == std::string::npos ? "" : path.substr(0, slash + 1)) + "." +
-                                            path.substr(slash == std::string::npos ? 0 : slash + 1) + ".marrow-part");
+      const std::string file = conflictKey(safe_[k].relative.generic_string());
+      const std::string piece = conflictKey(pieceOf(safe_[k].relative).generic_string());
       folders.clear();
       for (auto s = file.find('/'); s != std::string::npos; s = file.find('/', s + 1)) folders.push_back(file.substr(0, s));
       std::uint32_t round = std::max({at(fileFree, file), at(fileFree, piece), at(folderFree, file), at(folderFree, piece)});
@@ -339,7 +339,7 @@ class Extractor {
     // In pieces into a file of its own beside the target, renamed onto it once whole: a failure
     // halfway leaves no partial file. A stale one of that name (a link, a file) is removed and
     // the new one made only if nothing else takes its place meanwhile.
-    const fs::path part = target.parent_path() / ("." + target.filename().string() + ".marrow-part");
+    const fs::path part = pieceOf(target);
     // Whatever happens once it is made, the piece file does not outlive this call (removed after
     // it is closed: `out` goes first).
     struct RemovePart {
