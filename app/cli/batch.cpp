@@ -18,7 +18,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -210,13 +209,7 @@ int runBatchConvert(const Args& args) {
     return usageError("convert", "--to is one of glb, gltf, omf, cfg (a whole cal3d model); not '" + to + "'");
 
   unsigned jobsWanted = std::max(1u, std::thread::hardware_concurrency());
-  if (const std::string* j = args.option("-j")) {
-    unsigned v = 0;
-    const auto r = std::from_chars(j->data(), j->data() + j->size(), v);
-    if (r.ec != std::errc() || r.ptr != j->data() + j->size() || v == 0 || v > 256)
-      return usageError("convert", "-j is a number of processes from 1 to 256");
-    jobsWanted = v;
-  }
+  if (!jobsOption(args, 256, "processes", jobsWanted)) return kUsage;
   double timeout = 600.0;
   if (const std::string* t = args.option("--timeout")) {
     char* end = nullptr;

@@ -27,6 +27,19 @@ std::optional<std::string> encodingOption(const Args& args) {
   return name;
 }
 
+bool jobsOption(const Args& args, unsigned most, const char* what, unsigned& given) {
+  const std::string* j = args.option("-j");
+  if (!j) return true;
+  unsigned v = 0;
+  const auto r = std::from_chars(j->data(), j->data() + j->size(), v);
+  if (r.ec != std::errc() || r.ptr != j->data() + j->size() || v == 0 || v > most) {
+    usageError(args.command, "-j is a number of " + std::string(what) + " from 1 to " + std::to_string(most));
+    return false;
+  }
+  given = v;
+  return true;
+}
+
 std::optional<Document> loadInputs(const Args& args, Textures textures) {
   const auto encoding = encodingOption(args);
   if (!encoding) return std::nullopt;

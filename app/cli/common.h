@@ -35,6 +35,10 @@ bool levelOption(const Args& args, const formats::Scene& scene, std::vector<bool
 // Parses --mode (once, loop, ping-pong; default once); false (after printing why) when unknown.
 bool playModeOption(const Args& args, anim::PlayMode& mode);
 
+// -j N: how many at once, a whole number from 1 to `most` (`what`: "processes", "threads");
+// `given` is left as it is when -j is absent. False (after printing why) when it is not such a number.
+bool jobsOption(const Args& args, unsigned most, const char* what, unsigned& given);
+
 // Parses a number option; false (after printing why) when present but not a number.
 bool numberOption(const Args& args, const std::string& name, double& out);
 

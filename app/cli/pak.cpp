@@ -1,6 +1,5 @@
 // marrow-cli on Dragon Nest paks: list (via `list`), extract, pack (specs/dragonnest.md §2).
 #include <algorithm>
-#include <charconv>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -139,13 +138,7 @@ int runExtract(const Args& args) {
 
   const bool quiet = args.has("--quiet");
   formats::ExtractOptions options;
-  if (const std::string* j = args.option("-j")) {
-    unsigned v = 0;
-    const auto r = std::from_chars(j->data(), j->data() + j->size(), v);
-    if (r.ec != std::errc() || r.ptr != j->data() + j->size() || v == 0 || v > 64)
-      return usageError(args.command, "-j is a number of threads from 1 to 64");
-    options.threads = v;
-  }
+  if (!jobsOption(args, 64, "threads", options.threads)) return kUsage;
   options.progress = [&](const formats::ExtractProgress& p) {
     if (!quiet && (p.done % 1000 == 0 || p.done == p.total) && p.total > 0)
       std::fprintf(stderr, "\r%zu / %zu entries, %llu bytes", p.done, p.total,
