@@ -4,6 +4,8 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <string_view>
+#include <algorithm>
 
 #if defined(__linux__)
 #include <sys/auxv.h>
@@ -46,9 +48,13 @@ bool restartUnsafe() {
 bool hugePagesAsked() {
   const char* tunables = std::getenv("GLIBC_TUNABLES");
   if (!tunables) return false;
-  const char* at = std::strstr(tunables, kTunable);
-  return at && std::strncmp(at + std::strlen(kTunable), "=1", 2) == 0 &&
-         (at[std::strlen(kTunable) + 2] == '\0' || at[std::strlen(kTunable) + 2] == ':');
+  const std::string wanted = std::string(kTunable) + "=1";
+  for (std::string_view rest = tunables; !rest.empty();) {  // NAME=VALUE:NAME=VALUE...
+    const auto colon = std::min(rest.find(':'), rest.size());
+    if (rest.substr(0, colon) == wanted) return true;
+    rest.remove_prefix(std::min(colon + 1, rest.size()));
+  }
+  return false;
 }
 
 bool restartedWithHugePages() {
