@@ -115,14 +115,23 @@ template <class Product>
 }
 
 void computeModelAvx(const Skeleton& skeleton, Pose& pose, std::size_t n) {
-  modelMatrices(skeleton, pose, n, [](const float* parent, const __m128 c[4], float* out) {
+  for (std::size_t i = 0; i < n; ++i) {
+    __m128 c[4];
+    trsColumns(pose.local[i], c);
+    float* out = &pose.model[i][0][0];
+    for (int j = 0; j < 4; ++j) _mm_storeu_ps(out + 4 * j, c[j]);
+  }
+  for (std::size_t i = 0; i < n; ++i) {
+    const int parent = skeleton.bones[i].parent;
+    if (parent < 0 || static_cast<std::size_t>(parent) >= i) continue;
+    float* out = &pose.model[i][0][0];
     __m256 a[4];
-    broadcastColumns(parent, a);
-    const __m256 r01 = productColumns(a, _mm256_set_m128(c[1], c[0]));
-    const __m256 r23 = productColumns(a, _mm256_set_m128(c[3], c[2]));
+    broadcastColumns(&pose.model[static_cast<std::size_t>(parent)][0][0], a);
+    const __m256 r01 = productColumns(a, _mm256_loadu_ps(out));
+    const __m256 r23 = productColumns(a, _mm256_loadu_ps(out + 8));
     _mm256_storeu_ps(out, r01);
     _mm256_storeu_ps(out + 8, r23);
-  });
+  }
 }
 
 void multiplyEachAvx(const glm::mat4* a, const glm::mat4* b, glm::mat4* out, std::size_t n) {
