@@ -114,16 +114,51 @@ template <class Product>
   for (int k = 0; k < 4; ++k) a[k] = _mm256_broadcast_ps(reinterpret_cast<const __m128*>(m + 4 * k));
 }
 
+// The order of the parents' products: bone by bone in the skeleton's order (parent, child,
+// grandchild, …) each product waits for the one before; by depth in the hierarchy the bones of
+// one depth do not wait for each other, and their products overlap. Kept per thread for the last
+// skeleton, and used only while every bone's parent has a smaller depth in it (checked each
+// frame, so another skeleton or edited parents make a new one).
+struct Levels {
+  std::vector<std::uint16_t> depth;  // per bone
+  std::vector<std::uint16_t> order;  // the bones by depth, in the skeleton's order within one
+};
+
+void layOutLevels(const Skeleton& skeleton, std::size_t n, Levels& levels) {
+  levels.depth.resize(n);
+  std::size_t deepest = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const int parent = skeleton.bones[i].parent;
+    const std::size_t d =
+        parent >= 0 && static_cast<std::size_t>(parent) < i ? levels.depth[parent] + 1u : 0u;
+    levels.depth[i] = static_cast<std::uint16_t>(d);
+    deepest = std::max(deepest, d);
+  }
+  std::vector<std::uint32_t> start(deepest + 2, 0);
+  for (std::size_t i = 0; i < n; ++i) ++start[levels.depth[i] + 1u];
+  for (std::size_t d = 1; d < start.size(); ++d) start[d] += start[d - 1];
+  levels.order.resize(n);
+  for (std::size_t i = 0; i < n; ++i) levels.order[start[levels.depth[i]]++] = static_cast<std::uint16_t>(i);
+}
+
 void computeModelAvx(const Skeleton& skeleton, Pose& pose, std::size_t n) {
+  static thread_local Levels levels;
+  const bool levelled = n <= 0xFFFF;  // depths and bones fit the arrays' 16 bits
+  bool valid = levelled && levels.depth.size() == n;
   for (std::size_t i = 0; i < n; ++i) {
     __m128 c[4];
     trsColumns(pose.local[i], c);
     float* out = &pose.model[i][0][0];
     for (int j = 0; j < 4; ++j) _mm_storeu_ps(out + 4 * j, c[j]);
+    if (valid) {
+      const int parent = skeleton.bones[i].parent;
+      valid = parent < 0 || static_cast<std::size_t>(parent) >= i ||
+              levels.depth[static_cast<std::size_t>(parent)] < levels.depth[i];
+    }
   }
-  for (std::size_t i = 0; i < n; ++i) {
+  const auto product = [&](std::size_t i) {
     const int parent = skeleton.bones[i].parent;
-    if (parent < 0 || static_cast<std::size_t>(parent) >= i) continue;
+    if (parent < 0 || static_cast<std::size_t>(parent) >= i) return;
     float* out = &pose.model[i][0][0];
     __m256 a[4];
     broadcastColumns(&pose.model[static_cast<std::size_t>(parent)][0][0], a);
@@ -131,7 +166,13 @@ void computeModelAvx(const Skeleton& skeleton, Pose& pose, std::size_t n) {
     const __m256 r23 = productColumns(a, _mm256_loadu_ps(out + 8));
     _mm256_storeu_ps(out, r01);
     _mm256_storeu_ps(out + 8, r23);
+  };
+  if (!levelled) {
+    for (std::size_t i = 0; i < n; ++i) product(i);
+    return;
   }
+  if (!valid) layOutLevels(skeleton, n, levels);
+  for (const std::uint16_t i : levels.order) product(i);
 }
 
 void multiplyEachAvx(const glm::mat4* a, const glm::mat4* b, glm::mat4* out, std::size_t n) {

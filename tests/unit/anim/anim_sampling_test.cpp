@@ -356,6 +356,48 @@ TEST(AnimPose, ModelMatricesAreTheFloatsOfGlmsProducts) {
   }
 }
 
+// computeModel keeps the order it multiplies in (by depth) for the last skeleton it saw: a
+// skeleton whose parents change in place, or another skeleton of the same size, must not be
+// multiplied in the old order (a child before its new parent would read a stale matrix).
+TEST(AnimPose, ModelMatricesFollowParentsChangedInPlace) {
+  std::mt19937 rng(3);
+  std::uniform_real_distribution<float> u(-2, 2);
+  Skeleton s;
+  Pose p;
+  // A chain of 20 bones, then 20 children of the root: by depth, bones 20–39 come before 2–19.
+  for (int i = 0; i < 40; ++i) {
+    s.bones.push_back(Bone{"b" + std::to_string(i), i < 20 ? i - 1 : 0, {}, {1, 0, 0, 0}, {1, 1, 1}});
+    p.local.push_back(Transform{{u(rng), u(rng), u(rng)}, glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng))),
+                                {1, 1, 1}});
+  }
+  const auto expect = [&](const char* when) {
+    std::vector<glm::mat4> expected;
+    for (std::size_t i = 0; i < s.bones.size(); ++i) {
+      const int parent = s.bones[i].parent;
+      const glm::mat4 local = p.local[i].matrix();
+      expected.push_back(parent >= 0 && parent < static_cast<int>(i) ? expected[static_cast<std::size_t>(parent)] * local
+                                                                     : local);
+      for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r)
+          ASSERT_EQ(p.model[i][c][r], expected[i][c][r]) << when << ": bone " << i << " [" << c << "][" << r << "]";
+    }
+  };
+  computeModel(s, p);
+  expect("a chain and the root's children");
+  // One chain of 40: in the order above, bone 20 would be multiplied before its new parent 19.
+  for (int i = 20; i < 40; ++i) s.bones[static_cast<std::size_t>(i)].parent = i - 1;
+  computeModel(s, p);
+  expect("parents changed in place");
+  Skeleton other = s;
+  for (int i = 1; i < 40; ++i) other.bones[static_cast<std::size_t>(i)].parent = i % 3 == 0 ? 0 : i - 1;
+  computeModel(other, p);
+  std::swap(s, other);
+  expect("another skeleton");
+  std::swap(s, other);
+  computeModel(s, p);
+  expect("the first again");
+}
+
 TEST(AnimPose, MultiplyEachGivesTheFloatsOfGlmsProduct) {
   std::mt19937 rng(5);
   std::uniform_real_distribution<float> u(-3, 3);
