@@ -425,137 +425,23 @@ void runPlan(const Plan& plan, const glm::vec3* positions, const glm::vec3* norm
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
 
-struct Pair {
-  __m256 c[4];  // column c of vertex a (low half) and of vertex b (high half)
+namespace avx2 {
+// How a pair's results reach their vertices (the loop itself is skinning_pairs.inc): here each
+// half as 8 + 4 bytes, which takes two shuffles per pair (the high half out, its z down);
+// avx512::Put writes them with none. The shuffle units are this loop's limit.
+struct Put {
+  [[gnu::always_inline]] static void pair(glm::vec3& outA, glm::vec3& outB, __m256 r) {
+    put(outA, _mm256_castps256_ps128(r));
+    put(outB, _mm256_extractf128_ps(r, 1));
+  }
 };
 
-[[gnu::always_inline]] inline __m256 two(const float* a, const float* b) {
-  return _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(a)), _mm_loadu_ps(b), 1);
-}
-
-[[gnu::always_inline]] inline Pair pairOf(const glm::mat4& a, const glm::mat4& b) {
-  return {{two(&a[0][0], &b[0][0]), two(&a[1][0], &b[1][0]), two(&a[2][0], &b[2][0]),
-           two(&a[3][0], &b[3][0])}};
-}
-
-// M p for both vertices; p holds a's x y z in the low half and b's in the high one.
-[[gnu::always_inline]] inline __m256 pointOf(const Pair& m, __m256 p) {
-  return _mm256_fmadd_ps(
-      m.c[0], _mm256_permute_ps(p, 0x00),
-      _mm256_fmadd_ps(m.c[1], _mm256_permute_ps(p, 0x55),
-                      _mm256_fmadd_ps(m.c[2], _mm256_permute_ps(p, 0xAA), m.c[3])));
-}
-
-[[gnu::always_inline]] inline __m256 linearOf(const Pair& m, __m256 n) {
-  return _mm256_fmadd_ps(
-      m.c[0], _mm256_permute_ps(n, 0x00),
-      _mm256_fmadd_ps(m.c[1], _mm256_permute_ps(n, 0x55),
-                      _mm256_mul_ps(m.c[2], _mm256_permute_ps(n, 0xAA))));
-}
-
-[[gnu::always_inline]] inline void putPair(glm::vec3& outA, glm::vec3& outB, __m256 r) {
-  put(outA, _mm256_castps256_ps128(r));
-  put(outB, _mm256_extractf128_ps(r, 1));
-}
-
-template <bool Normals>
-[[gnu::always_inline]] inline void transformPair(const RunArgs& a, const Pair& m, std::uint32_t i) {
-  const std::uint32_t va = a.vertex[i], vb = a.vertex[i + 1];
-  // Both read before either is written: the compiler cannot tell the arrays apart.
-  const __m256 p = two(&a.positions[va].x, &a.positions[vb].x);
-  __m256 n = _mm256_setzero_ps();
-  if constexpr (Normals) n = two(&a.normals[va].x, &a.normals[vb].x);
-  putPair(a.positionsOut[va], a.positionsOut[vb], pointOf(m, p));
-  if constexpr (Normals) putPair(a.normalsOut[va], a.normalsOut[vb], linearOf(m, n));
-}
-
-// Where a run's pairs end: before its last vertex when that is the array's.
-[[gnu::always_inline]] inline std::uint32_t pairsEnd(const RunArgs& a) {
-  const std::uint32_t end =
-      a.run.end - (a.vertex[a.run.end - 1] + 1 == a.plan.vertexCount ? 1 : 0);
-  return a.run.begin + (end - a.run.begin) / 2 * 2;
-}
-
-template <bool Normals>
-[[gnu::always_inline]] inline void paletteRunAvx2(const RunArgs& a) {
-  const std::uint32_t* bone = a.bone;
-  const std::uint32_t end = pairsEnd(a);
-  std::uint32_t i = a.run.begin;
-  // The vertices come bone by bone (planSkinning): a pair's matrices are mostly the last pair's.
-  std::uint32_t b0 = ~0u, b1 = ~0u;
-  Pair m{};
-  for (; i < end; i += 2, bone += 2) {
-    if (bone[0] != b0 || bone[1] != b1) {
-      b0 = bone[0];
-      b1 = bone[1];
-      m = pairOf(a.palette[b0], a.palette[b1]);
-    }
-    transformPair<Normals>(a, m, i);
-  }
-  paletteRun<Normals>(a, i);
-}
-
-// One vertex's M, columns 0 and 1 in m01, 2 and 3 in m23: 0 + w_0 P_0 + w_1 P_1 + …
-template <int K>
-[[gnu::always_inline]] inline void blendTwoColumns(const glm::mat4* palette,
-                                                   const std::uint32_t* bone, const float* weight,
-                                                   __m256& m01, __m256& m23) {
-  m01 = _mm256_setzero_ps();
-  m23 = _mm256_setzero_ps();
-  for (int k = 0; k < K; ++k) {
-    const float* p = &palette[bone[k]][0][0];
-    const __m256 w = _mm256_set1_ps(weight[k]);
-    m01 = _mm256_fmadd_ps(_mm256_loadu_ps(p), w, m01);
-    m23 = _mm256_fmadd_ps(_mm256_loadu_ps(p + 8), w, m23);
-  }
-}
-
-template <int K, bool Normals>
-[[gnu::always_inline]] inline void blendRunAvx2(const RunArgs& a) {
-  const std::uint32_t* bone = a.bone;
-  const float* weight = a.weight;
-  const std::uint32_t end = pairsEnd(a);
-  std::uint32_t i = a.run.begin;
-  for (; i < end; i += 2, bone += 2 * K, weight += 2 * K) {
-    __m256 a01, a23, b01, b23;
-    blendTwoColumns<K>(a.palette, bone, weight, a01, a23);
-    blendTwoColumns<K>(a.palette, bone + K, weight + K, b01, b23);
-    const Pair m{{_mm256_permute2f128_ps(a01, b01, 0x20), _mm256_permute2f128_ps(a01, b01, 0x31),
-                  _mm256_permute2f128_ps(a23, b23, 0x20), _mm256_permute2f128_ps(a23, b23, 0x31)}};
-    transformPair<Normals>(a, m, i);
-  }
-  blendRun<K, Normals>(a, i);
-}
-
-template <bool Normals>
-[[gnu::always_inline]] inline void anyRunAvx2(const RunArgs& a) {
-  switch (a.run.kind) {
-    case Plan::Kind::Palette: return paletteRunAvx2<Normals>(a);
-    case Plan::Kind::Identity: return identityRun<Normals>(a);
-    case Plan::Kind::Blend: break;
-  }
-  switch (a.run.influences) {
-    case 1: return blendRunAvx2<1, Normals>(a);
-    case 2: return blendRunAvx2<2, Normals>(a);
-    case 3: return blendRunAvx2<3, Normals>(a);
-    case 4: return blendRunAvx2<4, Normals>(a);
-    case 5: return blendRunAvx2<5, Normals>(a);
-    case 6: return blendRunAvx2<6, Normals>(a);
-    case 7: return blendRunAvx2<7, Normals>(a);
-    case 8: return blendRunAvx2<8, Normals>(a);
-    default: break;
-  }
-}
+#include "render/anim/skinning_pairs.inc"
+}  // namespace avx2
 
 void runPlanAvx2(const Plan& plan, const glm::vec3* positions, const glm::vec3* normals,
                  const glm::mat4* palette, glm::vec3* positionsOut, glm::vec3* normalsOut) {
-  for (const Plan::Run& run : plan.runs) {
-    const RunArgs a{plan, run, plan.vertex.data(), plan.bone.data() + run.first,
-                    plan.weight.data() + run.first, positions, normals, palette,
-                    positionsOut, normalsOut};
-    if (normalsOut) anyRunAvx2<true>(a);
-    else anyRunAvx2<false>(a);
-  }
+  avx2::runPlanPairs(plan, positions, normals, palette, positionsOut, normalsOut);
 }
 
 // Eight vectors at a time. A square root and three divisions kept the divider busy for most of
@@ -568,7 +454,7 @@ struct Eight {
 };
 
 [[gnu::always_inline]] inline Eight loadEight(const float* f) {
-  return {two(f, f + 12), two(f + 4, f + 16), two(f + 8, f + 20)};
+  return {avx2::two(f, f + 12), avx2::two(f + 4, f + 16), avx2::two(f + 8, f + 20)};
 }
 
 [[gnu::always_inline]] inline void normalizeEight(const Eight& e, float* f) {
@@ -622,7 +508,34 @@ void normalizeAvx2(std::span<glm::vec3> n) {
 
 #pragma GCC pop_options
 
+// The planned loop again, writing with AVX-512VL's masked stores: the same arithmetic, so the
+// same floats as runPlanAvx2.
+#pragma GCC push_options
+#pragma GCC target("avx2,fma,avx512f,avx512vl")
+
+namespace avx512 {
+struct Put {
+  // Lanes 0–2 to outA; lanes 4–6 to outB, through an address 16 bytes before it (the masked-off
+  // lanes are neither written nor read, and cannot fault).
+  [[gnu::always_inline]] static void pair(glm::vec3& outA, glm::vec3& outB, __m256 r) {
+    _mm256_mask_storeu_ps(&outA.x, 0x07, r);
+    _mm256_mask_storeu_ps(
+        reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(&outB.x) - 4 * sizeof(float)),
+        0x70, r);
+  }
+};
+#include "render/anim/skinning_pairs.inc"
+}  // namespace avx512
+
+void runPlanAvx512(const Plan& plan, const glm::vec3* positions, const glm::vec3* normals,
+                   const glm::mat4* palette, glm::vec3* positionsOut, glm::vec3* normalsOut) {
+  avx512::runPlanPairs(plan, positions, normals, palette, positionsOut, normalsOut);
+}
+
+#pragma GCC pop_options
+
 const bool kAvx2 = (__builtin_cpu_init(), __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"));
+const bool kAvx512 = kAvx2 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512vl");
 #endif
 
 }  // namespace
@@ -635,12 +548,31 @@ bool fastSkinningPath() {
 #endif
 }
 
+bool skinLoopRuns(SkinLoop loop) {
+  switch (loop) {
+    case SkinLoop::Plain: return true;
+#if defined(MARROW_AVX2)
+    case SkinLoop::Avx2: return kAvx2;
+    case SkinLoop::Avx512: return kAvx512;
+#else
+    default: return false;
+#endif
+  }
+  return false;
+}
+
 namespace {
 
-void normalizeAll(std::span<glm::vec3> n) {
+const SkinLoop kBestLoop = skinLoopRuns(SkinLoop::Avx512) ? SkinLoop::Avx512
+                           : skinLoopRuns(SkinLoop::Avx2) ? SkinLoop::Avx2
+                                                          : SkinLoop::Plain;
+
+// Normalisation goes with the loop: the AVX2 version for Avx2 and Avx512.
+void normalizeAll(std::span<glm::vec3> n, SkinLoop loop) {
 #if defined(MARROW_AVX2)
-  if (kAvx2 && n.size() >= 8) return normalizeAvx2(n);
+  if (loop != SkinLoop::Plain && kAvx2 && n.size() >= 8) return normalizeAvx2(n);
 #endif
+  (void)loop;
   normalizeSse(n);
 }
 
@@ -649,7 +581,8 @@ void normalizeAll(std::span<glm::vec3> n) {
 MARROW_AVX2_CLONE
 void skinEachVertex(std::span<const glm::vec3> positions, std::span<const glm::vec3> normals,
                     const PackedInfluences& packed, std::span<const glm::mat4> palette,
-                    std::vector<glm::vec3>& positionsOut, std::vector<glm::vec3>* normalsOut) {
+                    std::vector<glm::vec3>& positionsOut, std::vector<glm::vec3>* normalsOut,
+                    SkinLoop loop) {
   const std::size_t n = positions.size();
   // In blocks, so that the normals are normalised while they are still in the L1 cache.
   constexpr std::size_t kBlock = 256;
@@ -660,7 +593,7 @@ void skinEachVertex(std::span<const glm::vec3> positions, std::span<const glm::v
       put(positionsOut[v], pointOf(m, positions[v]));
       if (normalsOut) put((*normalsOut)[v], linearOf(m, normals[v]));
     }
-    if (normalsOut) normalizeAll(std::span(*normalsOut).subspan(begin, end - begin));
+    if (normalsOut) normalizeAll(std::span(*normalsOut).subspan(begin, end - begin), loop);
   }
 }
 
@@ -675,6 +608,13 @@ void skin(const formats::Mesh& mesh, const PackedInfluences& packed,
 void skin(std::span<const glm::vec3> positions, std::span<const glm::vec3> normals,
           const PackedInfluences& packed, std::span<const glm::mat4> palette,
           std::vector<glm::vec3>& positionsOut, std::vector<glm::vec3>* normalsOut) {
+  skinWith(kBestLoop, positions, normals, packed, palette, positionsOut, normalsOut);
+}
+
+void skinWith(SkinLoop loop, std::span<const glm::vec3> positions, std::span<const glm::vec3> normals,
+              const PackedInfluences& packed, std::span<const glm::mat4> palette,
+              std::vector<glm::vec3>& positionsOut, std::vector<glm::vec3>* normalsOut) {
+  if (!skinLoopRuns(loop)) loop = SkinLoop::Plain;
   const std::size_t n = positions.size();
   positionsOut.resize(n);
   const bool doNormals = normalsOut && normals.size() == n;
@@ -684,7 +624,7 @@ void skin(std::span<const glm::vec3> positions, std::span<const glm::vec3> norma
     std::copy(positions.begin(), positions.end(), positionsOut.begin());
     if (doNormals) {
       std::copy(normals.begin(), normals.end(), normalsTo);
-      normalizeAll(*normalsOut);
+      normalizeAll(*normalsOut, loop);
     }
     return;
   }
@@ -695,18 +635,21 @@ void skin(std::span<const glm::vec3> positions, std::span<const glm::vec3> norma
                        (!doNormals || normals.data() != normalsTo);
   if (!planned) {
     skinEachVertex(positions, normals, packed, palette, positionsOut,
-                   doNormals ? normalsOut : nullptr);
+                   doNormals ? normalsOut : nullptr, loop);
     return;
   }
 #if defined(MARROW_AVX2)
-  if (kAvx2)
+  if (loop == SkinLoop::Avx512)
+    runPlanAvx512(plan, positions.data(), normals.data(), palette.data(), positionsOut.data(),
+                  normalsTo);
+  else if (loop == SkinLoop::Avx2)
     runPlanAvx2(plan, positions.data(), normals.data(), palette.data(), positionsOut.data(),
                 normalsTo);
   else
 #endif
     runPlan(plan, positions.data(), normals.data(), palette.data(), positionsOut.data(),
             normalsTo);
-  if (doNormals) normalizeAll(*normalsOut);
+  if (doNormals) normalizeAll(*normalsOut, loop);
 }
 
 // ---- Dual-quaternion skinning (skinning.h). Plain scalar code: a viewer option and the

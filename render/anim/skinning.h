@@ -88,6 +88,16 @@ void skin(std::span<const glm::vec3> positions, std::span<const glm::vec3> norma
           const PackedInfluences& packed, std::span<const glm::mat4> palette,
           std::vector<glm::vec3>& positionsOut, std::vector<glm::vec3>* normalsOut = nullptr);
 
+// skin()'s loop over a plan comes in versions by instruction set: Plain (the glm floats), Avx2
+// (AVX2 + FMA, fastSkinningPath) and Avx512 (the Avx2 arithmetic written out with AVX-512VL's
+// masked stores: the same floats as Avx2). skin() takes the last this CPU runs. For tests, which
+// compare the versions: whether this CPU runs one, and skin() through it.
+enum class SkinLoop { Plain, Avx2, Avx512 };
+bool skinLoopRuns(SkinLoop loop);
+void skinWith(SkinLoop loop, std::span<const glm::vec3> positions, std::span<const glm::vec3> normals,
+              const PackedInfluences& packed, std::span<const glm::mat4> palette,
+              std::vector<glm::vec3>& positionsOut, std::vector<glm::vec3>* normalsOut);
+
 // ---- Dual-quaternion skinning (Kavan, Collins, Žára, O'Sullivan 2007) ----
 //
 // The alternative to the linear blend above, chosen in the viewer (View › Skinning). Each palette

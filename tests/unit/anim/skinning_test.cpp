@@ -139,9 +139,10 @@ void referenceSkin(const Mesh& m, const PackedInfluences& p, const std::vector<g
 
 // Every influence count from none to eight (and rigid meshes), vertex counts that leave odd ones
 // out of the pairs and eights, normals of every length the fast normalisation has to fall back
-// on: the AVX2 + FMA path agrees with the reference within kSkinningTolerance; the others give
-// its very floats.
-TEST(Skin, FastPathsStayWithinTheToleranceOfThePlainFormula) {
+// on, through every version of the loop this CPU runs: Plain gives the reference's very floats,
+// Avx2 agrees with them within kSkinningTolerance, Avx512 gives Avx2's very floats, and skin()
+// those of the best version.
+TEST(Skin, EveryLoopStaysWithinTheToleranceOfThePlainFormula) {
   float worstPosition = 0.0f, worstNormal = 0.0f;
   const std::size_t counts[] = {1, 2, 7, 9, 17, 1001, 4099};
   for (std::uint32_t seed = 1; seed <= 14; ++seed) {
@@ -165,28 +166,45 @@ TEST(Skin, FastPathsStayWithinTheToleranceOfThePlainFormula) {
     std::vector<glm::mat4> palette;
     skinPalette(scene.skeleton, m, pose, palette);
     const PackedInfluences packed = packInfluences(m);
-    std::vector<glm::vec3> pos, nrm, refPos, refNrm;
-    skin(m, packed, palette, pos, &nrm);
+    std::vector<glm::vec3> refPos, refNrm;
     referenceSkin(m, packed, palette, refPos, refNrm);
-    ASSERT_EQ(pos.size(), refPos.size());
-    ASSERT_EQ(nrm.size(), refNrm.size());
-    if (!fastSkinningPath()) {
-      EXPECT_EQ(pos, refPos) << "seed " << seed;
-      EXPECT_EQ(nrm, refNrm) << "seed " << seed;
-    }
-    worstPosition = std::max(worstPosition, testing::worstRelativeDistance(pos, refPos));
-    for (std::size_t v = 0; v < nrm.size(); ++v) {
-      if (refNrm[v] == glm::vec3(0.0f)) {
-        EXPECT_EQ(nrm[v], glm::vec3(0.0f)) << "vertex " << v << ", seed " << seed;
-        continue;
+
+    std::vector<glm::vec3> pos, nrm;
+    skinWith(SkinLoop::Plain, m.positions, m.normals, packed, palette, pos, &nrm);
+    EXPECT_EQ(pos, refPos) << "seed " << seed;
+    EXPECT_EQ(nrm, refNrm) << "seed " << seed;
+    std::vector<glm::vec3> bestPos = pos, bestNrm = nrm;
+
+    if (skinLoopRuns(SkinLoop::Avx2)) {
+      skinWith(SkinLoop::Avx2, m.positions, m.normals, packed, palette, pos, &nrm);
+      ASSERT_EQ(pos.size(), refPos.size());
+      ASSERT_EQ(nrm.size(), refNrm.size());
+      worstPosition = std::max(worstPosition, testing::worstRelativeDistance(pos, refPos));
+      for (std::size_t v = 0; v < nrm.size(); ++v) {
+        if (refNrm[v] == glm::vec3(0.0f)) {
+          EXPECT_EQ(nrm[v], glm::vec3(0.0f)) << "vertex " << v << ", seed " << seed;
+          continue;
+        }
+        worstNormal = std::max(worstNormal, glm::length(nrm[v] - refNrm[v]));
       }
-      worstNormal = std::max(worstNormal, glm::length(nrm[v] - refNrm[v]));
+      bestPos = pos;
+      bestNrm = nrm;
     }
+    if (skinLoopRuns(SkinLoop::Avx512)) {
+      skinWith(SkinLoop::Avx512, m.positions, m.normals, packed, palette, pos, &nrm);
+      EXPECT_EQ(pos, bestPos) << "seed " << seed;
+      EXPECT_EQ(nrm, bestNrm) << "seed " << seed;
+    }
+    skin(m, packed, palette, pos, &nrm);
+    EXPECT_EQ(pos, bestPos) << "seed " << seed;
+    EXPECT_EQ(nrm, bestNrm) << "seed " << seed;
   }
   EXPECT_LT(worstPosition, kSkinningTolerance);
   EXPECT_LT(worstNormal, kSkinningTolerance);
-  std::printf("%s path: worst position error %.3g of the extent, worst normal error %.3g\n",
-              fastSkinningPath() ? "AVX2 + FMA" : "plain", worstPosition, worstNormal);
+  std::printf("loops this CPU runs: plain%s%s; AVX2 + FMA's worst position error %.3g of the extent, "
+              "worst normal error %.3g\n",
+              skinLoopRuns(SkinLoop::Avx2) ? ", AVX2 + FMA" : "", skinLoopRuns(SkinLoop::Avx512) ? ", AVX-512VL" : "",
+              worstPosition, worstNormal);
 }
 
 // The plan puts one bone's vertices of weight 1 side by side (the loop reads the bone's matrix
