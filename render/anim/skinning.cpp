@@ -23,9 +23,10 @@
 #endif
 
 // With GCC on x86-64, the planned loop and the normalisation also have AVX2 + FMA versions
-// written for 256-bit registers, chosen at run time (__builtin_cpu_supports). They round
-// differently (fused multiply-adds, a refined reciprocal square root): within kSkinningTolerance
-// of the plain expressions, not the same floats.
+// written for 256-bit registers, chosen at run time (__builtin_cpu_supports), and the planned
+// loop an AVX-512VL one with the same arithmetic (SkinLoop, skinning.h). They round differently
+// (fused multiply-adds, a refined reciprocal square root): within kSkinningTolerance of the
+// plain expressions, not the same floats.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
 #define MARROW_AVX2 1
 #include <immintrin.h>
