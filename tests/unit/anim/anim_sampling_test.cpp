@@ -323,6 +323,23 @@ TEST(AnimSample, ACacheGivenAnotherClipOrBindingSamplesThatOne) {
   check(a, s, 0.35f);
 }
 
+// p.model against glm's translate * mat4_cast * scale and products, bone by bone, to the bit.
+void expectModelMatricesOfGlm(const Skeleton& s, const Pose& p, const char* when) {
+  ASSERT_EQ(p.model.size(), s.bones.size()) << when;
+  std::vector<glm::mat4> expected;
+  for (std::size_t i = 0; i < s.bones.size(); ++i) {
+    const Transform& t = p.local[i];
+    const glm::mat4 local = glm::translate(glm::mat4(1.0f), t.translation) * glm::mat4_cast(t.rotation) *
+                            glm::scale(glm::mat4(1.0f), t.scale);
+    const int parent = s.bones[i].parent;
+    expected.push_back(parent >= 0 && parent < static_cast<int>(i) ? expected[static_cast<std::size_t>(parent)] * local
+                                                                   : local);
+    for (int c = 0; c < 4; ++c)
+      for (int r = 0; r < 4; ++r)
+        ASSERT_EQ(p.model[i][c][r], expected[i][c][r]) << when << ": bone " << i << " [" << c << "][" << r << "]";
+  }
+}
+
 // Model matrices are parent times T R S, the very floats of glm's translate * mat4_cast * scale
 // and products, whichever instructions the CPU gives: bones in any order of parents, roots among
 // them, a parent given after its child (taken as a root), keys off unit length or of none.
@@ -342,18 +359,7 @@ TEST(AnimPose, ModelMatricesAreTheFloatsOfGlmsProducts) {
     p.local.push_back(t);
   }
   computeModel(s, p);
-  ASSERT_EQ(p.model.size(), s.bones.size());
-  std::vector<glm::mat4> expected;
-  for (std::size_t i = 0; i < s.bones.size(); ++i) {
-    const Transform& t = p.local[i];
-    const glm::mat4 local = glm::translate(glm::mat4(1.0f), t.translation) * glm::mat4_cast(t.rotation) *
-                            glm::scale(glm::mat4(1.0f), t.scale);
-    const int parent = s.bones[i].parent;
-    expected.push_back(parent >= 0 && parent < static_cast<int>(i) ? expected[static_cast<std::size_t>(parent)] * local
-                                                                   : local);
-    for (int c = 0; c < 4; ++c)
-      for (int r = 0; r < 4; ++r) ASSERT_EQ(p.model[i][c][r], expected[i][c][r]) << "bone " << i << " [" << c << "][" << r << "]";
-  }
+  expectModelMatricesOfGlm(s, p, "random parents");
 }
 
 // computeModel keeps the order it multiplies in (by depth) for the last skeleton it saw: a
@@ -370,32 +376,18 @@ TEST(AnimPose, ModelMatricesFollowParentsChangedInPlace) {
     p.local.push_back(Transform{{u(rng), u(rng), u(rng)}, glm::normalize(glm::quat(u(rng), u(rng), u(rng), u(rng))),
                                 {1, 1, 1}});
   }
-  const auto expect = [&](const char* when) {
-    std::vector<glm::mat4> expected;
-    for (std::size_t i = 0; i < s.bones.size(); ++i) {
-      const int parent = s.bones[i].parent;
-      const glm::mat4 local = p.local[i].matrix();
-      expected.push_back(parent >= 0 && parent < static_cast<int>(i) ? expected[static_cast<std::size_t>(parent)] * local
-                                                                     : local);
-      for (int c = 0; c < 4; ++c)
-        for (int r = 0; r < 4; ++r)
-          ASSERT_EQ(p.model[i][c][r], expected[i][c][r]) << when << ": bone " << i << " [" << c << "][" << r << "]";
-    }
-  };
   computeModel(s, p);
-  expect("a chain and the root's children");
+  expectModelMatricesOfGlm(s, p, "a chain and the root's children");
   // One chain of 40: in the order above, bone 20 would be multiplied before its new parent 19.
   for (int i = 20; i < 40; ++i) s.bones[static_cast<std::size_t>(i)].parent = i - 1;
   computeModel(s, p);
-  expect("parents changed in place");
+  expectModelMatricesOfGlm(s, p, "parents changed in place");
   Skeleton other = s;
   for (int i = 1; i < 40; ++i) other.bones[static_cast<std::size_t>(i)].parent = i % 3 == 0 ? 0 : i - 1;
   computeModel(other, p);
-  std::swap(s, other);
-  expect("another skeleton");
-  std::swap(s, other);
+  expectModelMatricesOfGlm(other, p, "another skeleton");
   computeModel(s, p);
-  expect("the first again");
+  expectModelMatricesOfGlm(s, p, "the first again");
 }
 
 TEST(AnimPose, MultiplyEachGivesTheFloatsOfGlmsProduct) {
