@@ -1,5 +1,8 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <random>
 #include <string>
@@ -299,6 +302,80 @@ TEST(AnimSample, ACachesTableOfTheCommonKeysGivesTheFloatsOfTracksSearchedAlone)
 }
 
 // A cache given another clip, or the same clip bound to another skeleton, lays the keys out again.
+// Rotations between keys too far apart for the normalised lerp take the slerp, computed with the
+// sampler's own acos and sin (pose.cpp) four lanes at a time or one by one: through the cache's
+// table, through shared intervals without it and channel by channel, the same floats; and within
+// a few float roundings of the slerp computed in double precision. Keys at every angle up to 180°
+// (flipped to the shortest path), near ones beside far ones in one batch of four, keys off unit
+// length.
+TEST(AnimSample, SlerpOfFarKeysIsTheSameEveryWayAndCloseToTheExactRotation) {
+  const Skeleton s = twelveBones();
+  std::mt19937 rng(11);
+  std::normal_distribution<float> g(0.0f, 1.0f);
+  std::uniform_real_distribution<float> u(0.0f, 1.0f);
+  Clip clip;
+  clip.duration = 4.0f;
+  for (int i = 1; i < 12; ++i) {
+    Track t;
+    t.bone = "b" + std::to_string(i);
+    glm::quat q(1, 0, 0, 0);
+    for (int k = 0; k <= 40; ++k) {
+      const glm::vec3 axis = glm::normalize(glm::vec3(g(rng), g(rng), g(rng)));
+      // Angles between neighbouring keys: up to 360° (beyond 180° the shortest path flips),
+      // around the lerp's limit (cos of the half angle 0.9995: 3.6°), or small.
+      const float angle = i % 4 == 0   ? glm::radians(u(rng) * 360.0f)
+                          : i % 4 == 1 ? glm::radians(3.0f + u(rng) * 1.2f)
+                          : i % 4 == 2 ? glm::radians(u(rng) * 180.0f)
+                                       : glm::radians(u(rng) * 2.0f);
+      q = glm::normalize(glm::angleAxis(angle, axis) * q);
+      glm::quat key = k % 3 == 0 ? -q : q;
+      if (i == 6) key *= k % 2 ? 1.5f : 0.75f;  // off unit length
+      t.rotation.add(static_cast<float>(k) * 0.1f, key);
+    }
+    clip.tracks.push_back(t);
+  }
+  const Clip alone = behindASpoiler(clip);
+  const Binding bc = bind(clip, s), ba = bind(alone, s);
+  SamplingCache cache;
+  Pose table = restPose(s), shared = restPose(s), each = restPose(s);
+  double worst = 0.0;
+  int far = 0;
+  for (float t = 0.003f; t < 3.99f; t += 0.0137f) {
+    sample(clip, bc, s, t, table, &cache, true);
+    sample(clip, bc, s, t, shared, nullptr, true);
+    sample(alone, ba, s, t, each, nullptr, true);
+    expectSameFloats(s, table, each, t);
+    expectSameFloats(s, shared, each, t);
+    const auto& times = clip.tracks[0].rotation.times;
+    const std::size_t k = static_cast<std::size_t>(
+        std::upper_bound(times.begin(), times.end(), t) - times.begin() - 1);
+    const float f = (t - times[k]) / (times[k + 1] - times[k]);
+    for (int i = 1; i < 12; ++i) {
+      const auto& keys = clip.tracks[static_cast<std::size_t>(i - 1)].rotation.values;
+      const glm::dquat a(keys[k]);
+      glm::dquat b(keys[k + 1]);
+      double c = glm::dot(a, b);
+      if (c < 0.0) {
+        b = -b;
+        c = -c;
+      }
+      if (!(std::fabs(glm::dot(keys[k], keys[k + 1])) < 0.999f)) continue;  // the lerp's
+      ++far;
+      const double theta = std::acos(c);
+      const glm::dquat exact =
+          glm::normalize(a * std::sin((1.0 - f) * theta) + b * std::sin(f * theta));
+      const glm::dquat got(table.local[static_cast<std::size_t>(i)].rotation);
+      const double error = glm::length(glm::dvec4(got.x - exact.x, got.y - exact.y,
+                                                  got.z - exact.z, got.w - exact.w));
+      worst = std::max(worst, error);
+      ASSERT_LT(error, 1e-6) << "bone " << i << " t=" << t << " angle " << 2.0 * theta;
+    }
+  }
+  EXPECT_TRUE(cache.holdsTable());
+  EXPECT_GT(far, 1000);
+  std::printf("%d slerped rotations; worst distance from the double-precision slerp %.3g\n", far, worst);
+}
+
 TEST(AnimSample, ACacheGivenAnotherClipOrBindingSamplesThatOne) {
   const Skeleton s = twelveBones();
   Skeleton reversed;
