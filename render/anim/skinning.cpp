@@ -348,19 +348,32 @@ struct RunArgs {
   const glm::mat4* palette;
   glm::vec3* positionsOut;
   glm::vec3* normalsOut;
+  // Where the AVX loops put the normals: in plan order, 16 bytes each (normalizePlanned takes
+  // them to their vertices). Null: straight to normalsOut.
+  glm::vec4* normalsPlanned = nullptr;
 };
 
+#if defined(__SSE2__)
+inline void putPlanned(glm::vec4& out, __m128 r) { _mm_storeu_ps(&out.x, r); }
+#else
+inline void putPlanned(glm::vec4& out, const glm::vec3& r) { out = glm::vec4(r, 0.0f); }
+#endif
+
+// Vertex v, the plan's i-th.
 template <bool Normals>
 [[gnu::always_inline]] inline void transformOne(const RunArgs& a, const Columns& m,
-                                                std::uint32_t v) {
+                                                std::uint32_t i, std::uint32_t v) {
   put(a.positionsOut[v], pointOf(m, a.positions[v]));
-  if constexpr (Normals) put(a.normalsOut[v], linearOf(m, a.normals[v]));
+  if constexpr (Normals) {
+    if (a.normalsPlanned) putPlanned(a.normalsPlanned[i], linearOf(m, a.normals[v]));
+    else put(a.normalsOut[v], linearOf(m, a.normals[v]));
+  }
 }
 
 template <bool Normals>
 [[gnu::always_inline]] inline void paletteRun(const RunArgs& a, std::uint32_t begin) {
   for (std::uint32_t i = begin; i < a.run.end; ++i)
-    transformOne<Normals>(a, load(a.palette[a.bone[i - a.run.begin]]), a.vertex[i]);
+    transformOne<Normals>(a, load(a.palette[a.bone[i - a.run.begin]]), i, a.vertex[i]);
 }
 
 template <int K, bool Normals>
@@ -370,7 +383,7 @@ template <int K, bool Normals>
   for (std::uint32_t i = begin; i < a.run.end; ++i, bone += K, weight += K) {
     Columns m = zeroMatrix();
     for (int k = 0; k < K; ++k) addWeighted(m, a.palette[bone[k]], weight[k]);
-    transformOne<Normals>(a, m, a.vertex[i]);
+    transformOne<Normals>(a, m, i, a.vertex[i]);
   }
 }
 
@@ -379,7 +392,10 @@ template <bool Normals>
   for (std::uint32_t i = a.run.begin; i < a.run.end; ++i) {
     const std::uint32_t v = a.vertex[i];
     a.positionsOut[v] = a.positions[v];
-    if constexpr (Normals) a.normalsOut[v] = a.normals[v];
+    if constexpr (Normals) {
+      if (a.normalsPlanned) a.normalsPlanned[i] = glm::vec4(a.normals[v], 0.0f);
+      else a.normalsOut[v] = a.normals[v];
+    }
   }
 }
 
@@ -427,47 +443,15 @@ void runPlan(const Plan& plan, const glm::vec3* positions, const glm::vec3* norm
 #pragma GCC push_options
 #pragma GCC target("avx2,fma")
 
-namespace avx2 {
-// How a pair's results reach their vertices (the loop itself is skinning_pairs.inc): here each
-// half as 8 + 4 bytes, which takes two shuffles per pair (the high half out, its z down);
-// avx512::Put writes them with none. The shuffle units are this loop's limit.
-struct Put {
-  [[gnu::always_inline]] static void pair(glm::vec3& outA, glm::vec3& outB, __m256 r) {
-    put(outA, _mm256_castps256_ps128(r));
-    put(outB, _mm256_extractf128_ps(r, 1));
-  }
-};
-
-#include "render/anim/skinning_pairs.inc"
-}  // namespace avx2
-
-void runPlanAvx2(const Plan& plan, const glm::vec3* positions, const glm::vec3* normals,
-                 const glm::mat4* palette, glm::vec3* positionsOut, glm::vec3* normalsOut) {
-  avx2::runPlanPairs(plan, positions, normals, palette, positionsOut, normalsOut);
-}
-
-// Eight vectors at a time. A square root and three divisions kept the divider busy for most of
-// the time this took; a reciprocal square root refined by one Newton step (r ← r (1.5 − ½ d r²),
-// relative error about 1e-7) and three multiplications do the same work without it. Eights
-// holding a length below 1e-15 or above 1e15 (zero, denormal or huge vectors, where the estimate
-// fails) take the square root and divisions, with zero vectors left as they are.
-struct Eight {
-  __m256 m03, m14, m25;  // vectors 0–3 in the low halves, 4–7 in the high ones
-};
-
-[[gnu::always_inline]] inline Eight loadEight(const float* f) {
-  return {avx2::two(f, f + 12), avx2::two(f + 4, f + 16), avx2::two(f + 8, f + 20)};
-}
-
-[[gnu::always_inline]] inline void normalizeEight(const Eight& e, float* f) {
-  // per half: m03 = x0 y0 z0 x1, m14 = y1 z1 x2 y2, m25 = z2 x3 y3 z3
-  const __m256 xy = _mm256_shuffle_ps(e.m14, e.m25, _MM_SHUFFLE(2, 1, 3, 2));  // x2 y2 x3 y3
-  const __m256 yz = _mm256_shuffle_ps(e.m03, e.m14, _MM_SHUFFLE(1, 0, 2, 1));  // y0 z0 y1 z1
-  const __m256 x = _mm256_shuffle_ps(e.m03, xy, _MM_SHUFFLE(2, 0, 3, 0));      // x0 x1 x2 x3
-  const __m256 y = _mm256_shuffle_ps(yz, xy, _MM_SHUFFLE(3, 1, 2, 0));         // y0 y1 y2 y3
-  const __m256 z = _mm256_shuffle_ps(yz, e.m25, _MM_SHUFFLE(3, 0, 3, 1));      // z0 z1 z2 z3
+// The normalisation of eight vectors, x, y and z each in a register. A square root and three
+// divisions kept the divider busy for most of the time this took; a reciprocal square root
+// refined by one Newton step (r ← r (1.5 − ½ d r²), relative error about 1e-7) and three
+// multiplications do the same work without it. Eights holding a length below 1e-15 or above 1e15
+// (zero, denormal or huge vectors, where the estimate fails) take the square root and divisions,
+// with zero vectors left as they are.
+[[gnu::always_inline]] inline void unitEight(__m256 x, __m256 y, __m256 z, __m256& nx, __m256& ny,
+                                             __m256& nz) {
   const __m256 dot = _mm256_fmadd_ps(z, z, _mm256_fmadd_ps(y, y, _mm256_mul_ps(x, x)));
-  __m256 nx, ny, nz;
   const __m256 inRange =
       _mm256_and_ps(_mm256_cmp_ps(dot, _mm256_set1_ps(1e-30f), _CMP_GE_OQ),
                     _mm256_cmp_ps(dot, _mm256_set1_ps(1e30f), _CMP_LE_OQ));
@@ -485,6 +469,46 @@ struct Eight {
     ny = _mm256_blendv_ps(y, _mm256_div_ps(y, len), positive);
     nz = _mm256_blendv_ps(z, _mm256_div_ps(z, len), positive);
   }
+}
+
+namespace avx2 {
+// How a pair's results reach their vertices (the loop itself is skinning_pairs.inc): here each
+// half as 8 + 4 bytes, which takes two shuffles per pair (the high half out, its z down);
+// avx512::Put writes them with none. The shuffle units are this loop's limit.
+struct Put {
+  [[gnu::always_inline]] static void pair(glm::vec3& outA, glm::vec3& outB, __m256 r) {
+    put(outA, _mm256_castps256_ps128(r));
+    put(outB, _mm256_extractf128_ps(r, 1));
+  }
+};
+
+#include "render/anim/skinning_pairs.inc"
+}  // namespace avx2
+
+void runPlanAvx2(const Plan& plan, const glm::vec3* positions, const glm::vec3* normals,
+                 const glm::mat4* palette, glm::vec3* positionsOut, glm::vec3* normalsOut,
+                 glm::vec4* normalsPlanned) {
+  avx2::runPlanPairs(plan, positions, normals, palette, positionsOut, normalsOut, normalsPlanned);
+}
+
+// Eight vectors at a time, in place (unitEight).
+struct Eight {
+  __m256 m03, m14, m25;  // vectors 0–3 in the low halves, 4–7 in the high ones
+};
+
+[[gnu::always_inline]] inline Eight loadEight(const float* f) {
+  return {avx2::two(f, f + 12), avx2::two(f + 4, f + 16), avx2::two(f + 8, f + 20)};
+}
+
+[[gnu::always_inline]] inline void normalizeEight(const Eight& e, float* f) {
+  // per half: m03 = x0 y0 z0 x1, m14 = y1 z1 x2 y2, m25 = z2 x3 y3 z3
+  const __m256 xy = _mm256_shuffle_ps(e.m14, e.m25, _MM_SHUFFLE(2, 1, 3, 2));  // x2 y2 x3 y3
+  const __m256 yz = _mm256_shuffle_ps(e.m03, e.m14, _MM_SHUFFLE(1, 0, 2, 1));  // y0 z0 y1 z1
+  const __m256 x = _mm256_shuffle_ps(e.m03, xy, _MM_SHUFFLE(2, 0, 3, 0));      // x0 x1 x2 x3
+  const __m256 y = _mm256_shuffle_ps(yz, xy, _MM_SHUFFLE(3, 1, 2, 0));         // y0 y1 y2 y3
+  const __m256 z = _mm256_shuffle_ps(yz, e.m25, _MM_SHUFFLE(3, 0, 3, 1));      // z0 z1 z2 z3
+  __m256 nx, ny, nz;
+  unitEight(x, y, z, nx, ny, nz);
   const __m256 rxy = _mm256_shuffle_ps(nx, ny, _MM_SHUFFLE(2, 0, 2, 0));  // x0 x2 y0 y2
   const __m256 ryz = _mm256_shuffle_ps(ny, nz, _MM_SHUFFLE(3, 1, 3, 1));  // y1 y3 z1 z3
   const __m256 rzx = _mm256_shuffle_ps(nz, nx, _MM_SHUFFLE(3, 1, 2, 0));  // z0 z2 x1 x3
@@ -530,8 +554,9 @@ struct Put {
 }  // namespace avx512
 
 void runPlanAvx512(const Plan& plan, const glm::vec3* positions, const glm::vec3* normals,
-                   const glm::mat4* palette, glm::vec3* positionsOut, glm::vec3* normalsOut) {
-  avx512::runPlanPairs(plan, positions, normals, palette, positionsOut, normalsOut);
+                   const glm::mat4* palette, glm::vec3* positionsOut, glm::vec3* normalsOut,
+                   glm::vec4* normalsPlanned) {
+  avx512::runPlanPairs(plan, positions, normals, palette, positionsOut, normalsOut, normalsPlanned);
 }
 
 #pragma GCC pop_options
@@ -641,16 +666,29 @@ void skinWith(SkinLoop loop, std::span<const glm::vec3> positions, std::span<con
     return;
   }
 #if defined(MARROW_AVX2)
-  if (loop == SkinLoop::Avx512)
-    runPlanAvx512(plan, positions.data(), normals.data(), palette.data(), positionsOut.data(),
-                  normalsTo);
-  else if (loop == SkinLoop::Avx2)
-    runPlanAvx2(plan, positions.data(), normals.data(), palette.data(), positionsOut.data(),
-                normalsTo);
-  else
+  if (loop != SkinLoop::Plain) {
+    // The AVX loops leave the normals in plan order, in whole eights (unit vectors after the
+    // last), and normalise them from there on their way to the vertices. The buffer is kept
+    // per thread: 16 bytes a vertex of the largest mesh skinned on it.
+    static thread_local std::vector<glm::vec4> inPlanOrder;
+    glm::vec4* normalsPlanned = nullptr;
+    if (doNormals) {
+      const std::size_t eights = (n + 7) / 8 * 8;
+      if (inPlanOrder.size() < eights) inPlanOrder.resize(eights);
+      std::fill(inPlanOrder.begin() + static_cast<std::ptrdiff_t>(n),
+                inPlanOrder.begin() + static_cast<std::ptrdiff_t>(eights), glm::vec4(1.0f, 0.0f, 0.0f, 0.0f));
+      normalsPlanned = inPlanOrder.data();
+    }
+    if (loop == SkinLoop::Avx512)
+      runPlanAvx512(plan, positions.data(), normals.data(), palette.data(), positionsOut.data(),
+                    normalsTo, normalsPlanned);
+    else
+      runPlanAvx2(plan, positions.data(), normals.data(), palette.data(), positionsOut.data(),
+                  normalsTo, normalsPlanned);
+    return;
+  }
 #endif
-    runPlan(plan, positions.data(), normals.data(), palette.data(), positionsOut.data(),
-            normalsTo);
+  runPlan(plan, positions.data(), normals.data(), palette.data(), positionsOut.data(), normalsTo);
   if (doNormals) normalizeAll(*normalsOut, loop);
 }
 
