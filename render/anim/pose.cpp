@@ -322,7 +322,7 @@ constexpr float kHalfPi = 1.57079633f;
 // Keys further apart take the slerp, a sin((1 - f) θ) + b sin(f θ), normalised: the division by
 // sin θ that makes it unit for unit keys is left to the normalisation, which also turns keys a
 // reader left slightly off unit length into rotations. θ = acos(cos θ) and the sines come from the
-// polynomials below rather than the C library, so that four lanes at a time (slerp4) give the
+// polynomials above rather than the C library, so that four lanes at a time (mix4) give the
 // very floats of this scalar code.
 [[gnu::always_inline]] inline glm::quat mix(const glm::quat& a, const glm::quat& bKey, float f) {
   glm::quat b = bKey;
@@ -412,25 +412,6 @@ inline bool agrees(const formats::Channel<T>& ch, const SharedInterval& s) {
   q[3] = _mm_or_ps(_mm_andnot_ps(none, _mm_mul_ps(w, scale)), _mm_and_ps(none, _mm_set1_ps(1.0f)));
 }
 
-// The normalised-lerp branch of mix for four pairs of keys at once, each component in a register
-// of its own (x x x x, y y y y, ...): the dot, the shortest-path flip, the lerp and the
-// normalisation, with the operations of mix in the same order, so the same floats. Writes the four
-// blends to q (one component per register) and returns the lanes whose keys are near enough for
-// that branch (cos > 0.9995); the other lanes must go through mix itself.
-[[gnu::always_inline]] inline int nlerp4(__m128 ax, __m128 ay, __m128 az, __m128 aw, __m128 bx,
-                                         __m128 by, __m128 bz, __m128 bw, float f, __m128 q[4]) {
-  const __m128 cosTheta = quatDot4(ax, ay, az, aw, bx, by, bz, bw);
-  const __m128 flip = _mm_and_ps(_mm_cmplt_ps(cosTheta, _mm_setzero_ps()), _mm_set1_ps(-0.0f));
-  bx = _mm_xor_ps(bx, flip);
-  by = _mm_xor_ps(by, flip);
-  bz = _mm_xor_ps(bz, flip);
-  bw = _mm_xor_ps(bw, flip);
-  const int near = _mm_movemask_ps(_mm_cmpgt_ps(_mm_xor_ps(cosTheta, flip), _mm_set1_ps(0.9995f)));
-  const __m128 fa = _mm_set1_ps(1.0f - f), fb = _mm_set1_ps(f);
-  blendNormalized4(ax, ay, az, aw, bx, by, bz, bw, fa, fb, q);
-  return near;
-}
-
 [[gnu::always_inline]] inline __m128 slerpPoly4(const float (&c)[5], __m128 z) {
   __m128 r = _mm_set1_ps(c[4]);
   for (int k = 3; k >= 0; --k) r = _mm_add_ps(_mm_mul_ps(r, z), _mm_set1_ps(c[k]));
@@ -462,27 +443,35 @@ inline bool agrees(const formats::Channel<T>& ch, const SharedInterval& s) {
   return _mm_or_ps(_mm_and_ps(pick, near), _mm_andnot_ps(pick, far));
 }
 
-// The slerp branch of mix for four pairs of keys, laid out as for nlerp4: the same floats as mix
-// gives for each lane whose keys are not near (the near lanes' results are of no use).
-[[gnu::always_inline]] inline void slerp4(__m128 ax, __m128 ay, __m128 az, __m128 aw, __m128 bx,
-                                          __m128 by, __m128 bz, __m128 bw, float f, __m128 q[4]) {
-  const __m128 cosTheta = quatDot4(ax, ay, az, aw, bx, by, bz, bw);
+// mix for four pairs of keys at once, each component in a register of its own (x x x x,
+// y y y y, ...): the dot, the shortest-path flip, the normalised lerp, and where a lane of `used`
+// has keys too far apart for it (cos ≤ 0.9995), the slerp of all four, each lane taking its
+// branch's result. The operations of mix in the same order, so the same floats. Writes the four
+// rotations to q, one component per register.
+[[gnu::always_inline]] inline void mix4(__m128 ax, __m128 ay, __m128 az, __m128 aw, __m128 bx,
+                                        __m128 by, __m128 bz, __m128 bw, float f, int used,
+                                        __m128 q[4]) {
+  __m128 cosTheta = quatDot4(ax, ay, az, aw, bx, by, bz, bw);
   const __m128 flip = _mm_and_ps(_mm_cmplt_ps(cosTheta, _mm_setzero_ps()), _mm_set1_ps(-0.0f));
   bx = _mm_xor_ps(bx, flip);
   by = _mm_xor_ps(by, flip);
   bz = _mm_xor_ps(bz, flip);
   bw = _mm_xor_ps(bw, flip);
-  const __m128 theta = slerpAcos4(_mm_xor_ps(cosTheta, flip));
-  const __m128 wa = slerpSin4(_mm_mul_ps(_mm_set1_ps(1.0f - f), theta));
-  const __m128 wb = slerpSin4(_mm_mul_ps(_mm_set1_ps(f), theta));
-  blendNormalized4(ax, ay, az, aw, bx, by, bz, bw, wa, wb, q);
+  cosTheta = _mm_xor_ps(cosTheta, flip);
+  const int near = _mm_movemask_ps(_mm_cmpgt_ps(cosTheta, _mm_set1_ps(0.9995f)));
+  blendNormalized4(ax, ay, az, aw, bx, by, bz, bw, _mm_set1_ps(1.0f - f), _mm_set1_ps(f), q);
+  if ((near & used) == used) return;
+  const __m128 theta = slerpAcos4(cosTheta);
+  __m128 far[4];
+  blendNormalized4(ax, ay, az, aw, bx, by, bz, bw, slerpSin4(_mm_mul_ps(_mm_set1_ps(1.0f - f), theta)),
+                   slerpSin4(_mm_mul_ps(_mm_set1_ps(f), theta)), far);
+  for (int c = 0; c < 4; ++c) q[c] = selectLanes(near, q[c], far[c]);
 }
 #endif
 
-// Rotations between two keys at the shared fraction, gathered four at a time: where a pair of
-// keys is near (the normalised-lerp branch of mix, nearly every pair of neighbouring keys) four
-// are blended and normalised in one go, with the operations of mix in the same order — the same
-// floats; the other pairs go through mix itself. Written in the order they were added.
+// Rotations between two keys at the shared fraction, gathered four at a time and blended in one
+// go (mix4: the normalised lerp, and the slerp where a pair of keys is too far apart for it), with
+// the operations of mix in the same order — the same floats. Written in the order they were added.
 class RotationBlends {
  public:
   explicit RotationBlends(float f) : f_(f) {}
@@ -509,13 +498,7 @@ class RotationBlends {
     _MM_TRANSPOSE4_PS(ax, ay, az, aw);
     _MM_TRANSPOSE4_PS(bx, by, bz, bw);
     __m128 q[4];
-    const int near = nlerp4(ax, ay, az, aw, bx, by, bz, bw, f_, q);
-    const int used = (1 << n_) - 1;
-    if ((near & used) != used) {  // a pair too far apart for the lerp: slerp the four
-      __m128 far[4];
-      slerp4(ax, ay, az, aw, bx, by, bz, bw, f_, far);
-      for (int c = 0; c < 4; ++c) q[c] = selectLanes(near, q[c], far[c]);
-    }
+    mix4(ax, ay, az, aw, bx, by, bz, bw, f_, (1 << n_) - 1, q);
     _MM_TRANSPOSE4_PS(q[0], q[1], q[2], q[3]);
     for (int i = 0; i < n_; ++i) _mm_storeu_ps(&out_[i]->x, q[i]);
 #else
@@ -762,7 +745,7 @@ glm::quat laneQuat(const float* block, int lane) {
 }
 #endif
 
-// The rotations of lanes: nlerp4 for near keys, mix for the others.
+// The rotations of lanes, four at a time (mix4).
 void blendRotations(const Lanes<4>& lanes, std::size_t k, float f, Pose& pose) {
   const float* a = lanes.row(k);
   const float* b = lanes.row(k + 1);
@@ -774,12 +757,7 @@ void blendRotations(const Lanes<4>& lanes, std::size_t k, float f, Pose& pose) {
     const __m128 bx = _mm_loadu_ps(b), by = _mm_loadu_ps(b + 4), bz = _mm_loadu_ps(b + 8),
                  bw = _mm_loadu_ps(b + 12);
     __m128 q[4];
-    const int near = nlerp4(ax, ay, az, aw, bx, by, bz, bw, f, q);
-    if (near != 0xF) {  // a pair too far apart for the lerp (unused lanes hold identities: near)
-      __m128 far[4];
-      slerp4(ax, ay, az, aw, bx, by, bz, bw, f, far);
-      for (int c = 0; c < 4; ++c) q[c] = selectLanes(near, q[c], far[c]);
-    }
+    mix4(ax, ay, az, aw, bx, by, bz, bw, f, 0xF, q);  // lanes without a bone hold identities
     _MM_TRANSPOSE4_PS(q[0], q[1], q[2], q[3]);
 #endif
     for (int l = 0; l < 4; ++l) {
