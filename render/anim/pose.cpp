@@ -284,7 +284,7 @@ glm::vec3 mix(const glm::vec3& a, const glm::vec3& b, float f) { return a + (b -
 // (pose.cpp is compiled without contracting multiply-adds), so that the scalar code and the four
 // lanes below give the same floats. The coefficients are least-squares fits of the relative error
 // on Chebyshev nodes (made for this file); measured against double precision: acos within 1.3e-7
-// of its value on [0, 0.9995], sin within 1.2e-7 on [0, π/2] (the C library's: about 6e-8).
+// of its value on [0, 0.9995], sin within 1.3e-7 on [0, π/2].
 //   asin x = x + x z A(z),  z = x², |x| ≤ 1/2
 //   sin x  = x + x z S(z),  z = x², |x| ≤ π/2
 constexpr float kAsinPoly[5] = {0.16666752f, 0.074953534f, 0.045462497f, 0.024220528f, 0.042095009f};
