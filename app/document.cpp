@@ -299,6 +299,7 @@ formats::Result<Document> loadDocument(const QStringList& paths, const LoadOptio
   doc.asFrames = options.asFrames;
   if (options.textures == Textures::Decode) doc.textures = decodeTextures(loaded->scene);
   doc.scene = std::make_shared<const formats::Scene>(std::move(loaded->scene));
+  if (options.packInfluences) doc.packed = anim::packScene(doc.scene);
   return doc;
 }
 

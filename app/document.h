@@ -14,6 +14,7 @@
 #include "formats/io/result.h"
 #include "formats/io/vfs.h"
 #include "formats/model/scene.h"
+#include "render/anim/skinning.h"
 
 namespace marrow::app {
 
@@ -33,6 +34,9 @@ struct Document {
   // Rig onto Skeleton, app/rig.h): the scene is made from the files, no longer their records,
   // and a reload rigs it again. Empty: the files as read.
   QString rig;
+  // The scene's skin influences packed for drawing (anim::packScene), made by the load when
+  // LoadOptions::packInfluences asks; null: whoever draws packs them.
+  std::shared_ptr<const anim::PackedScene> packed;
   QString title() const;                           // "cally.csf + 3 more"
   // What writers write from: the scene, the archives, the paths as given (a rigged model or
   // files joined as frames: the scene alone).
@@ -74,6 +78,9 @@ struct LoadOptions {
   // numbers counting frames at framesPerSecond.
   bool asFrames = false;
   float framesPerSecond = 30.0f;
+  // Packs the scene's skin influences too (Document::packed): the viewer's load does, off the
+  // GUI thread, so that showing the model only uploads them.
+  bool packInfluences = false;
 };
 
 formats::Result<Document> loadDocument(const QStringList& paths, Textures textures = Textures::Decode);

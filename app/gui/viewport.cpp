@@ -117,7 +117,7 @@ void Viewport::setDocument(const Document& doc, bool frame) {
 
 void Viewport::upload() {
   renderer_.setSkinningMethod(skinning_);
-  renderer_.setScene(document_->scene, document_->textures);
+  renderer_.setScene(document_->scene, document_->textures, document_->packed);
   renderer_.setPose(pose_);  // ignored unless it fits the new skeleton
   for (std::size_t m = 0; m < morphWeights_.size(); ++m) {
     if (!morphWeights_[m].empty()) renderer_.setMorphWeights(m, morphWeights_[m]);

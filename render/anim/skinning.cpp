@@ -92,6 +92,15 @@ PackedInfluences packInfluences(const formats::Mesh& mesh) {
   return p;
 }
 
+std::shared_ptr<const PackedScene> packScene(const std::shared_ptr<const formats::Scene>& scene) {
+  auto packed = std::make_shared<PackedScene>();
+  if (!scene) return packed;
+  packed->scene = scene;
+  packed->meshes.reserve(scene->meshes.size());
+  for (const auto& mesh : scene->meshes) packed->meshes.push_back(packInfluences(mesh));
+  return packed;
+}
+
 void planSkinning(PackedInfluences& packed) {
   using Plan = PackedInfluences::Plan;
   Plan& plan = packed.plan;

@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -65,6 +66,19 @@ struct PackedInfluences {
 };
 
 PackedInfluences packInfluences(const formats::Mesh& mesh);
+
+// Every mesh of one scene packed (packInfluences), made ahead of drawing: the viewer packs them
+// on its loading thread, so that the GUI thread only uploads them (a million skinned vertices
+// take 15-80 ms to pack on the test machine).
+struct PackedScene {
+  std::weak_ptr<const formats::Scene> scene;  // what they were packed from
+  std::vector<PackedInfluences> meshes;       // one per scene mesh
+  // Whether these are `s`'s (the same scene object, still alive).
+  bool packs(const std::shared_ptr<const formats::Scene>& s) const {
+    return s && scene.lock() == s && meshes.size() == s->meshes.size();
+  }
+};
+std::shared_ptr<const PackedScene> packScene(const std::shared_ptr<const formats::Scene>& scene);
 
 // Whether skin() takes the AVX2 + FMA path on this CPU (else its results are the glm floats).
 bool fastSkinningPath();

@@ -75,6 +75,7 @@ void Renderer::Impl::freeScene() {
   for (auto& st : state)
     if (st.influenceColors) gl->glDeleteBuffers(1, &st.influenceColors);
   state.clear();
+  packed.reset();
   hiddenBones.clear();
   hiddenMaterials.clear();
   hiddenMeshes.clear();
@@ -97,7 +98,8 @@ void Renderer::Impl::freeScene() {
 void Renderer::clearScene() { d_->freeScene(); }
 
 void Renderer::setScene(std::shared_ptr<const formats::Scene> scene,
-                        const std::vector<QImage>& images) {
+                        const std::vector<QImage>& images,
+                        std::shared_ptr<const anim::PackedScene> packed) {
   Impl& d = *d_;
   d.freeScene();
   if (!d.gl || !scene) return;
@@ -111,12 +113,13 @@ void Renderer::setScene(std::shared_ptr<const formats::Scene> scene,
   for (std::size_t i = 0; i < s.textures.size() && i < images.size(); ++i)
     d.textures[i] = uploadSceneTexture(d.gl, s.textures[i], images[i], d.s3tc);
 
+  d.packed = packed && packed->packs(d.scene) ? std::move(packed) : anim::packScene(d.scene);
   d.palettes.resize(1);
   d.state.resize(s.meshes.size());
   for (std::size_t m = 0; m < s.meshes.size(); ++m) {
     const auto& mesh = s.meshes[m];
-    d.state[m].packed = anim::packInfluences(mesh);
-    GpuMesh g = GpuMesh::upload(d.gl, mesh, d.state[m].packed);
+    d.state[m].packed = &d.packed->meshes[m];
+    GpuMesh g = GpuMesh::upload(d.gl, mesh, *d.state[m].packed);
     const SurfaceLook look = surfaceLook(s, mesh);
     g.baseColor = look.baseColor;
     g.vertexColors = static_cast<int>(look.vertexColors);

@@ -21,6 +21,10 @@
 
 class QOpenGLContext;
 
+namespace marrow::anim {
+struct PackedScene;
+}
+
 namespace marrow::render {
 
 struct Ray;
@@ -95,8 +99,11 @@ class Renderer {
   // (null images where a texture could not be found). A DXT1/3/5 .dds goes to the GPU as its
   // Scene::textures bytes store it, mip levels included, where the driver takes S3TC and its
   // image is not null and of the file's size: that image is then not uploaded. The scene must
-  // outlive the renderer's use of it or the next setScene.
-  void setScene(std::shared_ptr<const formats::Scene> scene, const std::vector<QImage>& textures);
+  // outlive the renderer's use of it or the next setScene. `packed`: the scene's influences
+  // packed ahead (anim::packScene, off this thread); when absent or another scene's, they are
+  // packed here.
+  void setScene(std::shared_ptr<const formats::Scene> scene, const std::vector<QImage>& textures,
+                std::shared_ptr<const anim::PackedScene> packed = nullptr);
   void clearScene();
 
   // The pose to draw (one model matrix per bone); skin palettes are computed and uploaded here.

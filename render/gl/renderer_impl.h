@@ -30,7 +30,7 @@ struct PaletteBuffer {
 
 // What the CPU keeps of one mesh besides its GPU buffers.
 struct MeshState {
-  anim::PackedInfluences packed;
+  const anim::PackedInfluences* packed = nullptr;  // in Renderer::Impl::packed
   std::vector<std::uint32_t> indices;  // the triangles drawn when `filtered`, else mesh.indices
   bool filtered = false;
   std::vector<int> dominant;  // per vertex (weight_view.h dominantBone), made on need
@@ -56,6 +56,7 @@ struct Renderer::Impl {
   std::shared_ptr<const formats::Scene> scene;
   std::vector<GpuMesh> meshes;
   std::vector<MeshState> state;         // per mesh
+  std::shared_ptr<const anim::PackedScene> packed;  // the scene's influences, packed
   std::vector<GLuint> textures;         // one per Scene::textures entry, 0 when missing
   bool s3tc = false;                    // the driver takes DXT1/3/5 blocks as they are
   std::vector<int> paletteOfMesh;       // index into palettes

@@ -51,9 +51,9 @@ void Renderer::Impl::ensureSkinned(bool normals, bool tangents) const {
     auto run = [&](std::span<const glm::vec3> p, std::span<const glm::vec3> n,
                    std::vector<glm::vec3>& pOut, std::vector<glm::vec3>* nOut) {
       if (dq)
-        anim::skinDualQuat(p, n, st.packed, palette, pOut, nOut);
+        anim::skinDualQuat(p, n, *st.packed, palette, pOut, nOut);
       else
-        anim::skin(p, n, st.packed, palette, pOut, nOut);
+        anim::skin(p, n, *st.packed, palette, pOut, nOut);
     };
     run(positions, normals ? normalsIn : std::span<const glm::vec3>{}, out.positions,
         normals ? &out.normals : nullptr);

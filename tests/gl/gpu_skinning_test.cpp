@@ -54,6 +54,41 @@ TEST_F(GpuSkinning, UniformBlockPaletteMatchesCpuSkinning) {
   EXPECT_LT(gpuCpuError(renderer_, *scene, pose, 0), anim::kSkinningTolerance);
 }
 
+// Influences packed ahead (anim::packScene, the viewer's loading thread) are what the renderer
+// skins with, on the GPU and for picking, when they are its scene's; another scene's are left
+// alone, even with as many vertices.
+TEST_F(GpuSkinning, InfluencesPackedAheadAreUsedForTheirOwnSceneOnly) {
+  std::shared_ptr<const Scene> scene = std::make_shared<Scene>(randomSkinnedScene(64, 4, 3000, 1));
+  std::shared_ptr<const Scene> other = std::make_shared<Scene>(randomSkinnedScene(64, 4, 3000, 9));
+  const anim::Pose pose = randomPose(scene->skeleton, 2);
+  std::vector<glm::mat4> palette;
+  anim::skinPalette(scene->skeleton, scene->meshes[0], pose, palette);
+  auto cpuWith = [&](const anim::PackedInfluences& packed) {
+    std::vector<glm::vec3> out;
+    anim::skin(scene->meshes[0], packed, palette, out);
+    return out;
+  };
+  const std::vector<glm::vec3> own = cpuWith(anim::packInfluences(scene->meshes[0]));
+  const std::vector<glm::vec3> others = cpuWith(anim::packInfluences(other->meshes[0]));
+  ASSERT_GT(testing::worstRelativeDistance(own, others), 100 * anim::kSkinningTolerance);
+
+  // Packed from this scene object: used. To tell, they hold the other scene's influences.
+  auto swapped = std::make_shared<anim::PackedScene>(*anim::packScene(other));
+  swapped->scene = scene;
+  renderer_.setScene(scene, {}, swapped);
+  renderer_.setPose(pose);
+  EXPECT_LT(testing::worstRelativeDistance(renderer_.captureSkinnedPositions(0), others), anim::kSkinningTolerance);
+  EXPECT_LT(testing::worstRelativeDistance(renderer_.displayPositions(0), others), anim::kSkinningTolerance);
+
+  // Packed from another scene, or from an equal copy: packed again here.
+  for (const auto& packed : {anim::packScene(other), anim::packScene(std::make_shared<const Scene>(*scene))}) {
+    renderer_.setScene(scene, {}, packed);
+    renderer_.setPose(pose);
+    EXPECT_LT(testing::worstRelativeDistance(renderer_.captureSkinnedPositions(0), own), anim::kSkinningTolerance);
+    EXPECT_LT(testing::worstRelativeDistance(renderer_.displayPositions(0), own), anim::kSkinningTolerance);
+  }
+}
+
 // Simulated cloth (render/anim/springs.h) reaches the GPU as placed vertices: drawn, captured
 // and picked as given, neither skinned nor morphed; clearing them puts the skinning back.
 TEST_F(GpuSkinning, PlacedVerticesAreDrawnAsGivenUntilCleared) {

@@ -43,6 +43,38 @@ TEST(PackInfluences, RigidAttachmentIsOneFullWeight) {
   EXPECT_EQ(p.weights0[1].x, 1.0f);
 }
 
+// The viewer packs a scene's influences on its loading thread (PackedScene); the renderer takes
+// them only for the very scene they were packed from.
+TEST(PackScene, PacksEveryMeshAsPackInfluencesDoesAndKnowsItsScene) {
+  auto scene = std::make_shared<formats::Scene>(testing::randomSkinnedScene({40, 0, 6, 500, false, 3}));
+  scene->meshes.push_back(scene->meshes.front());
+  scene->meshes.back().influences.clear();  // a mesh without skin: nothing to pack
+  scene->meshes.back().influenceStart.clear();
+  std::shared_ptr<const formats::Scene> shared = scene;
+  const auto packed = packScene(shared);
+  ASSERT_EQ(packed->meshes.size(), 2u);
+  for (std::size_t m = 0; m < 2; ++m) {
+    const PackedInfluences one = packInfluences(scene->meshes[m]);
+    EXPECT_EQ(packed->meshes[m].groups, one.groups);
+    EXPECT_EQ(packed->meshes[m].bones0, one.bones0);
+    EXPECT_EQ(packed->meshes[m].weights0, one.weights0);
+    EXPECT_EQ(packed->meshes[m].bones1, one.bones1);
+    EXPECT_EQ(packed->meshes[m].weights1, one.weights1);
+    EXPECT_EQ(packed->meshes[m].plan.vertex, one.plan.vertex);
+  }
+  EXPECT_EQ(packed->meshes[0].groups, 2);
+  EXPECT_EQ(packed->meshes[1].groups, 0);
+  EXPECT_TRUE(packed->packs(shared));
+  EXPECT_FALSE(packed->packs(std::make_shared<const formats::Scene>(*scene)));  // equal, not the same
+  EXPECT_FALSE(packed->packs(nullptr));
+  auto grown = std::make_shared<PackedScene>(*packed);
+  grown->meshes.pop_back();  // not one per mesh
+  EXPECT_FALSE(grown->packs(shared));
+  scene.reset();
+  shared.reset();
+  EXPECT_TRUE(packed->scene.expired());  // gone with its scene: nothing later can match it
+}
+
 TEST(Skin, VertexWithoutWeightsStaysWhereItIs) {
   Mesh m;
   m.positions = {{1, 2, 3}};
