@@ -75,22 +75,28 @@ std::optional<QString> libraryOfDocument(const Document* doc) {
 
 }  // namespace
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent) {
+MainWindow::MainWindow(QWidget* parent) : MainWindow(QStringList(), parent) {}
+
+MainWindow::MainWindow(const QStringList& files, QWidget* parent) : QMainWindow(parent) {
+  // The watcher reports through the event loop, so loadFinished runs once the window is built
+  // however soon the files are read.
+  watcher_ = new QFutureWatcher<LoadResult>(this);
+  connect(watcher_, &QFutureWatcherBase::finished, this, &MainWindow::loadFinished);
+  if (!files.isEmpty()) startReading(files, false, false);
   setWindowTitle(tr("Marrow"));
   setAcceptDrops(true);
   viewport_ = new Viewport(this);
   setCentralWidget(viewport_);
   createDocks();
   createActions();
-  watcher_ = new QFutureWatcher<LoadResult>(this);
-  connect(watcher_, &QFutureWatcherBase::finished, this, &MainWindow::loadFinished);
   connect(viewport_, &Viewport::glFailed, this, [this](const QString& m) {
     log_->add(formats::Severity::Error, tr("OpenGL"), {}, formats::kNoOffset, m);
     statusBar()->showMessage(tr("OpenGL unavailable: %1").arg(m));
   });
   resize(1280, 800);
   readSettings();
-  statusBar()->showMessage(tr("Drop model files here, or use File › Open."));
+  if (!files.isEmpty()) showLoading();
+  else statusBar()->showMessage(tr("Drop model files here, or use File › Open."));
 }
 
 MainWindow::~MainWindow() {
@@ -401,17 +407,26 @@ void MainWindow::startLoad(const QStringList& paths, bool entry, bool asFrames) 
     queuedFrames_ = asFrames;
     return;
   }
-  loadingPaths_ = paths;
-  loadingEntry_ = entry;
-  statusBar()->showMessage(tr("Loading %1…").arg(paths.join(QStringLiteral(", "))));
+  startReading(paths, entry, asFrames);
+  showLoading();
+}
+
+void MainWindow::showLoading() {
+  statusBar()->showMessage(tr("Loading %1…").arg(loadingPaths_.join(QStringLiteral(", "))));
   QApplication::setOverrideCursor(Qt::BusyCursor);
-  loadCancelled_ = std::make_shared<std::atomic<bool>>(false);
   cancelLoadAction_->setEnabled(true);
   cancelLoadButton_->show();
+}
+
+void MainWindow::startReading(const QStringList& paths, bool entry, bool asFrames) {
+  loadingPaths_ = paths;
+  loadingEntry_ = entry;
+  loadCancelled_ = std::make_shared<std::atomic<bool>>(false);
   LoadOptions options;
   options.cancelled = [flag = loadCancelled_] { return flag->load(); };
   options.partial = true;  // a damaged file shows what came before the damage, marked partial
   options.asFrames = asFrames;
+  options.packInfluences = true;
   watcher_->setFuture(QtConcurrent::run([paths, options] {
     return std::make_shared<formats::Result<Document>>(loadDocument(paths, options));
   }));

@@ -46,6 +46,9 @@ class MainWindow : public QMainWindow {
 
  public:
   explicit MainWindow(QWidget* parent = nullptr);
+  // Starts loading `files` (as openFiles does) before the window is built: reading a big model
+  // and building the window (its widgets, the OpenGL driver) then share the machine's cores.
+  explicit MainWindow(const QStringList& files, QWidget* parent = nullptr);
   ~MainWindow() override;
 
   // Loads the files as one model in the background; the current model stays until it succeeds.
@@ -151,6 +154,8 @@ class MainWindow : public QMainWindow {
   // and an animation plays on it (openBesideModel) instead of replacing it.
   void openEntries(const QStringList& addresses);
   void startLoad(const QStringList& paths, bool entry, bool asFrames = false);
+  void startReading(const QStringList& paths, bool entry, bool asFrames);  // the load alone
+  void showLoading();  // the window's side of a running load: status, cursor, Cancel
   bool openBesideModel(const Document& entry);
   void showTables();
   void setDocument(Document doc);

@@ -4,6 +4,7 @@
 #include <QApplication>
 #include <QFile>
 #include <QFocusEvent>
+#include <QProcess>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
@@ -100,6 +101,66 @@ class MainWindowTest : public QObject {
     const QString shown = dir.filePath(QStringLiteral("shown.png"));
     QVERIFY(w.saveScreenshotTo(shown));
     QCOMPARE(QImage(shown).size(), w.viewport()->grabFramebuffer().size());
+  }
+
+  // Files given to the constructor (the viewer's command line) load while the window is built,
+  // and open once the event loop runs: once, busy cursor and Cancel put away, the model drawn.
+  void filesGivenAtConstructionOpenOnceTheWindowIsUp() {
+    MainWindow w({marrow::app::kDemoPath});
+    QSignalSpy loaded(&w, &MainWindow::documentLoaded);
+    QCOMPARE(w.document(), nullptr);  // read, maybe, but shown only by the event loop
+    w.resize(1000, 700);
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(QTest::qWaitFor([&] { return !loaded.isEmpty(); }, 20000));
+    if (!w.viewport()->glReady()) MARROW_QSKIP("no OpenGL 3.3 core here");
+    QTest::qWait(200);
+    QCOMPARE(loaded.size(), 1);
+    QVERIFY(!w.loading());
+    QCOMPARE(QApplication::overrideCursor(), nullptr);
+    QCOMPARE(w.document()->scene->skeleton.bones.size(), std::size_t{27});
+    QVERIFY(marrow::testing::logText(w).contains(QStringLiteral("Opened :/demo/demo.omf")));
+    const QImage frame = w.viewport()->grabFramebuffer();
+    const int drawn = colouredPixels(frame);
+    QVERIFY2(drawn > frame.width() * frame.height() / 200,
+             qPrintable(QStringLiteral("only %1 coloured pixels").arg(drawn)));
+  }
+
+  // What a script runs: `marrow FILES --screenshot PICTURE --after 0` starts, draws the model,
+  // saves the whole window and quits.
+  void theCommandLinesScreenshotShowsTheModelAndQuits() {
+    if (marrow::render::probeRendererName().empty()) MARROW_QSKIP("no OpenGL 3.3 core here");
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    std::string error;
+    const QStringList files =
+        marrow::testing::writeColouredCal3dBox(QDir(dir.path()), glm::vec4(0.9f, 0.05f, 0.05f, 1.0f), &error);
+    QVERIFY2(files.size() == 3, error.c_str());
+    const QString picture = dir.filePath(QStringLiteral("shot.png"));
+    QProcess viewer;
+    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));  // its own settings
+    env.insert(QStringLiteral("XDG_CACHE_HOME"), dir.filePath(QStringLiteral("cache")));
+    viewer.setProcessEnvironment(env);
+    viewer.setProcessChannelMode(QProcess::MergedChannels);
+    viewer.start(QStringLiteral(MARROW_VIEWER),
+                 files + QStringList{QStringLiteral("--screenshot"), picture, QStringLiteral("--after"), QStringLiteral("0")});
+    QVERIFY2(viewer.waitForFinished(60000), "the viewer did not quit");
+    const QString output = QString::fromLocal8Bit(viewer.readAll());
+    QCOMPARE(viewer.exitStatus(), QProcess::NormalExit);
+    QVERIFY2(viewer.exitCode() == 0, qPrintable(output));
+    const QImage shot(picture);
+    QVERIFY2(!shot.isNull(), qPrintable(output));
+    QVERIFY(shot.width() >= 640 && shot.height() >= 400);  // the whole window, docks and all
+    // The red box, framed by the camera: nothing else in the window is that red.
+    int red = 0;
+    for (int y = 0; y < shot.height(); ++y)
+      for (int x = 0; x < shot.width(); ++x) {
+        const QColor c = shot.pixelColor(x, y);
+        red += c.red() > 60 && c.red() > 2 * std::max(c.green(), c.blue());
+      }
+    QVERIFY2(red > shot.width() * shot.height() / 100,
+             qPrintable(QStringLiteral("only %1 red pixels in %2x%3").arg(red).arg(shot.width()).arg(shot.height())));
   }
 
   void badFileShowsItsErrorAndKeepsTheModelOpen() {
