@@ -46,7 +46,7 @@ int main(int argc, char** argv) {
   if (parser.isSet(screenshot)) {
     const QString file = parser.value(screenshot);
     const int delayMs = static_cast<int>(parser.value(after).toDouble() * 1000.0);
-    auto shoot = [&window, file] {
+    auto shoot = [&window, file](bool opened) {
       // Layouts the load changed (a dock shown, a title) settle first; grab() draws the window
       // as it is then.
       QCoreApplication::sendPostedEvents(nullptr, QEvent::LayoutRequest);
@@ -57,15 +57,16 @@ int main(int argc, char** argv) {
       // another 50 ms that the system does at once.
       QSettings().sync();
       std::fflush(nullptr);
-      std::_Exit(ok ? 0 : 1);
+      std::_Exit(ok && opened ? 0 : 1);
     };
-    auto loaded = [&window, shoot, delayMs] {
+    // A file that does not open is pictured too (the Log says why), and the exit code is 1.
+    auto loaded = [&window, shoot, delayMs](bool opened) {
       // --after 0: the picture is the model's first frame, drawn at once by grab().
-      if (delayMs <= 0) shoot();
-      else QTimer::singleShot(delayMs, &window, shoot);
+      if (delayMs <= 0) shoot(opened);
+      else QTimer::singleShot(delayMs, &window, [shoot, opened] { shoot(opened); });
     };
-    QObject::connect(&window, &marrow::app::MainWindow::documentLoaded, &window, loaded);
-    QObject::connect(&window, &marrow::app::MainWindow::loadFailed, &window, loaded);
+    QObject::connect(&window, &marrow::app::MainWindow::documentLoaded, &window, [loaded] { loaded(true); });
+    QObject::connect(&window, &marrow::app::MainWindow::loadFailed, &window, [loaded] { loaded(false); });
   }
   return app.exec();
 }

@@ -127,7 +127,8 @@ class MainWindowTest : public QObject {
   }
 
   // What a script runs: `marrow FILES --screenshot PICTURE --after 0` starts, draws the model,
-  // saves the whole window and quits.
+  // saves the whole window and quits, with exit code 0; files that do not open are pictured too,
+  // with exit code 1.
   void theCommandLinesScreenshotShowsTheModelAndQuits() {
     if (marrow::render::probeRendererName().empty()) MARROW_QSKIP("no OpenGL 3.3 core here");
     QTemporaryDir dir;
@@ -136,31 +137,50 @@ class MainWindowTest : public QObject {
     const QStringList files =
         marrow::testing::writeColouredCal3dBox(QDir(dir.path()), glm::vec4(0.9f, 0.05f, 0.05f, 1.0f), &error);
     QVERIFY2(files.size() == 3, error.c_str());
+    QString output;
+    auto shoot = [&](const QStringList& inputs, const QString& picture) {
+      QProcess viewer;
+      QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+      env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));  // its own settings
+      env.insert(QStringLiteral("XDG_CACHE_HOME"), dir.filePath(QStringLiteral("cache")));
+      viewer.setProcessEnvironment(env);
+      viewer.setProcessChannelMode(QProcess::MergedChannels);
+      viewer.start(QStringLiteral(MARROW_VIEWER),
+                   inputs + QStringList{QStringLiteral("--screenshot"), picture, QStringLiteral("--after"), QStringLiteral("0")});
+      if (!viewer.waitForFinished(60000)) {
+        viewer.kill();
+        viewer.waitForFinished();
+        output = QStringLiteral("the viewer did not quit");
+        return -1;
+      }
+      output = QString::fromLocal8Bit(viewer.readAll());
+      return viewer.exitStatus() == QProcess::NormalExit ? viewer.exitCode() : -1;
+    };
+    // The red box, framed by the camera: nothing else in the window is that red.
+    auto redPixels = [](const QImage& img) {
+      int red = 0;
+      for (int y = 0; y < img.height(); ++y)
+        for (int x = 0; x < img.width(); ++x) {
+          const QColor c = img.pixelColor(x, y);
+          red += c.red() > 60 && c.red() > 2 * std::max(c.green(), c.blue());
+        }
+      return red;
+    };
+
     const QString picture = dir.filePath(QStringLiteral("shot.png"));
-    QProcess viewer;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));  // its own settings
-    env.insert(QStringLiteral("XDG_CACHE_HOME"), dir.filePath(QStringLiteral("cache")));
-    viewer.setProcessEnvironment(env);
-    viewer.setProcessChannelMode(QProcess::MergedChannels);
-    viewer.start(QStringLiteral(MARROW_VIEWER),
-                 files + QStringList{QStringLiteral("--screenshot"), picture, QStringLiteral("--after"), QStringLiteral("0")});
-    QVERIFY2(viewer.waitForFinished(60000), "the viewer did not quit");
-    const QString output = QString::fromLocal8Bit(viewer.readAll());
-    QCOMPARE(viewer.exitStatus(), QProcess::NormalExit);
-    QVERIFY2(viewer.exitCode() == 0, qPrintable(output));
+    QCOMPARE(shoot(files, picture), 0);
     const QImage shot(picture);
     QVERIFY2(!shot.isNull(), qPrintable(output));
     QVERIFY(shot.width() >= 640 && shot.height() >= 400);  // the whole window, docks and all
-    // The red box, framed by the camera: nothing else in the window is that red.
-    int red = 0;
-    for (int y = 0; y < shot.height(); ++y)
-      for (int x = 0; x < shot.width(); ++x) {
-        const QColor c = shot.pixelColor(x, y);
-        red += c.red() > 60 && c.red() > 2 * std::max(c.green(), c.blue());
-      }
+    const int red = redPixels(shot);
     QVERIFY2(red > shot.width() * shot.height() / 100,
              qPrintable(QStringLiteral("only %1 red pixels in %2x%3").arg(red).arg(shot.width()).arg(shot.height())));
+
+    const QString failed = dir.filePath(QStringLiteral("failed.png"));
+    QCOMPARE(shoot({dir.filePath(QStringLiteral("absent.cmf"))}, failed), 1);
+    const QImage failedShot(failed);
+    QVERIFY2(!failedShot.isNull(), qPrintable(output));
+    QCOMPARE(failedShot.size(), shot.size());
   }
 
   void badFileShowsItsErrorAndKeepsTheModelOpen() {

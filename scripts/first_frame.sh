@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# The viewer's first frame counted from the command, as a user meets it: `marrow FILE
+# --screenshot PICTURE --after 0` (the process's start, the window, the read, the model's first
+# frame, the picture saved, the exit), RUNS times (default 7), taking turns with assimp's plain
+# ReadFile of the same file in a fresh process (`marrow_read_once assimp`); then the medians and
+# their ratio (issue 18 asks for at most 2×). A second viewer (another build's) takes turns too.
+# Needs a Release build (scripts/build.sh marrow marrow_read_once) and an X display: without
+# DISPLAY one Xvfb is started for the whole run, so that its start is not counted. The viewer runs
+# with settings of its own (a temporary XDG_CONFIG_HOME): the default window, no recent files.
+# Usage: scripts/first_frame.sh FILE|tube [RUNS] [OTHER_VIEWER]
+# "tube" writes the generated skinned tube of issue 18 (500,000 vertices, 64 bones) first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+viewer=$PWD/build/app/marrow
+reader=$PWD/build/tests/bench/marrow_read_once
+[[ -x $viewer && -x $reader ]] || { echo "build first: scripts/build.sh marrow marrow_read_once" >&2; exit 2; }
+file=${1:?usage: scripts/first_frame.sh FILE|tube [RUNS] [OTHER_VIEWER]}
+runs=${2:-7}
+other=${3:-}
+[[ -z $other || -x $other ]] || { echo "not a program: $other" >&2; exit 2; }
+if [[ $file == tube ]]; then
+  file=${TMPDIR:-/tmp}/marrow_read_once_tube.glb
+  [[ -f $file ]] || "$reader" tube "$file"
+fi
+[[ -f $file ]] || { echo "no such file: $file" >&2; exit 2; }
+
+work=$(mktemp -d)
+xvfb=
+cleanup() {
+  [[ -n $xvfb ]] && kill "$xvfb" 2> /dev/null
+  rm -rf "$work"
+}
+trap cleanup EXIT
+if [[ -z ${DISPLAY:-} ]]; then
+  command -v Xvfb > /dev/null || { echo "no DISPLAY and no Xvfb (scripts/deps.sh test installs it)" >&2; exit 2; }
+  for n in $(seq 90 120); do [[ -e /tmp/.X11-unix/X$n ]] || break; done
+  Xvfb ":$n" -screen 0 1400x900x24 -nolisten tcp > /dev/null 2>&1 &
+  xvfb=$!
+  export DISPLAY=":$n"
+  for _ in $(seq 50); do [[ -e /tmp/.X11-unix/X$n ]] && break; sleep 0.1; done
+fi
+
+median() { sort -n | awk '{v[NR] = $1} END {print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2}'; }
+# Milliseconds of one command, started and waited for here.
+wall() {
+  local start=$EPOCHREALTIME
+  "$@" > "$work/out" 2>&1 || { echo "failed: $*" >&2; cat "$work/out" >&2; exit 1; }
+  awk -v s="$start" -v e="$EPOCHREALTIME" 'BEGIN {printf "%d", (e - s) * 1000}'
+}
+viewers=("$viewer")
+[[ -n $other ]] && viewers+=("$other")
+declare -A ms
+for ((i = 0; i < runs; ++i)); do
+  for v in "${viewers[@]}"; do
+    ms[$v]+="$(XDG_CONFIG_HOME=$work/config wall "$v" "$file" --screenshot "$work/shot.png" --after 0) "
+  done
+  read -r _ t _ < <("$reader" assimp "$file")
+  ms[assimp]+="$t "
+done
+am=$(tr ' ' '\n' <<< "${ms[assimp]}" | grep . | median)
+echo "$file ($(stat -c %s "$file") bytes), $runs runs each, taking turns:"
+echo "  assimp ReadFile, fresh process: median ${am} ms   runs: ${ms[assimp]}"
+for v in "${viewers[@]}"; do
+  vm=$(tr ' ' '\n' <<< "${ms[$v]}" | grep . | median)
+  worst=$(tr ' ' '\n' <<< "${ms[$v]}" | grep . | sort -n | tail -1)
+  echo "  $v, command to picture: median ${vm} ms ($(awk -v a="$vm" -v b="$am" 'BEGIN {printf "%.2f", a / b}')× assimp; worst $(awk -v a="$worst" -v b="$am" 'BEGIN {printf "%.2f", a / b}')×)   runs: ${ms[$v]}"
+done
