@@ -3,7 +3,9 @@
 # --screenshot PICTURE --after 0` (the process's start, the window, the read, the model's first
 # frame, the picture saved, the exit), RUNS times (default 7), taking turns with assimp's plain
 # ReadFile of the same file in a fresh process (`marrow_read_once assimp`); then the medians and
-# their ratio (issue 18 asks for at most 2×). A second viewer (another build's) takes turns too.
+# their ratio (issue 18 asks for at most 2×), and the ratio within each turn (its median and
+# worst: this machine's speed drifts, the runs of one turn share a minute). A second viewer
+# (another build's) takes turns too.
 # Needs a Release build (scripts/build.sh marrow marrow_read_once) and an X display: without
 # DISPLAY one Xvfb is started for the whole run, so that its start is not counted. The viewer runs
 # with settings of its own (a temporary XDG_CONFIG_HOME): the default window, no recent files.
@@ -49,19 +51,25 @@ wall() {
 }
 viewers=("$viewer")
 [[ -n $other ]] && viewers+=("$other")
-declare -A ms
+declare -A ms turn
 for ((i = 0; i < runs; ++i)); do
+  declare -A this=()
   for v in "${viewers[@]}"; do
-    ms[$v]+="$(XDG_CONFIG_HOME=$work/config wall "$v" "$file" --screenshot "$work/shot.png" --after 0) "
+    this[$v]=$(XDG_CONFIG_HOME=$work/config wall "$v" "$file" --screenshot "$work/shot.png" --after 0)
+    ms[$v]+="${this[$v]} "
   done
   read -r _ t _ < <("$reader" assimp "$file")
   ms[assimp]+="$t "
+  for v in "${viewers[@]}"; do turn[$v]+="$(awk -v a="${this[$v]}" -v b="$t" 'BEGIN {printf "%.2f", a / b}') "; done
 done
 am=$(tr ' ' '\n' <<< "${ms[assimp]}" | grep . | median)
 echo "$file ($(stat -c %s "$file") bytes), $runs runs each, taking turns:"
 echo "  assimp ReadFile, fresh process: median ${am} ms   runs: ${ms[assimp]}"
 for v in "${viewers[@]}"; do
   vm=$(tr ' ' '\n' <<< "${ms[$v]}" | grep . | median)
-  worst=$(tr ' ' '\n' <<< "${ms[$v]}" | grep . | sort -n | tail -1)
-  echo "  $v, command to picture: median ${vm} ms ($(awk -v a="$vm" -v b="$am" 'BEGIN {printf "%.2f", a / b}')× assimp; worst $(awk -v a="$worst" -v b="$am" 'BEGIN {printf "%.2f", a / b}')×)   runs: ${ms[$v]}"
+  tm=$(tr ' ' '\n' <<< "${turn[$v]}" | grep . | median)
+  tw=$(tr ' ' '\n' <<< "${turn[$v]}" | grep . | sort -n | tail -1)
+  echo "  $v, command to picture: median ${vm} ms, $(awk -v a="$vm" -v b="$am" 'BEGIN {printf "%.2f", a / b}')× assimp's median"
+  echo "      runs: ${ms[$v]}"
+  echo "      against assimp's run of the same turn: median ${tm}×, worst ${tw}×   (${turn[$v]})"
 done
