@@ -101,6 +101,9 @@ MainWindow::MainWindow(const QStringList& files, QWidget* parent) : QMainWindow(
 
 MainWindow::~MainWindow() {
   if (watcher_->isRunning()) watcher_->waitForFinished();
+  // A load whose end the event loop never delivered (a window made and gone at once): its busy
+  // cursor goes with the window.
+  if (cancelLoadAction_ && cancelLoadAction_->isEnabled()) QApplication::restoreOverrideCursor();
   for (auto* x : exports_) x->waitForFinished();  // a file half renamed into place is worse
 }
 
@@ -525,7 +528,11 @@ void MainWindow::setDocument(Document doc) {
   ++documents_;
   if (!restore_) animations_.clearSources();  // a new model: other files' clips do not carry over
   if (doc.rig.isEmpty()) unrigged_.reset();   // the files' own model: nothing to go back to
+  const auto loaded = doc.scene;
   doc.scene = animations_.apply(doc.scene);
+  // Clips added (attached animations, the bone map) leave the meshes as they were: the packs the
+  // load made still hold for the copy.
+  if (doc.packed && doc.scene != loaded) doc.packed = doc.packed->forCopy(loaded, doc.scene);
   const auto openedFrom = [](const formats::vfs::FileSystem& fs) {
     std::vector<std::vector<std::string>> out;
     for (const auto& a : fs.archives()) out.push_back(a->openedFrom());

@@ -94,11 +94,29 @@ PackedInfluences packInfluences(const formats::Mesh& mesh) {
 
 std::shared_ptr<const PackedScene> packScene(const std::shared_ptr<const formats::Scene>& scene) {
   auto packed = std::make_shared<PackedScene>();
-  if (!scene) return packed;
-  packed->scene = scene;
-  packed->meshes.reserve(scene->meshes.size());
-  for (const auto& mesh : scene->meshes) packed->meshes.push_back(packInfluences(mesh));
+  auto meshes = std::make_shared<std::vector<PackedInfluences>>();
+  if (scene) {
+    packed->scene = scene;
+    meshes->reserve(scene->meshes.size());
+    for (const auto& mesh : scene->meshes) meshes->push_back(packInfluences(mesh));
+  }
+  packed->meshes = std::move(meshes);
   return packed;
+}
+
+bool PackedScene::packs(const std::shared_ptr<const formats::Scene>& s) const {
+  return s && meshes && scene.lock() == s && meshes->size() == s->meshes.size();
+}
+
+std::shared_ptr<const PackedScene> PackedScene::forCopy(const std::shared_ptr<const formats::Scene>& original,
+                                                        const std::shared_ptr<const formats::Scene>& copy) const {
+  if (!packs(original) || !copy || copy->meshes.size() != original->meshes.size()) return nullptr;
+  for (std::size_t m = 0; m < copy->meshes.size(); ++m)
+    if (copy->meshes[m].vertexCount() != original->meshes[m].vertexCount()) return nullptr;
+  auto shared = std::make_shared<PackedScene>();
+  shared->scene = copy;
+  shared->meshes = meshes;
+  return shared;
 }
 
 void planSkinning(PackedInfluences& packed) {

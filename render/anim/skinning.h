@@ -68,15 +68,18 @@ struct PackedInfluences {
 PackedInfluences packInfluences(const formats::Mesh& mesh);
 
 // Every mesh of one scene packed (packInfluences), made ahead of drawing: the viewer packs them
-// on its loading thread, so that the GUI thread only uploads them (a million skinned vertices
-// take 15-80 ms to pack on the test machine).
+// on its loading thread, so that the GUI thread only uploads them (500,000 skinned vertices take
+// 15-80 ms to pack on the test machine).
 struct PackedScene {
   std::weak_ptr<const formats::Scene> scene;  // what they were packed from
-  std::vector<PackedInfluences> meshes;       // one per scene mesh
+  std::shared_ptr<const std::vector<PackedInfluences>> meshes;  // one per scene mesh
   // Whether these are `s`'s (the same scene object, still alive).
-  bool packs(const std::shared_ptr<const formats::Scene>& s) const {
-    return s && scene.lock() == s && meshes.size() == s->meshes.size();
-  }
+  bool packs(const std::shared_ptr<const formats::Scene>& s) const;
+  // The same packs for `copy`, a copy of their scene with the same meshes (the viewer adds clips
+  // to a loaded model so): nothing is packed or copied again. Null when this does not pack
+  // `original`, or when `copy`'s meshes differ from it in number or vertex counts.
+  std::shared_ptr<const PackedScene> forCopy(const std::shared_ptr<const formats::Scene>& original,
+                                             const std::shared_ptr<const formats::Scene>& copy) const;
 };
 std::shared_ptr<const PackedScene> packScene(const std::shared_ptr<const formats::Scene>& scene);
 

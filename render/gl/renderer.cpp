@@ -118,7 +118,7 @@ void Renderer::setScene(std::shared_ptr<const formats::Scene> scene,
   d.state.resize(s.meshes.size());
   for (std::size_t m = 0; m < s.meshes.size(); ++m) {
     const auto& mesh = s.meshes[m];
-    d.state[m].packed = &d.packed->meshes[m];
+    d.state[m].packed = &(*d.packed->meshes)[m];
     GpuMesh g = GpuMesh::upload(d.gl, mesh, *d.state[m].packed);
     const SurfaceLook look = surfaceLook(s, mesh);
     g.baseColor = look.baseColor;

@@ -80,8 +80,9 @@ TEST_F(GpuSkinning, InfluencesPackedAheadAreUsedForTheirOwnSceneOnly) {
   EXPECT_LT(testing::worstRelativeDistance(renderer_.captureSkinnedPositions(0), others), anim::kSkinningTolerance);
   EXPECT_LT(testing::worstRelativeDistance(renderer_.displayPositions(0), others), anim::kSkinningTolerance);
 
-  // Packed from another scene, or from an equal copy: packed again here.
-  for (const auto& packed : {anim::packScene(other), anim::packScene(std::make_shared<const Scene>(*scene))}) {
+  // Packed from another scene, or from an equal copy (alive): packed again here.
+  const std::shared_ptr<const Scene> copy = std::make_shared<const Scene>(*scene);
+  for (const auto& packed : {anim::packScene(other), anim::packScene(copy)}) {
     renderer_.setScene(scene, {}, packed);
     renderer_.setPose(pose);
     EXPECT_LT(testing::worstRelativeDistance(renderer_.captureSkinnedPositions(0), own), anim::kSkinningTolerance);

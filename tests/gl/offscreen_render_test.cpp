@@ -4,6 +4,7 @@
 #include <QImage>
 
 #include "gl_fixture.h"
+#include "tests/support/images.h"
 
 namespace marrow {
 namespace {
@@ -22,26 +23,8 @@ formats::Mesh box(glm::vec3 size, glm::vec4 color, glm::vec3 at = glm::vec3(0.0f
   return m;
 }
 
-struct Extent {
-  int left = 1 << 30, right = -1, top = 1 << 30, bottom = -1, count = 0;
-  int width() const { return right - left + 1; }
-  int height() const { return bottom - top + 1; }
-};
-
-// Pixels that are clearly red (the test meshes' colour), whatever the lighting.
-Extent redPixels(const QImage& img) {
-  Extent e;
-  for (int y = 0; y < img.height(); ++y)
-    for (int x = 0; x < img.width(); ++x) {
-      const QColor c = img.pixelColor(x, y);
-      if (c.red() > 60 && c.red() > 2 * c.green() && c.red() > 2 * c.blue()) {
-        e.left = std::min(e.left, x), e.right = std::max(e.right, x);
-        e.top = std::min(e.top, y), e.bottom = std::max(e.bottom, y);
-        ++e.count;
-      }
-    }
-  return e;
-}
+using testing::redPixels;
+using Extent = testing::RedArea;
 
 QImage renderFront(render::OffscreenGL& gl, render::Renderer& r, std::shared_ptr<formats::Scene> s) {
   r.setScene(s, {});

@@ -141,7 +141,7 @@ class MainWindowTest : public QObject {
     auto shoot = [&](const QStringList& inputs, const QString& picture) {
       QProcess viewer;
       QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-      env.insert(QStringLiteral("XDG_CONFIG_HOME"), dir.filePath(QStringLiteral("config")));  // its own settings
+      env.insert(QStringLiteral("XDG_CONFIG_HOME"), picture + QStringLiteral(".config"));  // its own settings
       env.insert(QStringLiteral("XDG_CACHE_HOME"), dir.filePath(QStringLiteral("cache")));
       viewer.setProcessEnvironment(env);
       viewer.setProcessChannelMode(QProcess::MergedChannels);
@@ -156,28 +156,20 @@ class MainWindowTest : public QObject {
       output = QString::fromLocal8Bit(viewer.readAll());
       return viewer.exitStatus() == QProcess::NormalExit ? viewer.exitCode() : -1;
     };
-    // The red box, framed by the camera: nothing else in the window is that red.
-    auto redPixels = [](const QImage& img) {
-      int red = 0;
-      for (int y = 0; y < img.height(); ++y)
-        for (int x = 0; x < img.width(); ++x) {
-          const QColor c = img.pixelColor(x, y);
-          red += c.red() > 60 && c.red() > 2 * std::max(c.green(), c.blue());
-        }
-      return red;
-    };
-
     const QString picture = dir.filePath(QStringLiteral("shot.png"));
-    QCOMPARE(shoot(files, picture), 0);
+    const int code = shoot(files, picture);
+    QVERIFY2(code == 0, qPrintable(QStringLiteral("exit code %1: %2").arg(code).arg(output)));
     const QImage shot(picture);
     QVERIFY2(!shot.isNull(), qPrintable(output));
     QVERIFY(shot.width() >= 640 && shot.height() >= 400);  // the whole window, docks and all
-    const int red = redPixels(shot);
+    // The red box, framed by the camera: nothing else in the window is that red.
+    const int red = marrow::testing::redPixels(shot).count;
     QVERIFY2(red > shot.width() * shot.height() / 100,
              qPrintable(QStringLiteral("only %1 red pixels in %2x%3").arg(red).arg(shot.width()).arg(shot.height())));
 
     const QString failed = dir.filePath(QStringLiteral("failed.png"));
-    QCOMPARE(shoot({dir.filePath(QStringLiteral("absent.cmf"))}, failed), 1);
+    const int failedCode = shoot({dir.filePath(QStringLiteral("absent.cmf"))}, failed);
+    QVERIFY2(failedCode == 1, qPrintable(QStringLiteral("exit code %1: %2").arg(failedCode).arg(output)));
     const QImage failedShot(failed);
     QVERIFY2(!failedShot.isNull(), qPrintable(output));
     QCOMPARE(failedShot.size(), shot.size());

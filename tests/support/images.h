@@ -1,8 +1,10 @@
-// Comparing pictures in the Qt tests: how many pixels differ, and by how much on average.
+// Comparing pictures in the Qt tests: how many pixels differ, and by how much on average; where
+// they are red.
 #pragma once
 
 #include <QColor>
 #include <QImage>
+#include <algorithm>
 #include <cstdlib>
 #include <limits>
 
@@ -21,6 +23,27 @@ inline int differingPixels(const QImage& a, const QImage& b) {
            30;
     }
   return n;
+}
+
+// Where a picture is clearly red (the test models' colour, whatever the lighting): how many
+// pixels, and the box around them.
+struct RedArea {
+  int left = 1 << 30, right = -1, top = 1 << 30, bottom = -1, count = 0;
+  int width() const { return right - left + 1; }
+  int height() const { return bottom - top + 1; }
+};
+inline RedArea redPixels(const QImage& img) {
+  RedArea e;
+  for (int y = 0; y < img.height(); ++y)
+    for (int x = 0; x < img.width(); ++x) {
+      const QColor c = img.pixelColor(x, y);
+      if (c.red() > 60 && c.red() > 2 * c.green() && c.red() > 2 * c.blue()) {
+        e.left = std::min(e.left, x), e.right = std::max(e.right, x);
+        e.top = std::min(e.top, y), e.bottom = std::max(e.bottom, y);
+        ++e.count;
+      }
+    }
+  return e;
 }
 
 // The mean absolute difference of the RGBA channels (0 to 255); NaN, which passes no comparison,

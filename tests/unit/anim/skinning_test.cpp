@@ -52,24 +52,39 @@ TEST(PackScene, PacksEveryMeshAsPackInfluencesDoesAndKnowsItsScene) {
   scene->meshes.back().influenceStart.clear();
   std::shared_ptr<const formats::Scene> shared = scene;
   const auto packed = packScene(shared);
-  ASSERT_EQ(packed->meshes.size(), 2u);
+  ASSERT_TRUE(packed->meshes);
+  const std::vector<PackedInfluences>& meshes = *packed->meshes;
+  ASSERT_EQ(meshes.size(), 2u);
   for (std::size_t m = 0; m < 2; ++m) {
     const PackedInfluences one = packInfluences(scene->meshes[m]);
-    EXPECT_EQ(packed->meshes[m].groups, one.groups);
-    EXPECT_EQ(packed->meshes[m].bones0, one.bones0);
-    EXPECT_EQ(packed->meshes[m].weights0, one.weights0);
-    EXPECT_EQ(packed->meshes[m].bones1, one.bones1);
-    EXPECT_EQ(packed->meshes[m].weights1, one.weights1);
-    EXPECT_EQ(packed->meshes[m].plan.vertex, one.plan.vertex);
+    EXPECT_EQ(meshes[m].groups, one.groups);
+    EXPECT_EQ(meshes[m].bones0, one.bones0);
+    EXPECT_EQ(meshes[m].weights0, one.weights0);
+    EXPECT_EQ(meshes[m].bones1, one.bones1);
+    EXPECT_EQ(meshes[m].weights1, one.weights1);
+    EXPECT_EQ(meshes[m].plan.vertex, one.plan.vertex);
   }
-  EXPECT_EQ(packed->meshes[0].groups, 2);
-  EXPECT_EQ(packed->meshes[1].groups, 0);
+  EXPECT_EQ(meshes[0].groups, 2);
+  EXPECT_EQ(meshes[1].groups, 0);
   EXPECT_TRUE(packed->packs(shared));
-  EXPECT_FALSE(packed->packs(std::make_shared<const formats::Scene>(*scene)));  // equal, not the same
+  const auto copy = std::make_shared<const formats::Scene>(*scene);
+  EXPECT_FALSE(packed->packs(copy));  // equal, not the same
   EXPECT_FALSE(packed->packs(nullptr));
-  auto grown = std::make_shared<PackedScene>(*packed);
-  grown->meshes.pop_back();  // not one per mesh
-  EXPECT_FALSE(grown->packs(shared));
+  auto fewer = std::make_shared<PackedScene>(*packed);
+  fewer->meshes = std::make_shared<const std::vector<PackedInfluences>>(meshes.begin(), meshes.end() - 1);
+  EXPECT_FALSE(fewer->packs(shared));  // not one per mesh
+
+  // A copy with the same meshes (clips added) shares the packs; one with other meshes does not.
+  const auto forCopy = packed->forCopy(shared, copy);
+  ASSERT_TRUE(forCopy);
+  EXPECT_TRUE(forCopy->packs(copy));
+  EXPECT_FALSE(forCopy->packs(shared));
+  EXPECT_EQ(forCopy->meshes, packed->meshes);  // the very vectors, not copies
+  auto grown = std::make_shared<formats::Scene>(*scene);
+  grown->meshes[1].positions.push_back({0, 0, 0});
+  EXPECT_FALSE(packed->forCopy(shared, grown));
+  EXPECT_FALSE(packed->forCopy(copy, copy));  // not what it packed
+
   scene.reset();
   shared.reset();
   EXPECT_TRUE(packed->scene.expired());  // gone with its scene: nothing later can match it
