@@ -147,7 +147,7 @@ class MainWindowTest : public QObject {
       viewer.setProcessChannelMode(QProcess::MergedChannels);
       viewer.start(QStringLiteral(MARROW_VIEWER),
                    inputs + QStringList{QStringLiteral("--screenshot"), picture, QStringLiteral("--after"), QStringLiteral("0")});
-      if (!viewer.waitForFinished(60000)) {
+      if (!viewer.waitForFinished(30000)) {
         viewer.kill();
         viewer.waitForFinished();
         output = QStringLiteral("the viewer did not quit");
