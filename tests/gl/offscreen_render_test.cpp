@@ -24,7 +24,6 @@ formats::Mesh box(glm::vec3 size, glm::vec4 color, glm::vec3 at = glm::vec3(0.0f
 }
 
 using testing::redPixels;
-using Extent = testing::RedArea;
 
 QImage renderFront(render::OffscreenGL& gl, render::Renderer& r, std::shared_ptr<formats::Scene> s) {
   r.setScene(s, {});
@@ -51,7 +50,7 @@ TEST_F(OffscreenRender, ZUpModelsStandUpright) {
   auto s = std::make_shared<formats::Scene>();
   s->basis.up = formats::Axis::Z;
   s->meshes.push_back(box({0.3f, 0.3f, 2.0f}, {1, 0, 0, 1}));  // tall along native +Z
-  const Extent e = redPixels(renderFront(*gl_, renderer_, s));
+  const testing::RedArea e = redPixels(renderFront(*gl_, renderer_, s));
   ASSERT_GT(e.count, 0);
   EXPECT_GT(e.height(), 3 * e.width());
 }
@@ -65,7 +64,7 @@ TEST_F(OffscreenRender, NativeXStaysOnTheRightSeenFromTheFrontInEveryBasis) {
       s->meshes.push_back(box({0.2f, 0.2f, 0.2f}, {1, 0, 0, 1}, {1.0f, 0.0f, 0.0f}));
       s->meshes.push_back(box({0.2f, 0.2f, 0.2f}, {0, 0, 1, 1}, {-1.0f, 0.0f, 0.0f}));
       const QImage img = renderFront(*gl_, renderer_, s);
-      const Extent red = redPixels(img);
+      const testing::RedArea red = redPixels(img);
       ASSERT_GT(red.count, 0);
       EXPECT_GT(red.left, img.width() / 2) << "up " << static_cast<int>(up) << " rh " << rightHanded;
     }
