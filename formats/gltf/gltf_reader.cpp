@@ -443,7 +443,7 @@ class Reader {
         if (!held[i]) roots.push_back(static_cast<int>(i));
       if (doc_.scene < 0) info("scenes", "the file names no scene; every node no other node holds is shown");
     }
-    boneOf_.assign(n, -1);
+    walkOf_.assign(n, -1);
     struct Item {
       int node, parent;
       std::uint32_t depth;
@@ -457,14 +457,14 @@ class Reader {
       const Item it = stack.back();
       stack.pop_back();
       const std::size_t node = static_cast<std::size_t>(it.node);
-      if (boneOf_[node] >= 0)
+      if (walkOf_[node] >= 0)
         fail(at("nodes", node), "is reached twice from the scene: a node has one parent at most, and no cycle");
       if (it.depth > ctx_.limits.maxHierarchyDepth)
         fail(at("nodes", node), "the node hierarchy is deeper than the limit of " + std::to_string(ctx_.limits.maxHierarchyDepth));
       if (order_.size() >= ctx_.limits.maxBones)
         fail("nodes", "more than the limit of " + std::to_string(ctx_.limits.maxBones) + " nodes in the scene");
       const int index = static_cast<int>(order_.size());
-      boneOf_[node] = index;
+      walkOf_[node] = index;
       order_.push_back(it.node);
       parent_.push_back(it.parent);
       const glm::mat4 local = localOf(node);
@@ -494,25 +494,103 @@ class Reader {
     return false;
   }
 
+  // Which nodes of the walk are bones. A file whose meshes are skinned has the skeleton its skins
+  // name: the joints, the nodes an animation moves, and the nodes between such a node and an
+  // ancestor that is one (a hierarchy needs them); the nodes above (a DCC's armature object, the
+  // scene's root) only place it, and mesh nodes and empties elsewhere are none. A file without
+  // skins (rigid parts moved by node animation) has every node as a bone, as assimp reads it.
+  void chooseBones() {
+    const std::size_t walked = order_.size();
+    std::vector<char> wanted(walked, 0);
+    const std::vector<int>& walkOf = walkOf_;
+    bool skinned = false;
+    std::vector<char> usedSkin(doc_.skins.size(), 0);
+    for (const int n : order_) {
+      const Node& node = doc_.nodes[static_cast<std::size_t>(n)];
+      if (isSkinned(node) && static_cast<std::size_t>(node.skin) < doc_.skins.size())
+        usedSkin[static_cast<std::size_t>(node.skin)] = 1;
+    }
+    for (std::size_t s = 0; s < doc_.skins.size(); ++s) {
+      if (!usedSkin[s]) continue;
+      for (const int j : doc_.skins[s].joints)
+        if (j >= 0 && static_cast<std::size_t>(j) < walkOf.size() && walkOf[static_cast<std::size_t>(j)] >= 0) {
+          wanted[static_cast<std::size_t>(walkOf[static_cast<std::size_t>(j)])] = 1;
+          skinned = true;
+        }
+    }
+    if (skinned) {
+      for (const AnimationDef& a : doc_.animations)
+        for (const ChannelDef& c : a.channels)
+          if ((c.path == "translation" || c.path == "rotation" || c.path == "scale") && c.node >= 0 &&
+              static_cast<std::size_t>(c.node) < walkOf.size() && walkOf[static_cast<std::size_t>(c.node)] >= 0)
+            wanted[static_cast<std::size_t>(walkOf[static_cast<std::size_t>(c.node)])] = 1;
+      // The walk is pre-order, so a parent comes before its children: below[i] (a wanted node at
+      // or under i) runs backwards, above[i] (a wanted node strictly above i) forwards.
+      std::vector<char> below(wanted), above(walked, 0);
+      for (std::size_t i = walked; i-- > 0;)
+        if (below[i] && parent_[i] >= 0) below[static_cast<std::size_t>(parent_[i])] = 1;
+      for (std::size_t i = 0; i < walked; ++i)
+        if (parent_[i] >= 0) {
+          const auto p = static_cast<std::size_t>(parent_[i]);
+          above[i] = above[p] || wanted[p];
+        }
+      for (std::size_t i = 0; i < walked; ++i) wanted[i] = wanted[i] || (above[i] && below[i]);
+    } else {
+      std::fill(wanted.begin(), wanted.end(), 1);
+    }
+    boneOfWalk_.assign(walked, -1);
+    attachBone_.assign(walked, -1);
+    boneOf_.assign(doc_.nodes.size(), -1);
+    for (std::size_t i = 0; i < walked; ++i) {
+      const int up = parent_[i] >= 0 ? attachBone_[static_cast<std::size_t>(parent_[i])] : -1;
+      if (wanted[i]) {
+        const int bone = static_cast<int>(boneWalk_.size());
+        boneWalk_.push_back(i);
+        boneParent_.push_back(up);
+        boneOfWalk_[i] = bone;
+        boneOf_[static_cast<std::size_t>(order_[i])] = bone;
+        attachBone_[i] = bone;
+      } else {
+        attachBone_[i] = up;
+      }
+    }
+  }
+
   void buildSkeleton() {
+    chooseBones();
     Skeleton& s = scene_.skeleton;
-    s.bones.resize(order_.size());
+    const std::size_t count = boneWalk_.size();
+    s.bones.resize(count);
     // Unnamed nodes are named by their place in the file, as assimp names them.
     std::vector<std::string> names;
-    names.reserve(order_.size());
-    for (const int n : order_) names.push_back(name(doc_.nodes[static_cast<std::size_t>(n)].name, at("nodes", static_cast<std::size_t>(n))));
+    names.reserve(count);
+    for (const std::size_t w : boneWalk_)
+      names.push_back(name(doc_.nodes[static_cast<std::size_t>(order_[w])].name, at("nodes", static_cast<std::size_t>(order_[w]))));
     const Renamed renamed = makeNamesUnique(names);
     std::size_t inexact = 0;
     std::string worstName;
     float worst = 0.0f;
-    for (std::size_t i = 0; i < order_.size(); ++i) {
-      const std::size_t node = static_cast<std::size_t>(order_[i]);
+    placed_.assign(count, glm::mat4(1.0f));
+    for (std::size_t i = 0; i < count; ++i) {
+      const std::size_t w = boneWalk_[i];
+      const std::size_t node = static_cast<std::size_t>(order_[w]);
       const Node& n = doc_.nodes[node];
       Bone& b = s.bones[i];
-      b.parent = parent_[i];
+      b.parent = boneParent_[i];
       b.name = std::move(names[i]);
-      if (n.hasMatrix) {
-        const Trs trs = decompose(n.matrix);
+      // What lies between the bone and its parent bone (or the scene's root) and is no bone: the
+      // armature object's transform, which the bone's rest pose and its keys take on.
+      const int walkParent = parent_[w];
+      const int boneAbove = b.parent >= 0 ? static_cast<int>(boneWalk_[static_cast<std::size_t>(b.parent)]) : -1;
+      if (walkParent != boneAbove && walkParent >= 0) {
+        const glm::mat4 above = boneAbove >= 0 ? glm::inverse(global_[static_cast<std::size_t>(boneAbove)]) *
+                                                     global_[static_cast<std::size_t>(walkParent)]
+                                               : global_[static_cast<std::size_t>(walkParent)];
+        if (above != glm::mat4(1.0f)) placed_[i] = above;
+      }
+      const bool placed = placed_[i] != glm::mat4(1.0f);
+      if (n.hasMatrix || placed) {
+        const Trs trs = decompose(placed ? placed_[i] * localOf(node) : n.matrix);
         b.translation = trs.translation;
         b.rotation = trs.rotation;
         b.scale = trs.scale;
@@ -531,15 +609,20 @@ class Reader {
     }
     if (renamed.count)
       warn("nodes", std::to_string(renamed.count) +
-                        " nodes shared a name with an earlier node and were renamed so that clips and meshes find "
+                        " bones shared a name with an earlier bone and were renamed so that clips and meshes find "
                         "the right bone (" + renamed.examples + (renamed.count > 3 ? ", …" : "") + ")");
     if (inexact)
       warn("nodes", std::to_string(inexact) +
                         " node matrices have shear or projection and are not exactly translation × rotation × "
                         "scale; the nearest such transform is used (worst: '" + worstName + "', off by " +
                         number(worst) + " of its size)");
-    restInverse_.resize(order_.size());
-    for (std::size_t i = 0; i < order_.size(); ++i) restInverse_[i] = glm::inverse(global_[i]);
+    const std::size_t left = order_.size() - count;
+    if (left)
+      info("nodes", std::to_string(count) + " of the " + std::to_string(order_.size()) +
+                        " nodes are the skins' skeleton; the other " + std::to_string(left) +
+                        " (meshes, empties, the armature object) are not bones");
+    restInverse_.resize(count);
+    for (std::size_t i = 0; i < count; ++i) restInverse_[i] = glm::inverse(global_[boneWalk_[i]]);
   }
 
   // ---- images and materials ----
@@ -662,7 +745,7 @@ class Reader {
       const int ord = ++ordinal[m];
       const bool skinned = skeleton_ && isSkinned(node);
       addMesh(m, placements[m] > 1 ? ord : 0, skinned ? &node : nullptr, global_[i],
-              skeleton_ ? static_cast<int>(i) : -1, nodeIndex);
+              skeleton_ ? attachBone_[i] : -1, nodeIndex);
     }
     // Meshes no node places: shown where they are, as assimp's import shows them.
     for (std::size_t m = 0; m < doc_.meshes.size(); ++m)
@@ -1112,6 +1195,10 @@ class Reader {
         }
         Track& track = clip.tracks[it->second];
         charge(sizeof(Track) + kept.size() * (sizeof(float) + sizeof(glm::quat)), cf);
+        // A bone below nodes that are not bones (the armature object) moves in their space.
+        const glm::mat4& placed = placed_[static_cast<std::size_t>(bone)];
+        const bool isPlaced = placed != glm::mat4(1.0f);
+        const Trs above = isPlaced ? decompose(placed) : Trs{};
         if (width == 4) {
           track.rotation = {};
           track.rotation.interpolation = interpolation;
@@ -1122,7 +1209,7 @@ class Reader {
               ++dropped;
               continue;
             }
-            track.rotation.add(times[k], q / len);
+            track.rotation.add(times[k], isPlaced ? above.rotation * (q / len) : q / len);
           }
         } else {
           Channel<glm::vec3>& out = ch.path == "translation" ? track.translation : track.scale;
@@ -1134,7 +1221,9 @@ class Reader {
               ++dropped;
               continue;
             }
-            out.add(times[k], v);
+            if (!isPlaced) out.add(times[k], v);
+            else if (&out == &track.translation) out.add(times[k], glm::vec3(placed * glm::vec4(v, 1.0f)));
+            else out.add(times[k], above.scale * v);
           }
         }
       }
@@ -1149,7 +1238,7 @@ class Reader {
         warn(field, "'" + clip.name + "' moves nothing the model shows; it is left out");
         continue;
       }
-      clip.frameRate = frameRateOf(0.0, intervals);
+      clip.frameRate = frameRateOf(def.frameRate, intervals);
       scene_.clips.push_back(std::move(clip));
     }
   }
@@ -1163,8 +1252,18 @@ class Reader {
   std::vector<std::vector<std::byte>> owned_;
   std::vector<std::span<const std::byte>> buffers_;
   std::uint64_t budget_ = 0, spent_ = 0, triangles_ = 0;
-  std::vector<int> order_, parent_, boneOf_;  // order_, parent_: per bone; boneOf_: per node
-  std::vector<glm::mat4> global_, restInverse_;  // per bone
+  // The walk of the scene's nodes (pre-order): the node, its parent's place in the walk and its
+  // transform in the scene, per place.
+  std::vector<int> order_, parent_, walkOf_;  // walkOf_: per node, its place or -1
+  std::vector<glm::mat4> global_;
+  // The bones (buildSkeleton): per place in the walk, its bone and the bone at or above it that
+  // carries what it places; per bone, its place in the walk, its parent bone, the transform of
+  // the nodes between it and that parent that are not bones, and its inverse rest transform;
+  // per node, its bone.
+  std::vector<int> boneOfWalk_, attachBone_;
+  std::vector<std::size_t> boneWalk_;
+  std::vector<int> boneParent_, boneOf_;
+  std::vector<glm::mat4> placed_, restInverse_;
   std::vector<std::vector<std::size_t>> meshesOfNode_;  // per node: the model meshes it shows
   std::vector<std::optional<SkinCache>> skins_;  // per skin, made on first use
   std::vector<std::vector<char>> skipped_;        // per glTF mesh and primitive: left out

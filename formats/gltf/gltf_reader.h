@@ -4,18 +4,22 @@
 //
 // What the result looks like (the same shape as assimp's import, formats/assimp/assimp_reader.h,
 // so that a file reads alike either way):
-// - Skeleton, when a mesh is skinned or an animation moves nodes: every node of the scene is a
-//   bone, in depth-first pre-order (children in the file's order), named after the node (an
-//   unnamed one by its place, "nodes[3]"); a repeated name gets a "#n" suffix (the first node
-//   keeps it). The rest pose is
-//   the node's translation, rotation and scale, or its matrix decomposed (a warning when shear
-//   makes that inexact). The scene is `scene`, else the first; a file with none shows every node
-//   no other node holds.
+// - Skeleton, when a mesh is skinned or an animation moves nodes. With skinned meshes it is the
+//   skins' skeleton: their joints, the nodes an animation moves, and the nodes between such a node
+//   and an ancestor that is one; the nodes above them (a DCC's armature object) are no bones but
+//   their transform is in the root bones' rest pose and keys, and mesh nodes and empties are never
+//   bones (a DCC's export comes back with the bones it was given). Without skins (rigid parts moved
+//   by node animation) every node of the scene is a bone, as in assimp's import. Bones are in
+//   depth-first pre-order (children in the file's order), named after the node (an unnamed one by
+//   its place, "nodes[3]"); a name two bones share gets a "#n" suffix (the first keeps it). The
+//   rest pose is the node's translation, rotation and scale, or its matrix decomposed (a warning
+//   when shear makes that inexact). The scene is `scene`, else the first; a file with none shows
+//   every node no other node holds.
 // - Meshes: one per primitive, in node order (an unnamed mesh is "meshes[2]"). A mesh of several
 //   primitives names them "name-0", "name-1"…; one placed by several nodes becomes "name#1", "name#2"… A skinned mesh keeps its own
 //   coordinates, with Mesh::inverseBind from the skin (the node holding it plays no part, §3.7.3.3);
 //   without a skin it is baked into model space at rest and, with a skeleton, rigidly attached to
-//   its node (parentBone). A mirroring placement reverses the winding. Triangle strips and fans
+//   its node's bone or the nearest bone above it (parentBone). A mirroring placement reverses the winding. Triangle strips and fans
 //   become lists; points and lines are left out (warning). Missing normals stay missing (the
 //   viewer computes them). Texture coordinates need no flip: glTF's v = 0 is the top row, as the
 //   model's. Morph targets become absolute shapes, named by extras.targetNames.

@@ -80,10 +80,62 @@ float matrixDifference(const glm::mat4& a, const glm::mat4& b) {
   return d;
 }
 
+// Our bones among assimp's nodes. assimp makes every node a bone; ours, in a skinned file, are
+// the skins' skeleton (gltf_reader.h), each named as its node, its parent the nearest of its
+// node's ancestors that is one of ours, and the nodes above that are no bones folded into its rest
+// transform and keys (`above`: their product, in our parent's space).
+struct BoneMatch {
+  std::vector<int> refOf;          // per bone of ours: assimp's bone
+  std::vector<int> oursOf;         // per bone of assimp's: ours, or -1
+  std::vector<glm::mat4> above;    // per bone of ours
+};
+
+std::vector<glm::mat4> globals(const formats::Skeleton& sk) {
+  std::vector<glm::mat4> g(sk.bones.size());
+  for (std::size_t i = 0; i < sk.bones.size(); ++i) {
+    const int p = sk.bones[i].parent;
+    g[i] = p >= 0 ? g[static_cast<std::size_t>(p)] * localOf(sk.bones[i]) : localOf(sk.bones[i]);
+  }
+  return g;
+}
+
+BoneMatch matchBones(const Scene& ours, const Scene& ref) {
+  BoneMatch m;
+  m.oursOf.assign(ref.skeleton.bones.size(), -1);
+  const auto g = globals(ref.skeleton);
+  for (std::size_t i = 0; i < ours.skeleton.bones.size(); ++i) {
+    const int r = ref.skeleton.find(ours.skeleton.bones[i].name);
+    EXPECT_GE(r, 0) << "bone '" << ours.skeleton.bones[i].name << "' is no node of assimp's";
+    m.refOf.push_back(r);
+    if (r >= 0) m.oursOf[static_cast<std::size_t>(r)] = static_cast<int>(i);
+  }
+  for (std::size_t i = 0; i < ours.skeleton.bones.size(); ++i) {
+    const int r = m.refOf[i];
+    glm::mat4 above(1.0f);
+    if (r >= 0) {
+      int up = ref.skeleton.bones[static_cast<std::size_t>(r)].parent;
+      const int refParent = up;
+      while (up >= 0 && m.oursOf[static_cast<std::size_t>(up)] < 0) up = ref.skeleton.bones[static_cast<std::size_t>(up)].parent;
+      const int parent = ours.skeleton.bones[i].parent;
+      EXPECT_EQ(parent, up >= 0 ? m.oursOf[static_cast<std::size_t>(up)] : -1) << "bone '" << ours.skeleton.bones[i].name << "'";
+      if (refParent >= 0 && refParent != up)
+        above = (up >= 0 ? glm::inverse(g[static_cast<std::size_t>(up)]) : glm::mat4(1.0f)) * g[static_cast<std::size_t>(refParent)];
+    }
+    m.above.push_back(above);
+  }
+  return m;
+}
+
 // Every way the two models may differ, with the file's name in each message.
 void compare(const Scene& ours, const Scene& ref, const std::string& file) {
   SCOPED_TRACE(file);
   const float size = sizeOf(ref);
+  const BoneMatch match = matchBones(ours, ref);
+  ASSERT_EQ(match.refOf.size(), ours.skeleton.bones.size());
+  if (ours.skeleton.bones.size() < ref.skeleton.bones.size()) {
+    // Only a skinned file leaves nodes out of the skeleton.
+    EXPECT_TRUE(std::any_of(ours.meshes.begin(), ours.meshes.end(), [](const formats::Mesh& m) { return m.skinned(); }));
+  }
   ASSERT_EQ(ours.meshes.size(), ref.meshes.size());
   for (std::size_t i = 0; i < ref.meshes.size(); ++i) {
     const formats::Mesh& a = ours.meshes[i];
@@ -118,7 +170,11 @@ void compare(const Scene& ours, const Scene& ref, const std::string& file) {
         EXPECT_EQ(ours.textures.at(ta).data, ref.textures.at(tb).data);
       }
     }
-    EXPECT_EQ(a.parentBone, b.parentBone);
+    // A rigid mesh follows its node's bone, or the nearest bone of ours above it.
+    int expectedParent = b.parentBone;
+    while (expectedParent >= 0 && match.oursOf[static_cast<std::size_t>(expectedParent)] < 0)
+      expectedParent = ref.skeleton.bones[static_cast<std::size_t>(expectedParent)].parent;
+    EXPECT_EQ(a.parentBone, expectedParent >= 0 ? match.oursOf[static_cast<std::size_t>(expectedParent)] : -1);
     ASSERT_EQ(a.skinned(), b.skinned());
     if (a.skinned()) {
       for (std::size_t v = 0; v < a.vertexCount(); ++v) {
@@ -131,8 +187,11 @@ void compare(const Scene& ours, const Scene& ref, const std::string& file) {
       // Inverse binds of the bones the mesh uses (assimp's offset matrices).
       std::set<std::uint32_t> used;
       for (const auto& inf : b.influences) used.insert(inf.bone);
-      for (const std::uint32_t bone : used)
-        EXPECT_LE(matrixDifference(a.inverseBind.at(bone), b.inverseBind.at(bone)), 1e-5f) << "bone " << bone;
+      for (const std::uint32_t bone : used) {
+        const int mine = match.oursOf.at(bone);
+        ASSERT_GE(mine, 0) << "bone " << bone << " weighs vertices but is not one of ours";
+        EXPECT_LE(matrixDifference(a.inverseBind.at(static_cast<std::size_t>(mine)), b.inverseBind.at(bone)), 1e-5f) << "bone " << bone;
+      }
     }
     ASSERT_EQ(a.morphs.size(), b.morphs.size());
     for (std::size_t t = 0; t < a.morphs.size(); ++t) {
@@ -141,13 +200,13 @@ void compare(const Scene& ours, const Scene& ref, const std::string& file) {
       EXPECT_LE(worst(a.morphs[t].positions, b.morphs[t].positions), 1e-5f * size) << "target " << t;
     }
   }
-  ASSERT_EQ(ours.skeleton.bones.size(), ref.skeleton.bones.size());
-  for (std::size_t i = 0; i < ref.skeleton.bones.size(); ++i) {
-    const auto& a = ours.skeleton.bones[i];
-    const auto& b = ref.skeleton.bones[i];
-    EXPECT_EQ(a.name, b.name) << "bone " << i;
-    EXPECT_EQ(a.parent, b.parent) << "bone " << i;
-    EXPECT_LE(matrixDifference(localOf(a), localOf(b)), 1e-5f) << "bone " << i << " '" << b.name << "'";
+  // In assimp's order (pre-order, as ours), each bone at rest where assimp's node is.
+  for (std::size_t i = 1; i < match.refOf.size(); ++i) EXPECT_LT(match.refOf[i - 1], match.refOf[i]) << "bone " << i;
+  const auto oursAtRest = globals(ours.skeleton), refAtRest = globals(ref.skeleton);
+  for (std::size_t i = 0; i < ours.skeleton.bones.size(); ++i) {
+    if (match.refOf[i] < 0) continue;
+    const auto r = static_cast<std::size_t>(match.refOf[i]);
+    EXPECT_LE(matrixDifference(oursAtRest[i], refAtRest[r]), 1e-5f) << "bone " << i << " '" << ours.skeleton.bones[i].name << "'";
   }
   // assimp's import leaves out clips that only move morph weights; ours reads them
   // (GltfReader.MorphWeightClips in the unit tests).
@@ -172,6 +231,12 @@ void compare(const Scene& ours, const Scene& ref, const std::string& file) {
       const int bone = ref.skeleton.find(t.bone);
       ASSERT_GE(bone, 0) << t.bone;
       const formats::Bone& rest = ref.skeleton.bones[static_cast<std::size_t>(bone)];
+      const int ourBone = match.oursOf[static_cast<std::size_t>(bone)];
+      ASSERT_GE(ourBone, 0) << t.bone << " is animated but is not one of our bones";
+      const glm::mat4& above = match.above[static_cast<std::size_t>(ourBone)];
+      const glm::mat3 aboveLinear(above);
+      const glm::quat aboveRotation = glm::quat_cast(glm::mat3(glm::normalize(aboveLinear[0]), glm::normalize(aboveLinear[1]),
+                                                               glm::normalize(aboveLinear[2])));
       if (mine.translation.empty() && t.translation.size() == 1)
         EXPECT_LE(glm::length(t.translation.values[0] - rest.translation), 1e-6f * size) << t.bone;
       else
@@ -186,10 +251,10 @@ void compare(const Scene& ours, const Scene& ref, const std::string& file) {
         ASSERT_EQ(mine.scale.size(), t.scale.size()) << t.bone;
       for (std::size_t k = 0; k < mine.rotation.size(); ++k) {
         EXPECT_NEAR(mine.rotation.times[k], t.rotation.times[k], 1e-5f);
-        EXPECT_NEAR(std::fabs(glm::dot(mine.rotation.values[k], t.rotation.values[k])), 1.0f, 1e-5f);
+        EXPECT_NEAR(std::fabs(glm::dot(mine.rotation.values[k], glm::normalize(aboveRotation * t.rotation.values[k]))), 1.0f, 1e-5f);
       }
       for (std::size_t k = 0; k < mine.translation.size(); ++k)
-        EXPECT_LE(glm::length(mine.translation.values[k] - t.translation.values[k]), 1e-5f * size);
+        EXPECT_LE(glm::length(mine.translation.values[k] - glm::vec3(above * glm::vec4(t.translation.values[k], 1.0f))), 1e-5f * size);
     }
   }
 }

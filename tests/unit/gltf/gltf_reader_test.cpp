@@ -65,28 +65,105 @@ TEST(GltfReader, SkinWithQuantizedWeightsBindsJointsToBonesWithTheSkinsInverseBi
   const auto r = read(g.document(body));
   ASSERT_TRUE(r.ok()) << r.error().describe();
   EXPECT_EQ(r->format, "glTF 2.0");
-  ASSERT_EQ(r->skeleton.bones.size(), 4u);  // every node, depth-first
-  EXPECT_EQ(r->skeleton.bones[1].name, "hip");
-  EXPECT_EQ(r->skeleton.bones[2].name, "knee");
-  EXPECT_EQ(r->skeleton.bones[2].parent, 1);
-  EXPECT_EQ(r->skeleton.bones[3].name, "body");
+  // The skins' joints, depth-first: not the root above them, not the mesh's node.
+  ASSERT_EQ(r->skeleton.bones.size(), 2u);
+  EXPECT_EQ(r->skeleton.bones[0].name, "hip");
+  EXPECT_EQ(r->skeleton.bones[0].parent, -1);
+  EXPECT_EQ(r->skeleton.bones[1].name, "knee");
+  EXPECT_EQ(r->skeleton.bones[1].parent, 0);
   ASSERT_EQ(r->meshes.size(), 1u);
   const auto& m = r->meshes[0];
   ASSERT_TRUE(m.skinned());
   EXPECT_EQ(m.positions[1], glm::vec3(1, 0, 0)) << "a skinned mesh keeps its coordinates: its node plays no part";
   const auto v0 = m.influencesOf(0);
   ASSERT_EQ(v0.size(), 1u);
-  EXPECT_EQ(v0[0].bone, 1u);
+  EXPECT_EQ(v0[0].bone, 0u);
   EXPECT_FLOAT_EQ(v0[0].weight, 1.0f);
   const auto v1 = m.influencesOf(1);
   ASSERT_EQ(v1.size(), 2u);
-  EXPECT_EQ(v1[0].bone, 2u) << "joint 1 of the skin is node 3, the knee: bone 2";
+  EXPECT_EQ(v1[0].bone, 1u) << "joint 1 of the skin is node 3, the knee: bone 1";
   EXPECT_FLOAT_EQ(v1[0].weight, 128.0f / 255.0f);
-  EXPECT_EQ(v1[1].bone, 1u);
+  EXPECT_EQ(v1[1].bone, 0u);
   EXPECT_FLOAT_EQ(v1[1].weight, 127.0f / 255.0f);
-  ASSERT_EQ(m.inverseBind.size(), 4u);
-  EXPECT_EQ(m.inverseBind[2], ibm[1]);
-  EXPECT_EQ(m.inverseBind[1], ibm[0]);
+  ASSERT_EQ(m.inverseBind.size(), 2u);
+  EXPECT_EQ(m.inverseBind[1], ibm[1]);
+  EXPECT_EQ(m.inverseBind[0], ibm[0]);
+  EXPECT_TRUE(formats::validate(*r).empty());
+}
+
+// What Blender's glTF exporter writes: an armature object above the joints (here turned, moved
+// and scaled as an imported FBX rig is), a mesh object of the same name as the root bone, an
+// empty, and a prop parented to a bone. The skeleton is the skin's joints alone, with their names,
+// and the armature's transform is in the rest pose and in the keys of the root.
+TEST(GltfReader, ADccsArmatureMeshAndEmptyNodesAreNoBonesAndTheArmaturesTransformIsKept) {
+  Gltf g;
+  const int pos = g.floats({0, 0, 0, 1, 0, 0, 0, 1, 0}, "VEC3", 3);
+  const std::uint8_t joints[] = {0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+  const int j = g.raw(bytesOf(joints, sizeof joints), 5121, 3, "VEC4");
+  const int w = g.floats({1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, "VEC4", 4);
+  const int times = g.floats({0.0f, 1.0f / 30.0f}, "SCALAR", 1);
+  const int moves = g.floats({0, 1, 0, 0, 1, 5}, "VEC3", 3);
+  const int turns = g.floats({0, 0, 0, 1, 0, 0.70710678f, 0, 0.70710678f}, "VEC4", 4);
+  const std::string body =
+      std::string("\"scene\":0,\"scenes\":[{\"nodes\":[0,6]}],") +
+      "\"nodes\":[{\"name\":\"Armature\",\"rotation\":[0.70710678,0,0,0.70710678],\"scale\":[0.01,0.01,0.01],"
+      "\"translation\":[1,2,3],\"children\":[1,3,4]},"
+      "{\"name\":\"Wuson\",\"translation\":[0,1,0],\"children\":[2]},"
+      "{\"name\":\"spine\",\"translation\":[0,1,0],\"children\":[5]},"
+      "{\"name\":\"Wuson\",\"mesh\":0,\"skin\":0},"
+      "{\"name\":\"Empty\"},"
+      "{\"name\":\"prop\",\"mesh\":1,\"translation\":[0,0,2]},"
+      "{\"name\":\"Light\"}],"
+      "\"skins\":[{\"joints\":[1,2]}],"
+      "\"meshes\":[{\"name\":\"body\",\"primitives\":[{\"attributes\":{\"POSITION\":" + std::to_string(pos) +
+      ",\"JOINTS_0\":" + std::to_string(j) + ",\"WEIGHTS_0\":" + std::to_string(w) + "}}]},"
+      "{\"name\":\"sword\",\"primitives\":[{\"attributes\":{\"POSITION\":" + std::to_string(pos) + "}}]}],"
+      "\"animations\":[{\"name\":\"walk\",\"samplers\":[{\"input\":" + std::to_string(times) + ",\"output\":" +
+      std::to_string(moves) + "},{\"input\":" + std::to_string(times) + ",\"output\":" + std::to_string(turns) + "}],"
+      "\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"translation\"}},"
+      "{\"sampler\":1,\"target\":{\"node\":1,\"path\":\"rotation\"}}]}]";
+  const auto r = read(g.document(body));
+  ASSERT_TRUE(r.ok()) << r.error().describe();
+  ASSERT_EQ(r->skeleton.bones.size(), 2u) << "the armature, the mesh objects, the empty and the light are no bones";
+  EXPECT_EQ(r->skeleton.bones[0].name, "Wuson") << "the bone keeps its name; the mesh object of that name is no bone";
+  EXPECT_EQ(r->skeleton.bones[1].name, "spine");
+  EXPECT_EQ(r->skeleton.bones[1].parent, 0);
+  EXPECT_FALSE(mentions(*r, "renamed"));
+  EXPECT_TRUE(mentions(*r, "are not bones"));
+
+  // The root at rest is where the armature puts it: 2 × 0.01 up the armature's turned Y axis (+Z).
+  const glm::quat armature(0.70710678f, 0.70710678f, 0.0f, 0.0f);
+  const auto& root = r->skeleton.bones[0];
+  EXPECT_LE(glm::length(root.translation - glm::vec3(1.0f, 2.0f, 3.01f)), 1e-6f);
+  EXPECT_NEAR(std::fabs(glm::dot(root.rotation, armature)), 1.0f, 1e-6f);
+  EXPECT_LE(glm::length(root.scale - glm::vec3(0.01f)), 1e-7f);
+  EXPECT_EQ(r->skeleton.bones[1].translation, glm::vec3(0, 1, 0)) << "below the root nothing changes";
+
+  // The root's keys move in the armature's space too.
+  ASSERT_EQ(r->clips.size(), 1u);
+  ASSERT_EQ(r->clips[0].tracks.size(), 1u);
+  const auto& track = r->clips[0].tracks[0];
+  EXPECT_EQ(track.bone, "Wuson");
+  ASSERT_EQ(track.translation.size(), 2u);
+  EXPECT_LE(glm::length(track.translation.values[1] - glm::vec3(1.0f, 1.95f, 3.01f)), 1e-6f);
+  ASSERT_EQ(track.rotation.size(), 2u);
+  const glm::quat turned = armature * glm::quat(0.70710678f, 0.0f, 0.70710678f, 0.0f);
+  EXPECT_NEAR(std::fabs(glm::dot(track.rotation.values[1], turned)), 1.0f, 1e-6f);
+
+  // The skinned body and the prop, which follows the bone above its node.
+  // In node order: the prop (below the spine) comes before the body.
+  ASSERT_EQ(r->meshes.size(), 2u);
+  const auto& sword = r->meshes[0];
+  const auto& skin = r->meshes[1];
+  EXPECT_EQ(skin.name, "body");
+  EXPECT_TRUE(skin.skinned());
+  EXPECT_EQ(skin.inverseBind.size(), 2u);
+  EXPECT_EQ(sword.name, "sword");
+  EXPECT_FALSE(sword.skinned());
+  EXPECT_EQ(sword.parentBone, 1);
+  // Placed at rest by the armature, the bones and its node: (0,0,0) → (1, 2, 3) + 0.01 × (0, 2, 0)
+  // and (0, 0, 2) turned (Y → Z, Z → -Y).
+  EXPECT_LE(glm::length(sword.positions[0] - glm::vec3(1.0f, 1.98f, 3.02f)), 1e-5f);
   EXPECT_TRUE(formats::validate(*r).empty());
 }
 
