@@ -94,6 +94,7 @@ struct ChannelDef {
 
 struct AnimationDef {
   std::string name;
+  double frameRate = 0.0;  // extras.frameRate, when the file gives one
   std::vector<SamplerDef> samplers;
   std::vector<ChannelDef> channels;
 };

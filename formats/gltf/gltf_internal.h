@@ -39,6 +39,9 @@ struct Document {
   void warn(const std::string& field, const std::string& message) {
     diagnostics->warn(kFile, field, kNoOffset, message);
   }
+  void info(const std::string& field, const std::string& message) {
+    diagnostics->info(kFile, field, kNoOffset, message);
+  }
 
   // A buffer view over `bytes` appended to the buffer at a 4-byte boundary (§3.6.2.4: every
   // accessor's offset and stride are multiples of its component size).
@@ -62,7 +65,15 @@ struct NodeMap {
   std::vector<int> boneNode;                 // per skeleton bone
   std::vector<std::vector<int>> meshNodes;   // per model mesh: nodes showing it (0 or 1)
   std::vector<std::vector<std::string>> targetNames;  // per model mesh: its glTF morph targets
+  // Per model mesh and target: the factor its target is written scaled by and its weights
+  // divided by (morphScales).
+  std::vector<std::vector<float>> targetScale;
 };
+
+// gltf_animation.cpp: per mesh and morph target, what keeps the clips' weights of the target in
+// [0, 1] (importers such as Blender size a shape key's slider to it): the weight of largest size
+// when every weight has one sign and some lie outside, else 1.
+std::vector<std::vector<float>> morphScales(const Scene& scene, Diagnostics& diagnostics);
 
 // gltf_materials.cpp: samplers, images, textures and materials, in the model's order (material
 // i of the model is material i of the file).

@@ -132,6 +132,7 @@ Placed place(const Mesh& m, const glm::mat4& toNode) {
 
 NodeMap addNodesAndMeshes(Document& doc, const Scene& scene) {
   NodeMap map;
+  map.targetScale = morphScales(scene, *doc.diagnostics);
   const Skeleton& sk = scene.skeleton;
   const std::size_t boneCount = sk.bones.size();
   std::vector<std::vector<int>> children(boneCount);
@@ -272,15 +273,16 @@ NodeMap addNodesAndMeshes(Document& doc, const Scene& scene) {
     if (!m.morphs.empty()) {
       Json targets = Json::array();
       for (std::size_t t = 0; t < m.morphs.size(); ++t) {
+        const float k = map.targetScale[i][t];
         std::vector<glm::vec3> dp(m.vertexCount()), dn;
-        for (std::size_t v = 0; v < dp.size(); ++v) dp[v] = p.morphPositions[t][v] - p.positions[v];
+        for (std::size_t v = 0; v < dp.size(); ++v) dp[v] = (p.morphPositions[t][v] - p.positions[v]) * k;
         Json target = Json::object();
         target.set("POSITION", doc.vec3s(dp, kArrayBuffer, true));
         if (!normals.empty()) {
           dn.resize(m.vertexCount());
           for (std::size_t v = 0; v < dn.size(); ++v) {
             std::size_t ignored = 0;
-            dn[v] = unit(p.morphNormals[t][v], ignored) - normals[v];
+            dn[v] = (unit(p.morphNormals[t][v], ignored) - normals[v]) * k;
           }
           target.set("NORMAL", doc.vec3s(dn, kArrayBuffer));
         }

@@ -1,9 +1,14 @@
 // The glTF writer's containers and structure, on small synthetic scenes.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <bit>
+#include <cmath>
 #include <string>
 
+#include <glm/gtc/quaternion.hpp>
+
+#include "formats/gltf/gltf_reader.h"
 #include "formats/gltf/gltf_writer.h"
 #include "formats/gltf/json.h"
 
@@ -165,6 +170,141 @@ TEST(GltfWriter, GltfFilesAreTheJsonTheBinAndImages) {
   ASSERT_EQ(files->files.size(), 2u);
   EXPECT_EQ(files->files[0].name, "tri.gltf");
   EXPECT_EQ(files->files[1].name, "tri.bin");
+}
+
+// The .glb written, read back by the native reader.
+Scene roundTrip(const Scene& s, Diagnostics& d) {
+  const auto glb = writeGlb(s, d);
+  EXPECT_TRUE(glb);
+  ReadContext ctx;
+  ctx.name = "out.glb";
+  auto back = readGltf(*glb, ctx);
+  EXPECT_TRUE(back.ok()) << back.error().describe();
+  return back.ok() ? std::move(back).value() : Scene{};
+}
+
+const Track* trackOf(const Clip& c, const std::string& bone) {
+  for (const Track& t : c.tracks)
+    if (t.bone == bone) return &t;
+  return nullptr;
+}
+
+// Importers that keep a pose between actions (Blender) show a bone a clip does not key as the last
+// action left it; every joint gets every channel, holding the rest pose over the whole clip.
+TEST(GltfWriter, EveryJointHasEveryChannelInEveryAnimationAndHeldOnesSpanTheClip) {
+  Scene s = triangle();
+  s.skeleton.bones[1].rotation = glm::angleAxis(0.5f, glm::vec3(0, 0, 1));
+  Clip c;
+  c.name = "wave";
+  c.duration = 2.5f;  // longer than its keys
+  Track t;
+  t.bone = "root";
+  t.rotation.add(0.0f, glm::quat(1, 0, 0, 0));
+  t.rotation.add(1.0f, glm::angleAxis(0.1f, glm::vec3(0, 1, 0)));
+  c.tracks.push_back(t);
+  s.clips.push_back(c);
+  Diagnostics d;
+  const Scene back = roundTrip(s, d);
+  ASSERT_EQ(back.clips.size(), 1u);
+  const Clip& clip = back.clips[0];
+  EXPECT_FLOAT_EQ(clip.duration, 2.5f) << "the held channels keep the clip's length";
+  ASSERT_EQ(clip.tracks.size(), 2u);
+  const Track* arm = trackOf(clip, "arm");
+  ASSERT_NE(arm, nullptr) << "a bone the clip does not key has channels too";
+  ASSERT_FALSE(arm->translation.empty());
+  ASSERT_FALSE(arm->rotation.empty());
+  ASSERT_FALSE(arm->scale.empty());
+  EXPECT_EQ(arm->translation.values.front(), glm::vec3(1, 0, 0));
+  EXPECT_NEAR(std::fabs(glm::dot(arm->rotation.values.back(), s.skeleton.bones[1].rotation)), 1.0f, 1e-6f);
+  EXPECT_EQ(arm->scale.values.back(), glm::vec3(1.0f));
+  const Track* root = trackOf(clip, "root");
+  ASSERT_NE(root, nullptr);
+  EXPECT_EQ(root->rotation.size(), 2u) << "keys close together are written as they are";
+  EXPECT_EQ(root->translation.values.front(), glm::vec3(0.0f)) << "the rest translation, held";
+}
+
+// Keys 128° apart (a Warband animation keyed every 7 frames): keys put in between on the slerp,
+// so that interpolating the written keys component by component and normalising (Blender) stays
+// within 1e-4 of the model's size of the slerp.
+TEST(GltfWriter, RotationsFarApartGetKeysInBetweenSoThatAComponentWiseLerpIsTheSlerp) {
+  Scene s = triangle();
+  Clip c;
+  c.name = "swing";
+  c.frameRate = 30.0f;
+  c.duration = 14.0f / 30.0f;
+  Track t;
+  t.bone = "arm";
+  const glm::quat a(1, 0, 0, 0), b = glm::angleAxis(glm::radians(128.0f), glm::normalize(glm::vec3(1, 1, 0)));
+  t.rotation.add(0.0f, a);
+  t.rotation.add(7.0f / 30.0f, b);
+  t.rotation.add(14.0f / 30.0f, a);
+  c.tracks.push_back(t);
+  s.clips.push_back(c);
+  Diagnostics d;
+  const Scene back = roundTrip(s, d);
+  ASSERT_EQ(back.clips.size(), 1u);
+  EXPECT_FLOAT_EQ(back.clips[0].frameRate, 30.0f) << "the authored rate, not the spacing of the keys put in between";
+  const Track* arm = trackOf(back.clips[0], "arm");
+  ASSERT_NE(arm, nullptr);
+  const auto& r = arm->rotation;
+  ASSERT_GT(r.size(), 10u);
+  // The skeleton is 2 bones deep: 1e-4 radians along the chain is 5e-5 a bone. Component-wise
+  // lerps between the written keys, against the slerp of the source's.
+  float worst = 0.0f;
+  for (std::size_t k = 0; k + 1 < r.size(); ++k)
+    for (int i = 1; i < 8; ++i) {
+      const float f = static_cast<float>(i) / 8.0f;
+      const float time = r.times[k] + (r.times[k + 1] - r.times[k]) * f;
+      glm::quat q0 = r.values[k], q1 = r.values[k + 1];
+      const glm::quat lerp = glm::normalize(glm::quat(q0.w + (q1.w - q0.w) * f, q0.x + (q1.x - q0.x) * f,
+                                                      q0.y + (q1.y - q0.y) * f, q0.z + (q1.z - q0.z) * f));
+      const float half = 7.0f / 30.0f;
+      const glm::quat exact = time < half ? glm::slerp(a, b, time / half) : glm::slerp(b, a, (time - half) / half);
+      // The angle between them from the vector part of their difference, in double precision
+      // (an acos of a float near 1 cannot tell angles below 3e-4 apart).
+      const glm::dquat between = glm::conjugate(glm::dquat(exact)) * glm::dquat(lerp);
+      worst = std::max(worst, static_cast<float>(2.0 * std::asin(std::min(1.0, glm::length(glm::dvec3(between.x, between.y, between.z))))));
+    }
+  EXPECT_LT(worst, 5e-5f) << r.size() << " keys";
+  EXPECT_GT(worst, 1e-6f) << "the measure sees the lerp's error";
+  // The source's keys are among those written, at their times.
+  for (const float time : {0.0f, 7.0f / 30.0f, 14.0f / 30.0f})
+    EXPECT_NE(std::find(r.times.begin(), r.times.end(), time), r.times.end()) << time;
+}
+
+// Blender sizes a shape key's slider from the weights it reads: a weight of 1.35 shows as 1.
+// The target is written 1.35 times as far and its weights divided by 1.35.
+TEST(GltfWriter, MorphWeightsBeyondOneScaleTheTargetAndStayWithinZeroAndOne) {
+  Scene s = triangle();
+  MorphTarget t;
+  t.name = "open";
+  t.vertices = {2};
+  t.positions = {{0, 2, 0}};
+  s.meshes[0].morphs.push_back(t);
+  Clip c;
+  c.name = "yawn";
+  c.duration = 1.0f;
+  MorphTrack mt{"tri", "open", {}};
+  mt.weight.add(0.0f, 0.0f);
+  mt.weight.add(0.5f, 1.35f);
+  mt.weight.add(1.0f, 0.27f);
+  c.morphTracks.push_back(mt);
+  s.clips.push_back(c);
+  Diagnostics d;
+  const Scene back = roundTrip(s, d);
+  ASSERT_EQ(back.meshes.size(), 1u);
+  ASSERT_EQ(back.meshes[0].morphs.size(), 1u);
+  ASSERT_EQ(back.clips.size(), 1u);
+  ASSERT_EQ(back.clips[0].morphTracks.size(), 1u);
+  const auto& w = back.clips[0].morphTracks[0].weight;
+  ASSERT_EQ(w.size(), 3u);
+  EXPECT_FLOAT_EQ(w.values[1], 1.0f);
+  EXPECT_FLOAT_EQ(w.values[2], 0.2f);
+  // Vertex 2 moves from (0, 1, 0) by (0, 1, 0) × weight: the same at every key.
+  const auto& target = back.meshes[0].morphs[0];
+  const glm::vec3 moved = target.positions[target.vertices.empty() ? 2 : 0] - glm::vec3(0, 1, 0);
+  EXPECT_NEAR(moved.y * w.values[1], 1.35f, 1e-5f);
+  EXPECT_NEAR(moved.y * w.values[2], 0.27f, 1e-5f);
 }
 
 }  // namespace
