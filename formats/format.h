@@ -82,6 +82,8 @@ struct WriteOptions {
   std::optional<int> version;
   bool xml = false;                 // cal3d: the XML forms (.xsf … are XML anyway)
   std::optional<std::string> clip;  // an animation file: by name or index (default: the first)
+  // Any other output: only these clips, by name or index (empty: every clip that fits).
+  std::vector<std::string> clips;
   // An animation file: exactly this clip of the scene (wins over `clip`).
   std::optional<std::size_t> clipIndex;
   std::optional<std::string> material;       // a material file: by name or index (default: the first)

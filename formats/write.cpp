@@ -141,6 +141,23 @@ Prepared prepare(const Scene& scene, Holds holds, const std::string& out, const 
     s.clips = std::move(clips);
   }
 
+  // Only the clips asked for, in the order the model has them.
+  if (!o.clips.empty() && holds != Holds::Clip) {
+    std::vector<char> wanted(s.clips.size(), 0);
+    for (const std::string& name : o.clips) {
+      const int at = pick(s.clips, name);
+      if (at < 0) {
+        r = refused(std::move(r), "no clip '" + name + "' in the model");
+        return p;
+      }
+      wanted[static_cast<std::size_t>(at)] = 1;
+    }
+    std::vector<Clip> clips;
+    for (std::size_t i = 0; i < s.clips.size(); ++i)
+      if (wanted[i]) clips.push_back(std::move(s.clips[i]));
+    s.clips = std::move(clips);
+  }
+
   // What was asked for must be there.
   switch (holds) {
     case Holds::Skeleton:

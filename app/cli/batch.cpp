@@ -360,7 +360,7 @@ int runBatchConvert(const Args& args) {
   // Options every child gets.
   std::vector<std::string> passOn;
   for (const char* o : {"--version", "--clip", "--material", "--encoding"})
-    if (const std::string* v = args.option(o)) passOn.insert(passOn.end(), {o, *v});
+    for (const std::string& v : args.values(o)) passOn.insert(passOn.end(), {o, v});
   if (args.has("--xml")) passOn.push_back("--xml");
   if (args.has("--partial")) passOn.push_back("--partial");
 

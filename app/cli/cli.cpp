@@ -39,7 +39,7 @@ const std::vector<CommandSpec>& commands() {
        {"--json", "--as-frames", "--springs"}},
       {"convert",
        "convert INPUT... -o OUTPUT.(" + formats::outputExtensions() + ") [--version N] "
-       "[--xml] [--clip NAME|INDEX] [--material NAME|INDEX] [--encoding CODEPAGE] [--partial] [--fix]\n"
+       "[--xml] [--clip NAME|INDEX]... [--material NAME|INDEX] [--encoding CODEPAGE] [--partial] [--fix]\n"
        "                     [--skeleton FILE[::NAME] [--bone-map FILE]] [--as-frames [--frame-rate F]]\n"
        "  marrow-cli convert INPUT|FOLDER|PATTERN... -o FOLDER/ [--to glb|gltf|omf|cfg] [-j N] "
        "[--timeout SECONDS] [--quiet] [--json]",
@@ -178,6 +178,11 @@ const std::string* Args::option(const std::string& name) const {
   return it == options.end() ? nullptr : &it->second;
 }
 
+std::vector<std::string> Args::values(const std::string& name) const {
+  const auto it = repeated.find(name);
+  return it == repeated.end() ? std::vector<std::string>{} : it->second;
+}
+
 QStringList Args::inputPaths() const {
   QStringList out;
   for (const auto& i : inputs)
@@ -235,7 +240,9 @@ int main(int argc, char** argv) {
         if (i + 1 >= argc) return usageError(command, a + " needs a value");
         value = argv[++i];
       }
-      args.options[a == "--output" ? "-o" : a == "--jobs" ? "-j" : a] = value;
+      const std::string name = a == "--output" ? "-o" : a == "--jobs" ? "-j" : a;
+      args.options[name] = value;
+      args.repeated[name].push_back(value);
     } else if (isIn(spec->flagOptions) && !hasValue) {
       args.flags.insert(a);
     } else if (a.size() > 1 && a[0] == '-' && a != "-") {

@@ -20,11 +20,13 @@ inline constexpr int kNothing = 3;  // convert: the inputs hold nothing the outp
 struct Args {
   std::string command;
   std::vector<std::string> inputs;
-  std::map<std::string, std::string> options;  // "--clip" → "walk"
+  std::map<std::string, std::string> options;  // "--clip" → "walk" (the last given)
+  std::map<std::string, std::vector<std::string>> repeated;  // "--clip" → every value given, in order
   std::set<std::string> flags;                 // "--json"
 
   bool has(const std::string& flag) const { return flags.count(flag) > 0; }
   const std::string* option(const std::string& name) const;
+  std::vector<std::string> values(const std::string& name) const;
   QStringList inputPaths() const;  // ":demo" names the bundled demo character
 };
 

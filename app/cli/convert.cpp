@@ -29,7 +29,9 @@ int runConvert(const Args& args) {
   formats::WriteOptions options;
   if (args.option("--version")) options.version = static_cast<int>(version);
   options.xml = args.has("--xml");
-  if (const std::string* c = args.option("--clip")) options.clip = *c;
+  // --clip: the clip of an animation file (the first named), else the clips written.
+  options.clips = args.values("--clip");
+  if (!options.clips.empty()) options.clip = options.clips.front();
   if (const std::string* m = args.option("--material")) options.material = *m;
   options.addresses = args.inputs;
   if (auto why = formats::checkWriteOptions(output, options)) return usageError("convert", *why);

@@ -157,6 +157,20 @@ WriteResult write(const WriteSource& source, const OutputKind& outputKind, const
     }
   }
   if (sources.empty()) return failed(std::move(r), {"", "records", kNoOffset, "no BRF file is open"}, out);
+  // --clip NAME…: of the animations, only those named.
+  if (!o.clips.empty()) {
+    for (const std::string& name : o.clips)
+      if (std::none_of(records.begin(), records.end(), [&](const brf::RecordRef& ref) {
+            return ref.kind == brf::Section::Animation && brf::recordName(sources[ref.source], ref.kind, ref.index) == name;
+          }))
+        return refused(std::move(r), "no animation '" + name + "' among the records written");
+    const std::size_t before = records.size();
+    std::erase_if(records, [&](const brf::RecordRef& ref) {
+      return ref.kind == brf::Section::Animation &&
+             std::find(o.clips.begin(), o.clips.end(), brf::recordName(sources[ref.source], ref.kind, ref.index)) == o.clips.end();
+    });
+    wholeFile = wholeFile && records.size() == before;
+  }
   const int target = o.version ? *o.version : sources.front().doc->version;
   if (wholeFile && sources.size() == 1 && target == sources.front().doc->version) {
     r.files.push_back({out, brf::write(*sources.front().doc)});
