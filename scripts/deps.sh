@@ -15,6 +15,9 @@ if [[ "${1:-build}" == test ]]; then
   # The desktop files' validators and GLib's MIME lookup (tests/desktop), and ImageMagick as a
   # second reference for TGA decoding (tests/reference/tga_reference_test.cpp).
   packages+=(desktop-file-utils appstream libglib2.0-bin imagemagick)
+  # Debian's Blender 3.4, headless: where users take Marrow's glTF next (tests/blender). Its
+  # glTF add-on needs numpy, which the package only recommends.
+  packages+=(blender python3-numpy)
   # The Khronos glTF validator (npm gltf-validator) runs on node; the tests install it with npm.
   command -v npm >/dev/null 2>&1 || packages+=(nodejs npm)
 fi
