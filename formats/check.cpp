@@ -4,13 +4,16 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <new>
 #include <set>
+#include <type_traits>
 
 #include "formats/brf/from_scene.h"
 #include "formats/io/codepage.h"
 #include "formats/model/lod.h"
+#include "formats/model/sample.h"
 
 namespace marrow::formats {
 
@@ -26,11 +29,12 @@ constexpr CheckTarget kTargets[] = {
     // BRF: 4 influences a position (OpenBRF's rule, §7.2), 16-bit index buffers, bone names the
     // reader recognises by a length of 1..98 (§8), names up to 255 bytes (OpenBRF refuses
     // longer), and names the module's text files can hold (they split at spaces).
-    {"warband", "Mount&Blade: Warband (BRF version 1)", "brf", 1, 4, 65535, 0, 0, 255, 98, false, false},
-    {"mb1011", "Mount&Blade 1.011 (BRF version 0)", "brf", 0, 4, 65535, 0, 0, 255, 98, false, false},
+    {"warband", "Mount&Blade: Warband (BRF version 1)", "brf", 1, 4, 65535, 0, 0, 255, 98, false, false, 30.0f},
+    {"mb1011", "Mount&Blade 1.011 (BRF version 0)", "brf", 0, 4, 65535, 0, 0, 255, 98, false, false, 30.0f},
     // Dragon Nest MSH: 4 int16 bone indices a vertex into a palette the exporter keeps to 50
-    // bones (the shader's constants), uint16 indices, names in char[256] fields.
-    {"dragonnest", "Dragon Nest (SKN, MSH, ANI)", "skn", -1, 4, 65535, 0, 50, 255, 255, true, true},
+    // bones (the shader's constants), uint16 indices, names in char[256] fields; ANI keys 60
+    // frames a second.
+    {"dragonnest", "Dragon Nest (SKN, MSH, ANI)", "skn", -1, 4, 65535, 0, 50, 255, 255, true, true, 60.0f},
     // cal3d: no fixed limits on influences or sizes; its bones have no scale.
     {"cal3d", "cal3d (CFG and its files)", "cfg", -1, 0, 0, 0, 0, 0, 0, true, false},
 };
@@ -167,6 +171,50 @@ class NameFixer {
   std::set<std::string> used_;
 };
 
+// Clips keyed off the target's frames (a 24 fps glTF going to a 30 fps BRF) are resampled on them
+// by the writer: what that costs, measured at the clip's own keys and half way between them, the
+// resampled channel played as the game plays it (lerp / slerp between frames).
+void checkFrameRates(std::vector<Problem>& out, const Scene& s, const CheckTarget& target) {
+  const float rate = target.frameRate;
+  glm::vec3 lo, hi;
+  const float size = restBounds(s, lo, hi) && glm::length(hi - lo) > 0.0f ? glm::length(hi - lo) : 1.0f;
+  for (const Clip& c : s.clips) {
+    if (c.tracks.empty() || !(c.duration >= 0.0f) || !std::isfinite(c.duration)) continue;
+    const std::int32_t last = frameAt(c.duration, rate) + 1;
+    std::size_t off = 0, keys = 0;
+    float turn = 0.0f, moved = 0.0f;
+    const std::vector<std::int32_t> frames = sampleFrames(last);
+    const auto measure = [&](const auto& ch, auto distance, float& worst) {
+      if (ch.empty()) return;
+      keys += ch.size();
+      if (keysOnFrames(ch.times, rate, last)) return;
+      for (const float t : ch.times) off += std::fabs(t * rate - std::round(t * rate)) > 1e-3f;
+      std::remove_cvref_t<decltype(ch)> resampled;
+      resampled.interpolation = ch.interpolation;
+      for (const std::int32_t f : frames) resampled.add(static_cast<float>(f) / rate, sampleAt(ch, static_cast<float>(f) / rate));
+      for (std::size_t k = 0; k < ch.size(); ++k)
+        for (const float t : {ch.times[k], k + 1 < ch.size() ? 0.5f * (ch.times[k] + ch.times[k + 1]) : ch.times[k]})
+          worst = std::max(worst, distance(sampleAt(ch, t), sampleAt(resampled, t)));
+    };
+    for (const Track& t : c.tracks) {
+      measure(t.rotation, [](const glm::quat& a, const glm::quat& b) {
+        return 2.0f * std::acos(std::min(1.0f, std::fabs(glm::dot(glm::normalize(a), glm::normalize(b)))));
+      }, turn);
+      measure(t.translation, [&](const glm::vec3& a, const glm::vec3& b) { return glm::length(a - b) / size; }, moved);
+    }
+    if (!off) continue;
+    char figures[160];
+    std::snprintf(figures, sizeof figures, "bones turn by up to %.3g° and move by up to %.2g of the model's size",
+                  static_cast<double>(glm::degrees(turn)), static_cast<double>(moved));
+    out.push_back({Severity::Warning, "clip.frame_rate", "clip " + quoted(c.name),
+                   plural(off, "key lies", "keys lie") + " (of " + std::to_string(keys) + ") off the " +
+                       std::to_string(static_cast<int>(rate)) + " frames a second the game keys on (the clip is at " +
+                       std::to_string(static_cast<int>(std::lround(c.frameRate))) + "); resampled on them, " + figures,
+                   "sampled at " + std::to_string(static_cast<int>(rate)) +
+                       " frames a second (the writer does it); author the clip at that rate to keep its keys"});
+  }
+}
+
 }  // namespace
 
 std::span<const CheckTarget> checkTargets() { return kTargets; }
@@ -271,6 +319,7 @@ std::vector<Problem> checkModel(const Scene& s, const CheckTarget& target) {
   for (int t : missing)
     out.push_back({Severity::Warning, "texture.missing", "texture " + quoted(s.textures[static_cast<std::size_t>(t)].name),
                    "not found beside the model: it is named, not written", "put the image beside the output"});
+  if (target.frameRate > 0.0f) checkFrameRates(out, s, target);
   const bool brf = target.extension == "brf";
   // Bone scale, where bones have none (BRF says it through its writer, below).
   if (!target.boneScale && !brf) {

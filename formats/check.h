@@ -37,6 +37,7 @@ struct CheckTarget {
   std::size_t maxBoneNameBytes = 0;
   bool spacedNames = true;          // false: names may not hold spaces (module text files split at them)
   bool boneScale = true;            // false: the format's bones have no scale
+  float frameRate = 0.0f;           // the frames per second its animations are keyed on (0: any time)
 };
 
 // warband, mb1011, dragonnest, cal3d.

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <glm/gtc/quaternion.hpp>
 #include <set>
 #include <string>
 
@@ -76,6 +77,41 @@ TEST(Check, AModelWithinTheLimitsHasNoError) {
     const auto problems = checkModel(s, t);
     EXPECT_FALSE(hasErrors(problems)) << t.id << ": " << codes(problems);
   }
+}
+
+// A clip keyed at 24 frames a second going to a game that keys on 30 (BRF) or 60 (Dragon Nest's
+// ANI) is resampled; check says so with what it costs. Keys on the game's frames say nothing.
+TEST(Check, KeysOffTheGamesFramesAreAWarningSayingWhatResamplingCosts) {
+  Scene s = strip(4, 2, 1);
+  const auto clipAt = [](float fps, float degreesPerKey) {
+    Clip c;
+    c.name = "swing";
+    c.frameRate = fps;
+    Track t;
+    t.bone = "b1";
+    for (int k = 0; k <= 6; ++k)
+      t.rotation.add(static_cast<float>(k) / fps,
+                     glm::angleAxis(glm::radians(degreesPerKey * static_cast<float>(k % 2)), glm::vec3(0, 0, 1)));
+    c.duration = 6.0f / fps;
+    c.tracks.push_back(t);
+    return c;
+  };
+  s.clips = {clipAt(24.0f, 20.0f)};
+  for (const char* id : {"warband", "dragonnest"}) {
+    const auto problems = checkModel(s, target(id));
+    const auto it = std::find_if(problems.begin(), problems.end(), [](const Problem& p) { return p.code == "clip.frame_rate"; });
+    ASSERT_NE(it, problems.end()) << id << ": " << codes(problems);
+    EXPECT_EQ(it->severity, Severity::Warning);
+    EXPECT_EQ(it->where, "clip 'swing'");
+    EXPECT_NE(it->message.find("(the clip is at 24)"), std::string::npos) << it->message;
+    EXPECT_NE(it->message.find("turn by up to"), std::string::npos) << it->message;
+    EXPECT_EQ(it->message.find("up to 0°"), std::string::npos) << "keys 20° apart off the frames cost something: " << it->message;
+  }
+  // cal3d keys at any time; a 30 fps clip sits on BRF's and on Dragon Nest's frames.
+  EXPECT_FALSE(has(checkModel(s, target("cal3d")), "clip.frame_rate", Severity::Warning));
+  s.clips = {clipAt(30.0f, 20.0f)};
+  for (const char* id : {"warband", "dragonnest", "cal3d"})
+    EXPECT_FALSE(has(checkModel(s, target(id)), "clip.frame_rate", Severity::Warning)) << id;
 }
 
 TEST(Check, FiveInfluencesAreAnErrorWhereTheGameKeepsFour) {
