@@ -5,6 +5,7 @@
 #include <QTemporaryDir>
 
 #include "cli_util.h"
+#include "tests/support/gltf_edit.h"
 #include "tests/support/skip.h"
 #include "formats/io/file.h"
 #include "formats/write.h"
@@ -116,9 +117,9 @@ std::vector<glm::vec3> posedVertices(const CliRun& r) {
   return out;
 }
 
-// A Warband armour made into glTF (a tool's own skeleton: assimp adds its root and mesh nodes)
-// and brought back onto the game's skel_human with --skeleton: the game's 20 bones in the game's
-// order, and it walks as the original does.
+// A Warband armour made into glTF, with a root joint above the skeleton as a DCC's rig has one (a
+// tool's own skeleton), brought back onto the game's skel_human with --skeleton: the game's 20
+// bones in the game's order, and it walks as the original does.
 TEST(CheckCli, AModelFromAToolIsRiggedOntoTheGamesSkeleton) {
   const QString boots = fixture("brf/wfas_boots_a.brf"), skeletons = fixture("brf/wfas_skeletons.brf"),
                 walk = fixture("brf/wfas_ani_walk_backward.brf");
@@ -127,6 +128,7 @@ TEST(CheckCli, AModelFromAToolIsRiggedOntoTheGamesSkeleton) {
   QTemporaryDir dir;
   const QString glb = dir.filePath("boots.glb"), brf = dir.filePath("boots.brf");
   ASSERT_EQ(cli({"convert", boots, skeletons, walk, "-o", glb}).code, 0);
+  ASSERT_TRUE(marrow::testing::addRootJoint(glb, "RootNode"));
   const CliRun plain = cli({"check", "--target", "warband", glb, "--json"});
   bool notTheGames = false;
   for (const auto& p : plain.json().value("problems").toArray()) notTheGames |= p.toObject().value("code") == "skeleton.game";

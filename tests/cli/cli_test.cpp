@@ -198,6 +198,42 @@ TEST(Cli, ConvertWritesAnOmfThatReadsBackTheSame) {
   EXPECT_EQ(a.value("clips"), b.value("clips"));
 }
 
+// --clip (repeatable) keeps those clips in whatever the output: a .glb, an .omf, BRF records.
+TEST(Cli, ConvertClipRestrictsEveryOutputToTheClipsNamed) {
+  QTemporaryDir dir;
+  const QJsonArray all = cli({"info", ":demo", "--json"}).json().value("clips").toArray();
+  ASSERT_GE(all.size(), 3);
+  const QString first = all[0].toObject().value("name").toString(), last = all[2].toObject().value("name").toString();
+  for (const char* name : {"two.glb", "two.omf"}) {
+    const QString out = dir.filePath(QLatin1String(name));
+    const CliRun c = cli({"convert", ":demo", "-o", out, "--clip", last, "--clip", first});
+    ASSERT_EQ(c.code, 0) << c.err.toStdString();
+    const QJsonArray clips = cli({"info", out, "--json"}).json().value("clips").toArray();
+    ASSERT_EQ(clips.size(), 2) << name;
+    EXPECT_EQ(clips[0].toObject().value("name").toString(), first) << "in the model's order";
+    EXPECT_EQ(clips[1].toObject().value("name").toString(), last);
+    EXPECT_EQ(clips[0].toObject().value("duration"), all[0].toObject().value("duration"));
+  }
+  const CliRun unknown = cli({"convert", ":demo", "-o", dir.filePath("x.glb"), "--clip", "no such clip"});
+  EXPECT_EQ(unknown.code, 2) << unknown.err.toStdString();
+  EXPECT_TRUE(unknown.err.contains("no such clip")) << unknown.err.toStdString();
+
+  // BRF records written as they are: only the animations named.
+  const QString skeletons = fixture("brf/wfas_skeletons.brf");
+  if (skeletons.isEmpty()) MARROW_SKIP() << "../shared/fixtures/brf is absent";
+  const QString walk = fixture("brf/wfas_ani_walk_backward.brf");
+  const QString out = dir.filePath("walk.brf");
+  const CliRun c = cli({"convert", skeletons, walk, "-o", out, "--clip", "walk_backward"});
+  ASSERT_EQ(c.code, 0) << c.err.toStdString();
+  int animations = 0;
+  for (const QJsonValue r : cli({"list", out, "--json"}).json().value("records").toArray())
+    if (r.toObject().value("kind").toString() == "animation") {
+      ++animations;
+      EXPECT_EQ(r.toObject().value("name").toString(), "walk_backward");
+    }
+  EXPECT_EQ(animations, 1);
+}
+
 // The largest distance between two pose outputs' vertices, over the size of the first.
 double poseDistance(const QJsonObject& a, const QJsonObject& b) {
   const QJsonArray am = a.value("meshes").toArray(), bm = b.value("meshes").toArray();

@@ -544,29 +544,34 @@ TEST(AssimpReader, EmbeddedUncompressedTexturesBecomePng) {
   EXPECT_EQ(u32(20), 64u);  // IHDR height
 }
 
-TEST(AssimpReader, SkinnedMeshesKeepTheirOffsetsAndUnusedBonesBindAtRest) {
-  // simple_skin: node 0 holds the mesh, joints are nodes 1 and 2, both bound by the inverse
-  // bind matrix translate(-0.5, -1, 0) (the bind pose is not the rest pose).
+TEST(AssimpReader, SkinnedMeshesKeepTheirOffsetsAndTheirNodeAboveTheJointsIsNoBone) {
+  // simple_skin: node 0 holds the mesh and, as its children, the joints (nodes 1 and 2), both
+  // bound by the inverse bind matrix translate(-0.5, -1, 0) (the bind pose is not the rest pose).
+  // The skeleton is the skin's joints (gltf_reader.h); the mesh's node only places them.
   const std::string path = kModels + "/glTF2/simple_skin/simple_skin.gltf";
   REQUIRE_MODEL(path);
   const auto r = formats::loadFile(path);
   ASSERT_TRUE(r.ok()) << r.error().describe();
   ASSERT_EQ(r->meshes.size(), 1u);
-  ASSERT_EQ(r->skeleton.bones.size(), 3u);
+  ASSERT_EQ(r->skeleton.bones.size(), 2u);
+  EXPECT_EQ(r->skeleton.bones[0].name, "nodes[1]");
+  EXPECT_EQ(r->skeleton.bones[1].name, "nodes[2]");
+  EXPECT_EQ(r->skeleton.bones[1].parent, 0);
   const auto& m = r->meshes[0];
   EXPECT_TRUE(m.skinned());
   EXPECT_EQ(m.parentBone, -1);
-  ASSERT_EQ(m.inverseBind.size(), 3u);
-  for (int joint : {1, 2}) {
+  ASSERT_EQ(m.inverseBind.size(), 2u);
+  for (int joint : {0, 1}) {
     EXPECT_NEAR(m.inverseBind[joint][3].x, -0.5f, 1e-6f);
     EXPECT_NEAR(m.inverseBind[joint][3].y, -1.0f, 1e-6f);
   }
   EXPECT_EQ(m.maxInfluences(), 2u);
+  // At rest the first joint stands 1 up: its palette entry moves the bind pose by (-0.5, 0, 0).
   const anim::Pose rest = anim::evaluate(r->skeleton, nullptr, 0.0f);
   std::vector<glm::mat4> palette;
   anim::skinPalette(r->skeleton, m, rest, palette);
-  for (int c = 0; c < 4; ++c)
-    for (int k = 0; k < 4; ++k) EXPECT_NEAR(palette[0][c][k], c == k ? 1.0f : 0.0f, 1e-6f);
+  EXPECT_NEAR(palette[0][3].x, -0.5f, 1e-6f);
+  EXPECT_NEAR(palette[0][3].y, 0.0f, 1e-6f);
 }
 
 // assimp hands an MDL's skin over as uncompressed BGRA texels; the reader keeps it as a PNG,
