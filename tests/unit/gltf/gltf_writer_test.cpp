@@ -109,7 +109,9 @@ TEST(GltfWriter, WeightsNotSummingToOneAreNormalisedWithADiagnostic) {
   EXPECT_NE(d.items[0].message.find("normalised"), std::string::npos);
 }
 
-TEST(GltfWriter, MorphTargetsAndTheirWeightsAnimation) {
+// The triangle with a target "open" moving vertex 2 up by 1, and a clip `name` driving it by
+// `weights` (time, weight).
+Scene openingTriangle(const char* name, std::initializer_list<std::pair<float, float>> weights) {
   Scene s = triangle();
   MorphTarget t;
   t.name = "open";
@@ -117,13 +119,17 @@ TEST(GltfWriter, MorphTargetsAndTheirWeightsAnimation) {
   t.positions = {{0, 2, 0}};
   s.meshes[0].morphs.push_back(t);
   Clip c;
-  c.name = "blink";
+  c.name = name;
   c.duration = 1.0f;
   MorphTrack mt{"tri", "open", {}};
-  mt.weight.add(0.0f, 0.0f);
-  mt.weight.add(1.0f, 1.0f);
+  for (const auto& [time, weight] : weights) mt.weight.add(time, weight);
   c.morphTracks.push_back(mt);
   s.clips.push_back(c);
+  return s;
+}
+
+TEST(GltfWriter, MorphTargetsAndTheirWeightsAnimation) {
+  const Scene s = openingTriangle("blink", {{0.0f, 0.0f}, {1.0f, 1.0f}});
   Diagnostics d;
   const std::string json = jsonOf(*writeGlb(s, d));
   EXPECT_NE(json.find("\"targets\":[{\"POSITION\""), std::string::npos);
@@ -275,21 +281,7 @@ TEST(GltfWriter, RotationsFarApartGetKeysInBetweenSoThatAComponentWiseLerpIsTheS
 // Blender sizes a shape key's slider from the weights it reads: a weight of 1.35 shows as 1.
 // The target is written 1.35 times as far and its weights divided by 1.35.
 TEST(GltfWriter, MorphWeightsBeyondOneScaleTheTargetAndStayWithinZeroAndOne) {
-  Scene s = triangle();
-  MorphTarget t;
-  t.name = "open";
-  t.vertices = {2};
-  t.positions = {{0, 2, 0}};
-  s.meshes[0].morphs.push_back(t);
-  Clip c;
-  c.name = "yawn";
-  c.duration = 1.0f;
-  MorphTrack mt{"tri", "open", {}};
-  mt.weight.add(0.0f, 0.0f);
-  mt.weight.add(0.5f, 1.35f);
-  mt.weight.add(1.0f, 0.27f);
-  c.morphTracks.push_back(mt);
-  s.clips.push_back(c);
+  const Scene s = openingTriangle("yawn", {{0.0f, 0.0f}, {0.5f, 1.35f}, {1.0f, 0.27f}});
   Diagnostics d;
   const Scene back = roundTrip(s, d);
   ASSERT_EQ(back.meshes.size(), 1u);
