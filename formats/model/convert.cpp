@@ -235,8 +235,17 @@ struct Change {
 
   glm::vec3 point(const glm::vec3& p) const { return s * (r * p); }
   glm::vec3 dir(const glm::vec3& d) const { return r * d; }
+  // r·R(q)·rᵀ: the same angle about the axis r·v, whose sign flips with r's determinant (a
+  // mirror r = −r' turns as r' does). Taken on the components, so that a quaternion a file
+  // stores not quite unit (BRF's keys) is the rotation the samplers play, normalised; through
+  // mat3_cast it would first become a matrix that is no rotation.
   glm::quat rot(const glm::quat& q) const {
-    return glm::normalize(glm::quat_cast(r * glm::mat3_cast(q) * glm::transpose(r)));
+    const float det = glm::determinant(r) < 0.0f ? -1.0f : 1.0f;
+    const glm::vec3 axis = det * (r * glm::vec3(q.x, q.y, q.z));
+    const glm::quat out(q.w, axis.x, axis.y, axis.z);
+    const float len = glm::length(out);
+    if (len > 0.0f && std::isfinite(len)) return out / len;
+    return len == 0.0f ? glm::quat(1.0f, 0.0f, 0.0f, 0.0f) : out;  // the zero quaternion: no rotation
   }
   glm::vec3 scale(const glm::vec3& v) const {
     // r is a signed permutation: scales move between axes, signs drop out.

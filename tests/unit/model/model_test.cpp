@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <cmath>
+
 #include "formats/format_table.h"
 
 #include <glm/gtc/matrix_transform.hpp>
@@ -102,6 +104,27 @@ TEST(ConvertBasis, KeepsTheAnimatedModelWhereTheDisplayShowsIt) {
     for (std::size_t i = 0; i < a.size(); ++i)
       EXPECT_NEAR(glm::length(a[i] - b[i]), 0.0f, 1e-5f) << "vertex " << i << " at " << t;
   }
+}
+
+// Files store quaternions a little off unit (BRF keys by up to 0.24 %): converted, each is the
+// rotation it means (the unit quaternion's), not the matrix a non-unit one would make.
+TEST(ConvertBasis, AQuaternionNotQuiteUnitTurnsAsTheRotationItMeans) {
+  Scene s = skinnedZUpScene();
+  const glm::quat unit = glm::angleAxis(glm::radians(75.0f), glm::normalize(glm::vec3(0.3f, -1.0f, 0.2f)));
+  s.skeleton.bones[0].rotation = unit * 1.0024f;
+  Scene reference = skinnedZUpScene();
+  reference.skeleton.bones[0].rotation = unit;
+  convertBasis(s, Basis{});
+  convertBasis(reference, Basis{});
+  const glm::quat q = s.skeleton.bones[0].rotation, want = reference.skeleton.bones[0].rotation;
+  EXPECT_NEAR(glm::length(q), 1.0f, 1e-6f);
+  EXPECT_NEAR(std::fabs(glm::dot(q, want)), 1.0f, 1e-7f);
+  // The rotation in the new basis is C·R·C⁻¹: a point turned there is the turned point converted.
+  const glm::mat4 c = basisChange(skinnedZUpScene().basis, Basis{});
+  const glm::vec3 p(0.4f, 0.1f, -0.7f);
+  const glm::vec3 turnedThenConverted = glm::vec3(c * glm::vec4(unit * p, 0.0f));
+  const glm::vec3 convertedThenTurned = q * glm::vec3(c * glm::vec4(p, 0.0f));
+  EXPECT_LE(glm::length(turnedThenConverted - convertedThenTurned), 1e-6f);
 }
 
 TEST(ConvertBasis, FlipsWindingWhenHandednessChanges) {
