@@ -153,6 +153,10 @@ Clip buildClip(const Source& src, const Animation& a, const std::vector<std::str
       if (len < 1e-6f) {
         ++zero;
         q = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
+      } else {
+        // Keys are stored a little off unit (anim_human's reach 1.0024): the rotation is the
+        // unit quaternion, which the slerp between keys needs (its angle comes from their dot).
+        q /= len;
       }
       t.rotation.add(seconds(k.time), q);
       last = std::max(last, k.time);

@@ -197,6 +197,24 @@ TEST(BrfScene, FrameZeroOfTheMasterAnimationIsTheRestPose) {
   EXPECT_TRUE(validate(s).empty());
 }
 
+// anim_human's keys are stored up to 0.24 % off unit; the scene holds the unit rotations they mean,
+// which the slerp between keys needs (its angle comes from the keys' dot product).
+TEST(BrfScene, RotationKeysAreTheUnitRotationsTheFileMeans) {
+  REQUIRE_FIXTURE("wfas_skeletons.brf");
+  const Scene s = load({input("wfas_skeletons.brf")});
+  ASSERT_FALSE(s.clips.empty());
+  float worst = 0.0f;
+  std::size_t keys = 0;
+  for (const Clip& c : s.clips)
+    for (const Track& t : c.tracks)
+      for (const glm::quat& q : t.rotation.values) {
+        worst = std::max(worst, std::fabs(glm::length(q) - 1.0f));
+        ++keys;
+      }
+  EXPECT_GT(keys, 10000u);
+  EXPECT_LT(worst, 1e-6f);
+}
+
 TEST(BrfScene, BootsFromOneFilePlayAnAnimationOfAnotherOnASkeletonOfAThird) {
   REQUIRE_FIXTURE("wfas_boots_a.brf");
   REQUIRE_FIXTURE("wfas_skeletons.brf");
