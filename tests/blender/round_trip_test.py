@@ -28,7 +28,7 @@ MODELS = [
     ("demo", [":demo"], None),
     ("paladin", ["cal3d/paladin/paladin.cfg"], None),
     ("boots on skel_human", ["brf/wfas_boots_a.brf", "brf/wfas_skeletons.brf", "brf/wfas_ani_walk_backward.brf"],
-     ["walk_backward"]),
+     ["walk_backward", "anim_human:0-120", "anim_human:270-290"]),
 ]
 
 failures = []
