@@ -140,8 +140,20 @@ void addMaterials(Document& doc, const Scene& scene) {
     Json pbr = Json::object();
     pbr.set("baseColorFactor", Json::numbers({base.r, base.g, base.b, base.a}));
     pbr.set("metallicFactor", 0).set("roughnessFactor", 1);
+    // One map is written: the first diffuse one, as the base colour. Every other map is said.
+    std::string leftOut;
+    std::size_t left = 0;
+    bool based = false;
     for (const MaterialMap& map : m.maps) {
-      if (map.kind != "diffuse") continue;
+      if (map.kind != "diffuse" || based) {
+        if (left++ < 3) {
+          const bool named = map.texture >= 0 && static_cast<std::size_t>(map.texture) < scene.textures.size();
+          leftOut += (leftOut.empty() ? "" : ", ") + map.kind + " '" +
+                     (named ? scene.textures[static_cast<std::size_t>(map.texture)].name : std::string("?")) + "'";
+        }
+        continue;
+      }
+      based = true;
       const int t = textureIndex(map.texture);
       if (t >= 0) {
         Json info = Json::object();
@@ -154,8 +166,12 @@ void addMaterials(Document& doc, const Scene& scene) {
                        ", which a mesh using it does not have: set 0 is used, as the viewer does");
         pbr.set("baseColorTexture", std::move(info));
       }
-      break;
     }
+    if (left)
+      doc.warn("material '" + m.name + "'",
+               std::to_string(left) + (left == 1 ? " map is" : " maps are") +
+                   " left out: the glTF material keeps its first diffuse map as the base colour (" + leftOut +
+                   (left > 3 ? ", …" : "") + ")");
     Json material = Json::object();
     material.set("name", m.name).set("pbrMetallicRoughness", std::move(pbr));
     if (base.a < 1.0f) material.set("alphaMode", "BLEND");

@@ -115,6 +115,31 @@ TEST(GltfTgaTexture, BrokenTgaIsLeftOutWithAWarningThatNamesWhy) {
   EXPECT_TRUE(said) << "a warning names the TGA and the field that is cut short";
 }
 
+// A material of two maps (a cal3d material's diffuse and its edge alpha): the glTF material keeps
+// the first diffuse map; the other is said, with its image's name, not dropped in silence.
+TEST(GltfTgaTexture, MapsTheGltfMaterialDoesNotKeepAreSaid) {
+  Scene s = texturedTriangle(tga2x2(), "skin.tga");
+  Texture edge = s.textures[0];
+  edge.name = "edgealpha";
+  s.textures.push_back(edge);
+  s.materials[0].maps.push_back({"diffuse", 1, 0, ""});
+  s.materials[0].maps.push_back({"specular", 1, 0, ""});
+  Diagnostics d;
+  const auto glb = writeGlb(s, d);
+  ASSERT_TRUE(glb);
+  const std::string json(reinterpret_cast<const char*>(glb->data()) + 20, le32(*glb, 12));
+  EXPECT_NE(json.find("\"baseColorTexture\":{\"index\":0}"), std::string::npos) << json;
+  bool said = false;
+  for (const auto& item : d.items)
+    said |= item.message.find("2 maps are left out") != std::string::npos &&
+            item.message.find("diffuse 'edgealpha'") != std::string::npos &&
+            item.message.find("specular 'edgealpha'") != std::string::npos && item.field == "material 'skin'";
+  EXPECT_TRUE(said);
+  d = {};
+  ASSERT_TRUE(writeGlb(texturedTriangle(tga2x2(), "skin.tga"), d));
+  for (const auto& item : d.items) EXPECT_EQ(item.message.find("left out"), std::string::npos) << item.message;
+}
+
 // A texture on uv set 1 of a mesh that has only set 0 (assimp's Collada reader gives such
 // materials) would be invalid glTF (§3.9.2: texCoord names a TEXCOORD_n the primitive has).
 TEST(GltfTgaTexture, TextureOnAUvSetTheMeshLacksUsesSetZeroWithAWarning) {
