@@ -34,7 +34,7 @@ constexpr CheckTarget kTargets[] = {
     // Dragon Nest MSH: 4 int16 bone indices a vertex into a palette the exporter keeps to 50
     // bones (the shader's constants), uint16 indices, names in char[256] fields; ANI keys 60
     // frames a second.
-    {"dragonnest", "Dragon Nest (SKN, MSH, ANI)", "skn", -1, 4, 65535, 0, 50, 255, 255, true, true, 60.0f},
+    {"dragonnest", "Dragon Nest (SKN, MSH, ANI)", "skn", -1, 4, 65535, 0, 50, 255, 255, true, true, 60.0f, false},
     // cal3d: no fixed limits on influences or sizes; its bones have no scale.
     {"cal3d", "cal3d (CFG and its files)", "cfg", -1, 0, 0, 0, 0, 0, 0, true, false},
 };
@@ -320,6 +320,19 @@ std::vector<Problem> checkModel(const Scene& s, const CheckTarget& target) {
     out.push_back({Severity::Warning, "texture.missing", "texture " + quoted(s.textures[static_cast<std::size_t>(t)].name),
                    "not found beside the model: it is named, not written", "put the image beside the output"});
   if (target.frameRate > 0.0f) checkFrameRates(out, s, target);
+  if (!target.morphs) {
+    for (const Mesh& m : s.meshes)
+      if (!m.morphs.empty())
+        out.push_back({Severity::Warning, "mesh.morphs", "mesh " + quoted(m.name),
+                       plural(m.morphs.size(), "morph target", "morph targets") + ", which the game's meshes cannot hold",
+                       "written in the base shape"});
+    for (const Clip& c : s.clips)
+      if (!c.morphTracks.empty())
+        out.push_back({Severity::Warning, "clip.morphs", "clip " + quoted(c.name),
+                       "animates " + plural(c.morphTracks.size(), "morph weight", "morph weights") +
+                           ", which the game's animations cannot hold",
+                       c.tracks.empty() ? "not written" : "its bone tracks are written, its morph weights not"});
+  }
   const bool brf = target.extension == "brf";
   // Bone scale, where bones have none (BRF says it through its writer, below).
   if (!target.boneScale && !brf) {

@@ -38,6 +38,7 @@ struct CheckTarget {
   bool spacedNames = true;          // false: names may not hold spaces (module text files split at them)
   bool boneScale = true;            // false: the format's bones have no scale
   float frameRate = 0.0f;           // the frames per second its animations are keyed on (0: any time)
+  bool morphs = true;               // false: no morph targets, no morph animation
 };
 
 // warband, mb1011, dragonnest, cal3d.

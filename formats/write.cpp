@@ -79,6 +79,20 @@ void noteCal3dOnlyData(const Scene& s, const std::string& fmt, const std::string
                " cannot store: not written (the vertices follow the skinning)");
 }
 
+void noteMorphData(const Scene& s, const std::string& fmt, const std::string& out, Diagnostics& d) {
+  std::size_t meshes = 0, targets = 0;
+  for (const auto& m : s.meshes)
+    if (!m.morphs.empty()) ++meshes, targets += m.morphs.size();
+  if (targets)
+    d.warn(out, "morph targets", kNoOffset,
+           plural(meshes, "mesh has", "meshes have") + " " + plural(targets, "morph target", "morph targets") + ", which " + fmt +
+               " cannot store: written in their base shape");
+  if (const std::size_t clips = clipsWithMorphTracks(s))
+    d.warn(out, "morph animation", kNoOffset,
+           plural(clips, "clip animates", "clips animate") + " morph targets, which " + fmt +
+               " cannot store: only bone tracks are written");
+}
+
 std::uint32_t argb8(const glm::vec4& c) {
   const auto byte = [](float v) { return static_cast<std::uint32_t>(std::lround(std::clamp(v, 0.0f, 1.0f) * 255.0f)); };
   return byte(c.a) << 24 | byte(c.r) << 16 | byte(c.g) << 8 | byte(c.b);

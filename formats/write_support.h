@@ -23,6 +23,8 @@ void noteModelExtras(const Scene& s, const std::string& fmt, const std::string& 
 // cal3d's progressive meshes and springs: only cal3d stores them.
 void noteCal3dOnlyData(const Scene& s, const std::string& fmt, const std::string& out, Diagnostics& d);
 std::size_t clipsWithMorphTracks(const Scene& s);
+// Says the morph targets and morph animation a format without them (`fmt`) leaves out.
+void noteMorphData(const Scene& s, const std::string& fmt, const std::string& out, Diagnostics& d);
 
 // A colour as the 32-bit 0xAARRGGBB that Direct3D games store (BRF vertices, Dragon Nest's
 // D3DCOLOR), each channel clamped to 0..1 and rounded.

@@ -200,6 +200,7 @@ WriteResult write(const WriteSource& source, const OutputKind& kind, const std::
   WriteResult r = std::move(p.result);
   if (!r.ok()) return r;
   noteCal3dOnlyData(p.scene, "Dragon Nest", out, r.diagnostics);
+  noteMorphData(p.scene, "Dragon Nest", out, r.diagnostics);
   dn::RecordVersions versions;
   if (o.version) {
     if (kind.extension != "ani") versions.msh = *o.version;

@@ -1,6 +1,7 @@
 // The games' limits (formats/check.h): a model that breaks each limit of each target is told so
 // with the code scripts rely on, and its fixed form (fixModel) has no error and keeps its shape.
 #include "formats/check.h"
+#include "formats/write.h"
 
 #include <gtest/gtest.h>
 
@@ -112,6 +113,41 @@ TEST(Check, KeysOffTheGamesFramesAreAWarningSayingWhatResamplingCosts) {
   s.clips = {clipAt(30.0f, 20.0f)};
   for (const char* id : {"warband", "dragonnest", "cal3d"})
     EXPECT_FALSE(has(checkModel(s, target(id)), "clip.frame_rate", Severity::Warning)) << id;
+}
+
+// Dragon Nest's meshes and animations hold no morph targets: check and the writer both say what
+// is left out, where the other games keep them (BRF as vertex-animation frames).
+TEST(Check, MorphTargetsAndMorphAnimationAreSaidWhereTheGameHasNone) {
+  Scene s = strip(2, 2, 1);
+  MorphTarget smile;
+  smile.name = "smile";
+  smile.vertices = {0};
+  smile.positions = {{0.0f, 0.5f, 0.0f}};
+  s.meshes[0].morphs.push_back(smile);
+  Clip talk;
+  talk.name = "talk";
+  talk.duration = 1.0f;
+  MorphTrack mt{"strip", "smile", {}};
+  mt.weight.add(0.0f, 0.0f);
+  mt.weight.add(1.0f, 1.0f);
+  talk.morphTracks.push_back(mt);
+  s.clips.push_back(talk);
+  const auto dn = checkModel(s, target("dragonnest"));
+  EXPECT_TRUE(has(dn, "mesh.morphs", Severity::Warning)) << codes(dn);
+  EXPECT_TRUE(has(dn, "clip.morphs", Severity::Warning)) << codes(dn);
+  for (const char* id : {"warband", "cal3d"}) {
+    const auto problems = checkModel(s, target(id));
+    EXPECT_FALSE(has(problems, "mesh.morphs", Severity::Warning)) << id;
+    EXPECT_FALSE(has(problems, "clip.morphs", Severity::Warning)) << id;
+  }
+  const WriteResult written = writeModel(WriteSource{&s, nullptr, {}}, "out/strip.skn");
+  ASSERT_TRUE(written.ok()) << written.refusal;
+  bool targets = false, animation = false;
+  for (const auto& d : written.diagnostics.items) {
+    targets |= d.field == "morph targets" && d.message.find("1 mesh has 1 morph target,") != std::string::npos;
+    animation |= d.field == "morph animation" && d.message.find("1 clip animates") != std::string::npos;
+  }
+  EXPECT_TRUE(targets && animation) << "convert to .skn says what Dragon Nest leaves out";
 }
 
 TEST(Check, FiveInfluencesAreAnErrorWhereTheGameKeepsFour) {
