@@ -8,6 +8,7 @@
 #include <glm/gtc/quaternion.hpp>
 
 #include "formats/model/convert.h"
+#include "render/anim/bone_families.h"
 #include "render/anim/pose.h"
 #include "render/anim/skinning.h"
 
@@ -39,7 +40,13 @@ formats::Result<Scene> rigOnto(const Scene& model, const Scene& target, const an
   if (dst.empty()) return formats::FormatError{"", "skeleton", formats::kNoOffset, "the skeleton given has no bones"};
 
   // Each model bone's partner; a bone without one follows its nearest ancestor that has one.
-  const anim::BoneMatcher toTarget(dst, map.empty() ? nullptr : &map, true);
+  std::vector<std::string> modelBones;
+  for (const formats::Bone& b : src.bones) modelBones.push_back(b.name);
+  const anim::BoneMatcher toTarget(dst, map.empty() ? nullptr : &map, true, &modelBones);
+  if (toTarget.sourceFamily()) {
+    report.sourceFamily = std::string(toTarget.sourceFamily()->name);
+    report.targetFamily = std::string(toTarget.targetFamily()->name);
+  }
   std::vector<int> partner(src.bones.size(), -1);
   anim::BoneNameMap backwards;  // target name → model name, for posing the model like the target
   for (std::size_t b = 0; b < src.bones.size(); ++b) {
@@ -49,7 +56,10 @@ formats::Result<Scene> rigOnto(const Scene& model, const Scene& target, const an
       report.unmatched.push_back(src.bones[b].name);
       continue;
     }
-    (m.how == anim::MatchKind::Exact ? report.exact : m.how == anim::MatchKind::Mapped ? report.mapped : report.loose)++;
+    (m.how == anim::MatchKind::Exact    ? report.exact
+     : m.how == anim::MatchKind::Mapped ? report.mapped
+     : m.how == anim::MatchKind::Family ? report.family
+                                        : report.loose)++;
     backwards.pairs.try_emplace(dst.bones[static_cast<std::size_t>(m.bone)].name, src.bones[b].name);
   }
   if (backwards.empty())

@@ -14,7 +14,9 @@
 namespace marrow::app {
 
 struct RigReport {
-  std::size_t exact = 0, mapped = 0, loose = 0;  // model bones that found a partner, by how
+  std::size_t exact = 0, mapped = 0, loose = 0, family = 0;  // model bones that found a partner, by how
+  // The skeleton families paired (render/anim/bone_families.h), when the two are of two.
+  std::string sourceFamily, targetFamily;
   // Model bones without a partner: their vertices follow the nearest ancestor that has one (the
   // target's root when none has).
   std::vector<std::string> unmatched;
@@ -22,7 +24,8 @@ struct RigReport {
 };
 
 // The model on `target`'s skeleton, in `target`'s basis: each model bone finds a target bone
-// through `map`, then by its exact name, then loosely (bone_names.h). The meshes are posed so
+// through `map`, then by its joint when the two skeletons are of two families (3ds Max Biped onto
+// Warband's skel_human), then by its exact name, then loosely (bone_names.h). The meshes are posed so
 // that the matched bones take the target's rest pose (the two rest poses corrected: the mesh
 // made for a T-pose fits an A-pose skeleton) and bound to the target at its rest pose; each
 // influence moves to its bone's partner. The clips are retargeted; morph-weight tracks stay.

@@ -84,8 +84,10 @@ int runConvert(const Args& args) {
       return kLoadError;
     }
     rigged = std::move(r).value();
-    std::fprintf(stderr, "rigged onto %s: %zu bones by name, %zu by the map, %zu loosely; %zu without a partner\n",
-                 skeletonFile->c_str(), report.exact, report.mapped, report.loose, report.unmatched.size());
+    std::fprintf(stderr, "rigged onto %s: %zu bones by name, %zu by the map, %zu loosely, %zu by their joint%s; %zu without a partner\n",
+                 skeletonFile->c_str(), report.exact, report.mapped, report.loose, report.family,
+                 report.sourceFamily.empty() ? "" : (" (" + report.sourceFamily + " onto " + report.targetFamily + ")").c_str(),
+                 report.unmatched.size());
     printDiagnostics(rigged.diagnostics);
     source.scene = &rigged;
     source.archives = nullptr;  // records made from the rigged model, not the files' own

@@ -115,8 +115,11 @@ void MainWindow::rigOntoSkeleton(const QString& address) {
       return;
     }
     const RigReport& r = job->report;
-    log_->addInfo(tr("Rigged onto %1: %2 bones by name, %3 by the bone-name map, %4 loosely")
-                      .arg(address).arg(r.exact).arg(r.mapped).arg(r.loose));
+    log_->addInfo(tr("Rigged onto %1: %2 bones by name, %3 by the bone-name map, %4 loosely, %5 by their joint%6")
+                      .arg(address).arg(r.exact).arg(r.mapped).arg(r.loose).arg(r.family)
+                      .arg(r.sourceFamily.empty() ? QString()
+                                                  : tr(" (%1 onto %2)").arg(QString::fromStdString(r.sourceFamily),
+                                                                            QString::fromStdString(r.targetFamily))));
     if (!r.unmatched.empty()) {
       QStringList names;
       for (const std::string& n : r.unmatched) names << QString::fromStdString(n);
@@ -138,7 +141,7 @@ void MainWindow::rigOntoSkeleton(const QString& address) {
     setDocument(std::move(d));
     statusBar()->showMessage(tr("Rigged onto %1: %2 bones matched, %3 without a partner (the Log says which); "
                                 "File › Export writes the model so")
-                                 .arg(address).arg(r.exact + r.mapped + r.loose).arg(r.unmatched.size()),
+                                 .arg(address).arg(r.exact + r.mapped + r.loose + r.family).arg(r.unmatched.size()),
                              15000);
   });
   watcher->setFuture(QtConcurrent::run([model, address, map = animations_.map()] {

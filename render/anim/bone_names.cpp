@@ -1,5 +1,7 @@
 #include "render/anim/bone_names.h"
 
+#include "render/anim/bone_families.h"
+
 #include <algorithm>
 #include <array>
 
@@ -92,36 +94,50 @@ const char* matchKindName(MatchKind kind) {
     case MatchKind::Exact: return "exact";
     case MatchKind::Mapped: return "map";
     case MatchKind::Loose: return "loose";
+    case MatchKind::Family: return "family";
   }
   return "?";
 }
 
-BoneMatcher::BoneMatcher(const formats::Skeleton& target, const BoneNameMap* map, bool loose)
+BoneMatcher::BoneMatcher(const formats::Skeleton& target, const BoneNameMap* map, bool loose,
+                         const std::vector<std::string>* sourceNames)
     : target_(target), map_(map && !map->empty() ? map : nullptr), loose_(loose) {
-  if (!loose_) return;
   for (std::size_t i = 0; i < target.bones.size(); ++i) {
     auto [it, added] =
         looseNames_.try_emplace(looseBoneName(target.bones[i].name), static_cast<int>(i));
     if (!added) it->second = -2;
   }
+  if (sourceNames) {
+    const BoneFamily* from = familyOf(*sourceNames);
+    const BoneFamily* to = familyOf(target);
+    if (from && to && from != to) from_ = from, to_ = to;
+  }
+}
+
+int BoneMatcher::looseBone(std::string_view name) const {
+  const auto it = looseNames_.find(looseBoneName(name));
+  return it != looseNames_.end() ? it->second : -1;
 }
 
 NameMatch BoneMatcher::find(std::string_view name) const {
   if (map_) {
     if (const auto it = map_->pairs.find(std::string(name)); it != map_->pairs.end()) {
       int bone = target_.find(it->second);
-      if (bone < 0 && loose_) {
-        const auto l = looseNames_.find(looseBoneName(it->second));
-        bone = l != looseNames_.end() ? l->second : -1;
-      }
+      if (bone < 0 && loose_) bone = looseBone(it->second);
       if (bone >= 0) return {bone, MatchKind::Mapped};
     }
   }
-  if (const int bone = target_.find(name); bone >= 0) return {bone, MatchKind::Exact};
-  if (loose_) {
-    const auto it = looseNames_.find(looseBoneName(name));
-    if (it != looseNames_.end() && it->second >= 0) return {it->second, MatchKind::Loose};
+  if (from_ && to_) {
+    const std::string_view partner = familyPartner(*from_, *to_, name);
+    if (!partner.empty()) {
+      int bone = target_.find(partner);
+      if (bone < 0) bone = looseBone(partner);
+      if (bone >= 0) return {bone, MatchKind::Family};
+    }
   }
+  if (const int bone = target_.find(name); bone >= 0) return {bone, MatchKind::Exact};
+  if (loose_)
+    if (const int bone = looseBone(name); bone >= 0) return {bone, MatchKind::Loose};
   return {-1, MatchKind::Exact};
 }
 
@@ -130,7 +146,7 @@ std::vector<NameMatch> matchTracks(const formats::Clip& clip, const BoneMatcher&
   for (std::size_t t = 0; t < clip.tracks.size(); ++t) found[t] = matcher.find(clip.tracks[t].bone);
   std::vector<NameMatch> out(clip.tracks.size());
   std::vector<bool> taken;
-  for (MatchKind kind : {MatchKind::Mapped, MatchKind::Exact, MatchKind::Loose})
+  for (MatchKind kind : {MatchKind::Mapped, MatchKind::Family, MatchKind::Exact, MatchKind::Loose})
     for (std::size_t t = 0; t < found.size(); ++t) {
       const NameMatch& m = found[t];
       if (m.bone < 0 || m.how != kind) continue;

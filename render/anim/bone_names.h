@@ -30,7 +30,7 @@ formats::Result<BoneNameMap> parseBoneNameMap(std::string_view text, const std::
 // non-empty name: a prefix that is the whole name stays ("Bip01" → "bip01").
 std::string looseBoneName(std::string_view name);
 
-enum class MatchKind { Exact, Mapped, Loose };
+enum class MatchKind { Exact, Mapped, Loose, Family };
 const char* matchKindName(MatchKind kind);
 
 struct NameMatch {
@@ -38,23 +38,35 @@ struct NameMatch {
   MatchKind how = MatchKind::Exact;
 };
 
+struct BoneFamily;
+
 // Finds bones of one skeleton for names of another. Order: the map (a line whose target the
-// skeleton lacks does not apply), the exact name, then the loose name when `loose` is set and
-// exactly one bone of the skeleton has it.
+// skeleton lacks does not apply); when `sourceNames` (the other skeleton's bones, or a clip's
+// tracks) and the target belong to two different families of bone_families.h, the target's name
+// for the same joint; the exact name; then the loose name when `loose` is set and exactly one
+// bone of the skeleton has it.
 class BoneMatcher {
  public:
-  BoneMatcher(const formats::Skeleton& target, const BoneNameMap* map, bool loose);
+  BoneMatcher(const formats::Skeleton& target, const BoneNameMap* map, bool loose,
+              const std::vector<std::string>* sourceNames = nullptr);
   NameMatch find(std::string_view name) const;
+  // The two families paired, when they are (else null).
+  const BoneFamily* sourceFamily() const { return from_; }
+  const BoneFamily* targetFamily() const { return to_; }
 
  private:
+  int looseBone(std::string_view name) const;
+
   const formats::Skeleton& target_;
   const BoneNameMap* map_;
   bool loose_;
   std::map<std::string, int, std::less<>> looseNames_;  // -2: several bones have the name
+  const BoneFamily* from_ = nullptr;
+  const BoneFamily* to_ = nullptr;
 };
 
 // Every track of `clip` matched against `target` by `matcher`: per track, its bone (-1 for none).
-// A bone matched by an earlier kind (map before exact before loose) or, within a kind, by an
+// A bone matched by an earlier kind (map, family, exact, loose) or, within a kind, by an
 // earlier track is not given to a second track: that track gets none.
 std::vector<NameMatch> matchTracks(const formats::Clip& clip, const BoneMatcher& matcher);
 

@@ -180,7 +180,13 @@ std::vector<formats::Clip> retargetClips(const formats::Scene& source, const for
                                          const BoneNameMap* map,
                                          std::vector<RetargetReport>* reports) {
   std::vector<formats::Clip> out;
-  const BoneMatcher matcher(target.skeleton, map, true);
+  // The source's family from its skeleton, else from its clips' tracks.
+  std::vector<std::string> sourceNames;
+  for (const formats::Bone& b : source.skeleton.bones) sourceNames.push_back(b.name);
+  if (sourceNames.empty())
+    for (const formats::Clip& clip : source.clips)
+      for (const formats::Track& t : clip.tracks) sourceNames.push_back(t.bone);
+  const BoneMatcher matcher(target.skeleton, map, true, &sourceNames);
   RetargetOptions options;
   options.source = source.skeleton.empty() ? nullptr : &source.skeleton;
   options.sourceToTarget = axesBetween(source.basis, target.basis);

@@ -157,4 +157,17 @@ TEST(CheckCli, AModelFromAToolIsRiggedOntoTheGamesSkeleton) {
   }
 }
 
+// The demo character (its own names: pelvis, spine1, chest, shin_l…) onto Warband's skel_human:
+// its bones find the game's by their joint, with no map; 18 of skel_human's 20 bones have a
+// partner (the item bones have none in the demo), where names alone paired 11.
+TEST(CheckCli, TheDemoFindsWarbandsBonesByTheirJointWithoutAMap) {
+  const QString skeletons = fixture("brf/wfas_skeletons.brf");
+  if (skeletons.isEmpty()) MARROW_SKIP() << "BRF fixtures not found under " MARROW_FIXTURES_DIR "/brf";
+  QTemporaryDir dir;
+  const CliRun rig = cli({"convert", ":demo", "-o", dir.filePath("demo.brf"), "--skeleton", skeletons + "::skel_human"});
+  ASSERT_EQ(rig.code, 0) << rig.err.toStdString();
+  EXPECT_TRUE(rig.err.contains("18 by their joint (Marrow demo onto Warband skel_human)")) << rig.err.toStdString();
+  EXPECT_TRUE(rig.err.contains("9 without a partner")) << rig.err.toStdString();
+}
+
 }  // namespace
