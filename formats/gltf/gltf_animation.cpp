@@ -103,13 +103,15 @@ std::size_t segmentsFor(const glm::quat& a, const glm::quat& b, float maxTurn) {
   const float half = std::acos(std::clamp(std::fabs(glm::dot(a, b)), 0.0f, 1.0f));
   if (!(half > 0.0f)) return 1;
   const float step = std::cbrt(maxTurn / 0.04f);
-  return std::min<std::size_t>(256, static_cast<std::size_t>(std::ceil(half / step)));
+  const float n = std::ceil(half / step);  // +inf when step underflows to 0
+  return n < 256.0f ? static_cast<std::size_t>(n) : 256;
 }
 
 // One rotation channel as glTF's values (x, y, z, w, each key the short way from the one
-// before), with keys put in between where `maxTurn` asks for them; `added` counts them.
+// before), with keys put in between where `maxTurn` asks for them while `added`, which counts
+// them, is under `budget`.
 void rotationKeys(const Channel<glm::quat>& r, float maxTurn, std::vector<float>& times,
-                  std::vector<float>& q, std::size_t& added) {
+                  std::vector<float>& q, std::size_t& added, std::size_t budget) {
   glm::quat previous(1.0f, 0.0f, 0.0f, 0.0f);
   const auto put = [&](float t, glm::quat v) {
     times.push_back(t);
@@ -119,7 +121,7 @@ void rotationKeys(const Channel<glm::quat>& r, float maxTurn, std::vector<float>
     glm::quat v = glm::normalize(r.values[k]);
     if (!std::isfinite(v.w)) v = glm::quat(1.0f, 0.0f, 0.0f, 0.0f);
     if (k > 0 && glm::dot(v, previous) < 0.0f) v = -v;  // the same rotation, the short way
-    if (k > 0 && r.interpolation == Interpolation::Linear) {
+    if (k > 0 && r.interpolation == Interpolation::Linear && added < budget) {
       const std::size_t n = segmentsFor(previous, v, maxTurn);
       const float t0 = r.times[k - 1], t1 = r.times[k];
       for (std::size_t i = 1; i < n; ++i) {
@@ -135,12 +137,20 @@ void rotationKeys(const Channel<glm::quat>& r, float maxTurn, std::vector<float>
   }
 }
 
+// What the writer may add to the model's own keys, in proportion to them, so that a file of many
+// small clips on many bones cannot make an output out of all proportion to it.
+struct Budget {
+  std::size_t held = 0;      // held channels left
+  std::size_t inserted = 0;  // rotation keys that may be put in between, in all
+  bool heldCut = false, insertedCut = false;
+};
+
 // Every joint gets a channel of each kind in every animation: what the clip does not key holds
 // the rest pose, which is what it plays here. Importers that keep a pose between actions
 // (Blender) would otherwise show the bone as the last action left it. Returns whether the clip
 // keys any bone.
 bool addBoneTracks(AnimationBuilder& a, const Clip& clip, const Skeleton& sk, const NodeMap& map,
-                   float maxTurn, std::size_t& repaired, std::size_t& added) {
+                   float maxTurn, std::size_t& repaired, std::size_t& added, Budget& budget) {
   std::vector<const Track*> trackOf(sk.bones.size(), nullptr);
   bool keyed = false;
   for (const Track& track : clip.tracks) {
@@ -154,6 +164,11 @@ bool addBoneTracks(AnimationBuilder& a, const Clip& clip, const Skeleton& sk, co
   std::vector<float> held{0.0f};
   if (clip.duration > 0.0f && std::isfinite(clip.duration)) held.push_back(clip.duration);
   const auto hold = [&](int node, const char* path, const auto& value) {
+    if (budget.held == 0) {
+      budget.heldCut = true;
+      return;
+    }
+    --budget.held;
     std::vector<float> values;
     for (std::size_t k = 0; k < held.size(); ++k)
       for (int c = 0; c < std::remove_cvref_t<decltype(value)>::length(); ++c) values.push_back(value[c]);
@@ -171,7 +186,8 @@ bool addBoneTracks(AnimationBuilder& a, const Clip& clip, const Skeleton& sk, co
     }
     if (track && !track->rotation.empty()) {
       std::vector<float> times, q;
-      rotationKeys(cleanKeys(track->rotation, clip, repaired), maxTurn, times, q, added);
+      rotationKeys(cleanKeys(track->rotation, clip, repaired), maxTurn, times, q, added, budget.inserted);
+      budget.insertedCut = budget.insertedCut || added >= budget.inserted;
       a.add(node, "rotation", times, q, 4, track->rotation.interpolation);
     } else {
       glm::quat r = glm::normalize(rest.rotation);
@@ -185,7 +201,7 @@ bool addBoneTracks(AnimationBuilder& a, const Clip& clip, const Skeleton& sk, co
       hold(node, "scale", rest.scale);
     }
   }
-  return true;
+  return keyed;
 }
 
 // The largest rotation error in between keys that keeps every vertex within 1e-4 of the model's
@@ -300,7 +316,11 @@ std::vector<std::vector<float>> morphScales(const Scene& scene, Diagnostics& dia
 void addAnimations(Document& doc, const Scene& scene, const NodeMap& map) {
   const Skeleton& sk = scene.skeleton;
   const float maxTurn = maxTurnFor(scene);
-  std::size_t added = 0;
+  std::size_t added = 0, keys = 0;
+  for (const Clip& clip : scene.clips) keys += clip.keyCount();
+  Budget budget;
+  budget.held = std::max<std::size_t>(std::size_t{1} << 16, 4 * keys);
+  budget.inserted = std::max<std::size_t>(std::size_t{1} << 16, 8 * keys);
   for (const Clip& clip : scene.clips) {
     const std::string field = "clip '" + clip.name + "'";
     // The same rule as anim::bind: a clip made for another skeleton plays nothing on this one.
@@ -311,7 +331,7 @@ void addAnimations(Document& doc, const Scene& scene, const NodeMap& map) {
     }
     AnimationBuilder a(doc);
     std::size_t repaired = 0, mixed = 0;
-    const bool keyed = addBoneTracks(a, clip, sk, map, maxTurn, repaired, added);
+    const bool keyed = addBoneTracks(a, clip, sk, map, maxTurn, repaired, added, budget);
     const std::size_t bones = a.size();
     addMorphTracks(a, clip, scene, map, repaired, mixed);
     if (repaired)
@@ -326,6 +346,12 @@ void addAnimations(Document& doc, const Scene& scene, const NodeMap& map) {
     }
     doc.animations.push(a.finish(clip.name, clip.frameRate));
   }
+  if (budget.heldCut)
+    doc.warn("animations", "more held rest channels than 4 per key of the model's clips: the later clips hold only "
+                           "what they key (importers keep other bones as the clip before left them)");
+  if (budget.insertedCut)
+    doc.warn("animations", "more rotation keys in between than 8 per key of the model's clips: the rest are "
+                           "written as they are (component-wise importers stray from the slerp there)");
   if (added)
     doc.info("animations", std::to_string(added) +
                                " rotation keys put in between keys far apart, so that importers that interpolate "

@@ -414,8 +414,9 @@ Document parseDocument(std::span<const std::byte> json, const std::string& file)
     });
     // Marrow's own convention (gltf_animation.cpp): the frame rate the clip was authored at.
     // Anything else there is ignored, not refused.
-    if (const auto extras = p.objectAt(o, "extras", at))
-      if (const auto e = p.member(*extras, "frameRate"))
+    object extras;
+    if (const auto x = p.member(o, "extras"); x && x->get(extras) == simdjson::SUCCESS)
+      if (const auto e = p.member(extras, "frameRate"))
         if (const auto n = p.numberOf(*e); n && std::isfinite(*n)) a.frameRate = *n;
     d.animations.push_back(std::move(a));
   });

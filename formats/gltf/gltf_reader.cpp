@@ -535,6 +535,22 @@ class Reader {
           above[i] = above[p] || wanted[p];
         }
       for (std::size_t i = 0; i < walked; ++i) wanted[i] = wanted[i] || (above[i] && below[i]);
+      // The nodes above a root bone fold into its rest pose and keys only when together they turn
+      // and scale evenly (T·R·s): a mirror or an uneven scale does not commute with the keys'
+      // rotations, so then those nodes stay bones.
+      const auto even = [](const glm::mat4& m) {
+        const glm::mat3 l(m);
+        const float a = glm::length(l[0]), b = glm::length(l[1]), c = glm::length(l[2]);
+        if (!(a > 0.0f) || !std::isfinite(a)) return false;
+        const float tol = 1e-4f * a;
+        return std::fabs(a - b) <= tol && std::fabs(a - c) <= tol && std::fabs(glm::dot(l[0], l[1])) <= tol * a &&
+               std::fabs(glm::dot(l[0], l[2])) <= tol * a && std::fabs(glm::dot(l[1], l[2])) <= tol * a &&
+               glm::determinant(l) > 0.0f;
+      };
+      for (std::size_t i = 0; i < walked; ++i)
+        if (wanted[i] && !above[i] && parent_[i] >= 0 && !even(global_[static_cast<std::size_t>(parent_[i])]))
+          for (int p = parent_[i]; p >= 0 && !wanted[static_cast<std::size_t>(p)]; p = parent_[static_cast<std::size_t>(p)])
+            wanted[static_cast<std::size_t>(p)] = 1;
     } else {
       std::fill(wanted.begin(), wanted.end(), 1);
     }

@@ -2,6 +2,7 @@
 #include "render/anim/bone_families.h"
 
 #include <map>
+#include <set>
 
 #include "render/anim/bone_names.h"
 
@@ -62,11 +63,12 @@ std::size_t indexOf(const BoneFamily& f) { return static_cast<std::size_t>(&f - 
 
 const BoneFamily* familyOf(const std::vector<std::string>& names) {
   const auto& joints = looseJoints();
+  // Each name once: a clip's tracks name the same bones clip after clip.
+  std::set<std::string> loose;
+  for (const std::string& n : names) loose.insert(looseBoneName(n));
   std::vector<std::size_t> count(joints.size(), 0);
-  for (const std::string& n : names) {
-    const std::string loose = looseBoneName(n);
-    for (std::size_t f = 0; f < joints.size(); ++f) count[f] += joints[f].count(loose);
-  }
+  for (const std::string& n : loose)
+    for (std::size_t f = 0; f < joints.size(); ++f) count[f] += joints[f].count(n);
   std::size_t best = 0, tied = 0;
   for (std::size_t f = 1; f < count.size(); ++f) {
     if (count[f] > count[best]) best = f, tied = 0;

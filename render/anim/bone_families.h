@@ -20,13 +20,13 @@ struct BoneFamily {
 // Every family, each with one name per joint of the same table.
 const std::vector<BoneFamily>& boneFamilies();
 
-// The family most of `names` belong to (compared loosely, bone_names.h), when at least 5 do and
-// no other family has as many; else null.
+// The family most of `names` belong to (compared loosely, bone_names.h, each name once), when at
+// least 5 do and no other family has as many; else null.
 const BoneFamily* familyOf(const std::vector<std::string>& names);
 const BoneFamily* familyOf(const formats::Skeleton& skeleton);
 
 // The name `to` gives the joint `from` calls `name` (loosely compared), or "" when `from` has no
-// such joint or `to` lacks it.
+// such joint or `to` lacks it. Both are families of boneFamilies().
 std::string_view familyPartner(const BoneFamily& from, const BoneFamily& to, std::string_view name);
 
 }  // namespace marrow::anim

@@ -167,6 +167,47 @@ TEST(GltfReader, ADccsArmatureMeshAndEmptyNodesAreNoBonesAndTheArmaturesTransfor
   EXPECT_TRUE(formats::validate(*r).empty());
 }
 
+// An armature that mirrors (or scales unevenly) cannot fold into the keys' rotations: it stays a
+// bone, and the root's keys stay as the file has them.
+TEST(GltfReader, AMirroringArmatureStaysABone) {
+  Gltf g;
+  const int pos = g.floats({0, 0, 0, 1, 0, 0, 0, 1, 0}, "VEC3", 3);
+  const std::uint8_t joints[] = {0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+  const int j = g.raw(bytesOf(joints, sizeof joints), 5121, 3, "VEC4");
+  const int w = g.floats({1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, "VEC4", 4);
+  for (const char* scale : {"[-1,1,1]", "[1,2,1]"}) {
+    const std::string body =
+        std::string(kScene) + "\"nodes\":[{\"name\":\"Armature\",\"scale\":" + scale + ",\"children\":[1,3]},"
+        "{\"name\":\"hip\",\"children\":[2]},{\"name\":\"knee\",\"translation\":[0,1,0]},"
+        "{\"name\":\"body\",\"mesh\":0,\"skin\":0}],\"skins\":[{\"joints\":[1,2]}],"
+        "\"meshes\":[{\"name\":\"legs\",\"primitives\":[{\"attributes\":{\"POSITION\":" + std::to_string(pos) +
+        ",\"JOINTS_0\":" + std::to_string(j) + ",\"WEIGHTS_0\":" + std::to_string(w) + "}}]}]";
+    const auto r = read(g.document(body));
+    ASSERT_TRUE(r.ok()) << r.error().describe();
+    ASSERT_EQ(r->skeleton.bones.size(), 3u) << scale;
+    EXPECT_EQ(r->skeleton.bones[0].name, "Armature") << scale;
+    EXPECT_EQ(r->skeleton.bones[1].name, "hip");
+    EXPECT_EQ(r->skeleton.bones[1].parent, 0);
+    EXPECT_EQ(r->skeleton.bones[1].translation, glm::vec3(0.0f));
+  }
+}
+
+// extras may be any JSON value (§5.13); only an object's frameRate is read.
+TEST(GltfReader, AnAnimationsExtrasOfAnyKindAreReadOrIgnored) {
+  for (const char* extras : {"5", "\"fast\"", "[1]", "{\"frameRate\":24}", "{\"frameRate\":\"x\"}"}) {
+    Gltf g;
+    const int times = g.floats({0.0f, 0.5f}, "SCALAR", 1);
+    const int moves = g.floats({0, 0, 0, 0, 1, 0}, "VEC3", 3);
+    const std::string body = std::string(kScene) + "\"nodes\":[{\"name\":\"root\"}],"
+        "\"animations\":[{\"name\":\"a\",\"extras\":" + extras + ",\"samplers\":[{\"input\":" + std::to_string(times) +
+        ",\"output\":" + std::to_string(moves) + "}],\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}]}]";
+    const auto r = read(g.document(body));
+    ASSERT_TRUE(r.ok()) << extras << ": " << r.error().describe();
+    ASSERT_EQ(r->clips.size(), 1u);
+    EXPECT_FLOAT_EQ(r->clips[0].frameRate, std::string(extras) == "{\"frameRate\":24}" ? 24.0f : 30.0f) << extras;  // keys 0.5 s apart say no rate: 30
+  }
+}
+
 TEST(GltfReader, InterleavedQuantizedAndSparseAccessorsReadAsTheSpecSays) {
   Gltf g;
   // Three vertices, each 12 bytes of float position then 4 bytes of normalized short uv: stride 16.
