@@ -554,7 +554,6 @@ class Reader {
     } else {
       std::fill(wanted.begin(), wanted.end(), 1);
     }
-    boneOfWalk_.assign(walked, -1);
     attachBone_.assign(walked, -1);
     boneOf_.assign(doc_.nodes.size(), -1);
     for (std::size_t i = 0; i < walked; ++i) {
@@ -563,7 +562,6 @@ class Reader {
         const int bone = static_cast<int>(boneWalk_.size());
         boneWalk_.push_back(i);
         boneParent_.push_back(up);
-        boneOfWalk_[i] = bone;
         boneOf_[static_cast<std::size_t>(order_[i])] = bone;
         attachBone_[i] = bone;
       } else {
@@ -1272,11 +1270,11 @@ class Reader {
   // transform in the scene, per place.
   std::vector<int> order_, parent_, walkOf_;  // walkOf_: per node, its place or -1
   std::vector<glm::mat4> global_;
-  // The bones (buildSkeleton): per place in the walk, its bone and the bone at or above it that
-  // carries what it places; per bone, its place in the walk, its parent bone, the transform of
+  // The bones (buildSkeleton): per place in the walk, the bone at or above it that carries what
+  // it places; per bone, its place in the walk, its parent bone, the transform of
   // the nodes between it and that parent that are not bones, and its inverse rest transform;
   // per node, its bone.
-  std::vector<int> boneOfWalk_, attachBone_;
+  std::vector<int> attachBone_;
   std::vector<std::size_t> boneWalk_;
   std::vector<int> boneParent_, boneOf_;
   std::vector<glm::mat4> placed_, restInverse_;

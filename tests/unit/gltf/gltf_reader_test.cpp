@@ -91,16 +91,29 @@ TEST(GltfReader, SkinWithQuantizedWeightsBindsJointsToBonesWithTheSkinsInverseBi
   EXPECT_TRUE(formats::validate(*r).empty());
 }
 
+// A triangle whose first vertex is joint 0's and the other two joint 1's (accessors of `g`), and
+// its mesh's JSON.
+struct SkinnedTriangle {
+  explicit SkinnedTriangle(Gltf& g) {
+    positions = g.floats({0, 0, 0, 1, 0, 0, 0, 1, 0}, "VEC3", 3);
+    const std::uint8_t j[] = {0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
+    joints = g.raw(bytesOf(j, sizeof j), 5121, 3, "VEC4");
+    weights = g.floats({1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, "VEC4", 4);
+  }
+  std::string mesh(const std::string& name) const {
+    return "{\"name\":\"" + name + "\",\"primitives\":[{\"attributes\":{\"POSITION\":" + std::to_string(positions) +
+           ",\"JOINTS_0\":" + std::to_string(joints) + ",\"WEIGHTS_0\":" + std::to_string(weights) + "}}]}";
+  }
+  int positions = -1, joints = -1, weights = -1;
+};
+
 // What Blender's glTF exporter writes: an armature object above the joints (here turned, moved
 // and scaled as an imported FBX rig is), a mesh object of the same name as the root bone, an
 // empty, and a prop parented to a bone. The skeleton is the skin's joints alone, with their names,
 // and the armature's transform is in the rest pose and in the keys of the root.
 TEST(GltfReader, ADccsArmatureMeshAndEmptyNodesAreNoBonesAndTheArmaturesTransformIsKept) {
   Gltf g;
-  const int pos = g.floats({0, 0, 0, 1, 0, 0, 0, 1, 0}, "VEC3", 3);
-  const std::uint8_t joints[] = {0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
-  const int j = g.raw(bytesOf(joints, sizeof joints), 5121, 3, "VEC4");
-  const int w = g.floats({1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, "VEC4", 4);
+  const SkinnedTriangle tri(g);
   const int times = g.floats({0.0f, 1.0f / 30.0f}, "SCALAR", 1);
   const int moves = g.floats({0, 1, 0, 0, 1, 5}, "VEC3", 3);
   const int turns = g.floats({0, 0, 0, 1, 0, 0.70710678f, 0, 0.70710678f}, "VEC4", 4);
@@ -115,9 +128,8 @@ TEST(GltfReader, ADccsArmatureMeshAndEmptyNodesAreNoBonesAndTheArmaturesTransfor
       "{\"name\":\"prop\",\"mesh\":1,\"translation\":[0,0,2]},"
       "{\"name\":\"Light\"}],"
       "\"skins\":[{\"joints\":[1,2]}],"
-      "\"meshes\":[{\"name\":\"body\",\"primitives\":[{\"attributes\":{\"POSITION\":" + std::to_string(pos) +
-      ",\"JOINTS_0\":" + std::to_string(j) + ",\"WEIGHTS_0\":" + std::to_string(w) + "}}]},"
-      "{\"name\":\"sword\",\"primitives\":[{\"attributes\":{\"POSITION\":" + std::to_string(pos) + "}}]}],"
+      "\"meshes\":[" + tri.mesh("body") + ",{\"name\":\"sword\",\"primitives\":[{\"attributes\":{\"POSITION\":" +
+      std::to_string(tri.positions) + "}}]}],"
       "\"animations\":[{\"name\":\"walk\",\"samplers\":[{\"input\":" + std::to_string(times) + ",\"output\":" +
       std::to_string(moves) + "},{\"input\":" + std::to_string(times) + ",\"output\":" + std::to_string(turns) + "}],"
       "\"channels\":[{\"sampler\":0,\"target\":{\"node\":1,\"path\":\"translation\"}},"
@@ -171,17 +183,13 @@ TEST(GltfReader, ADccsArmatureMeshAndEmptyNodesAreNoBonesAndTheArmaturesTransfor
 // bone, and the root's keys stay as the file has them.
 TEST(GltfReader, AMirroringArmatureStaysABone) {
   Gltf g;
-  const int pos = g.floats({0, 0, 0, 1, 0, 0, 0, 1, 0}, "VEC3", 3);
-  const std::uint8_t joints[] = {0, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0};
-  const int j = g.raw(bytesOf(joints, sizeof joints), 5121, 3, "VEC4");
-  const int w = g.floats({1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0}, "VEC4", 4);
+  const SkinnedTriangle tri(g);
   for (const char* scale : {"[-1,1,1]", "[1,2,1]"}) {
     const std::string body =
         std::string(kScene) + "\"nodes\":[{\"name\":\"Armature\",\"scale\":" + scale + ",\"children\":[1,3]},"
         "{\"name\":\"hip\",\"children\":[2]},{\"name\":\"knee\",\"translation\":[0,1,0]},"
         "{\"name\":\"body\",\"mesh\":0,\"skin\":0}],\"skins\":[{\"joints\":[1,2]}],"
-        "\"meshes\":[{\"name\":\"legs\",\"primitives\":[{\"attributes\":{\"POSITION\":" + std::to_string(pos) +
-        ",\"JOINTS_0\":" + std::to_string(j) + ",\"WEIGHTS_0\":" + std::to_string(w) + "}}]}]";
+        "\"meshes\":[" + tri.mesh("legs") + "]";
     const auto r = read(g.document(body));
     ASSERT_TRUE(r.ok()) << r.error().describe();
     ASSERT_EQ(r->skeleton.bones.size(), 3u) << scale;
